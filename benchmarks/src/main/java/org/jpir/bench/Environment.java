@@ -1,0 +1,56 @@
+package org.jpir.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/** Facts recorded with every benchmark result: CPU model, git revision, JDK. */
+final class Environment {
+  private Environment() {}
+
+  /** The CPU model from /proc/cpuinfo, or "unknown". */
+  static String cpuModel() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (IOException e) {
+      // fall through
+    }
+    return "unknown";
+  }
+
+  /** Short git revision of the working tree (with "+dirty" when modified), or "unknown". */
+  static String gitRevision() {
+    String rev = run("git", "rev-parse", "--short", "HEAD");
+    if (rev.isEmpty()) {
+      return "unknown";
+    }
+    String status = run("git", "status", "--porcelain", "--untracked-files=no");
+    return status.isEmpty() ? rev : rev + "+dirty";
+  }
+
+  /** "vendor version" of the running JVM. */
+  static String jdk() {
+    return System.getProperty("java.vendor") + " " + System.getProperty("java.runtime.version");
+  }
+
+  private static String run(String... cmd) {
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes()).trim();
+      if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        return "";
+      }
+      return out;
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
+  }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# jpir launcher: finds a JDK (prefers 25), builds what is missing, runs a command.
+# Usage: ./pir help
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$ROOT"
+
+die() { echo "pir: $*" >&2; exit 1; }
+
+java_major() { # $1 = java binary; prints the feature version or nothing
+  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n1
+}
+
+find_jdk() {
+  local cand v
+  if [ -n "${JAVA_HOME:-}" ]; then
+    [ -x "$JAVA_HOME/bin/java" ] || die "JAVA_HOME=$JAVA_HOME has no bin/java"
+    v=$(java_major "$JAVA_HOME/bin/java")
+    [ -n "$v" ] && [ "$v" -ge 17 ] || die "JAVA_HOME=$JAVA_HOME is Java '${v:-unknown}'; jpir needs 17 or later (25 preferred)"
+    echo "$JAVA_HOME"; return
+  fi
+  for cand in /usr/lib/jvm/*25* /usr/lib/jvm/*-17-* /usr/lib/jvm/*17*; do
+    if [ -x "$cand/bin/java" ] && [ -x "$cand/bin/javac" ]; then
+      v=$(java_major "$cand/bin/java")
+      if [ -n "$v" ] && [ "$v" -ge 17 ]; then echo "$cand"; return; fi
+    fi
+  done
+  if command -v javac >/dev/null 2>&1; then
+    cand=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
+    v=$(java_major "$cand/bin/java")
+    if [ -n "$v" ] && [ "$v" -ge 17 ]; then echo "$cand"; return; fi
+  fi
+  die "no JDK 17 or later found: set JAVA_HOME, or install Temurin 25 under /usr/lib/jvm (Java 17 also works)"
+}
+
+JAVA_HOME="$(find_jdk)"; export JAVA_HOME
+JAVA="$JAVA_HOME/bin/java"
+OPTS_FILE="$ROOT/vmp-kernels/target/classes/jpir-jvm.options"
+BENCH_JAR="$ROOT/benchmarks/target/benchmarks.jar"
+MVN="${MVN:-mvn}"
+
+need_mvn() {
+  command -v "$MVN" >/dev/null 2>&1 || die "Maven ('mvn') is not on PATH; install it (Debian: apt-get install maven)"
+}
+
+# Rebuild when a jar is missing or any pom/source is newer than it.
+ensure_built() {
+  if [ -f "$BENCH_JAR" ] && [ -f "$OPTS_FILE" ] && \
+     [ -z "$(find "$ROOT" -path "$ROOT/.git" -prune -o \( -name 'pom.xml' -o -path '*/src/main/*' \) -newer "$BENCH_JAR" -type f -print -quit)" ]; then
+    return
+  fi
+  need_mvn
+  echo "pir: building (mvn package -DskipTests) with $JAVA_HOME" >&2
+  "$MVN" -B -q -DskipTests package >&2 || die "build failed"
+}
+
+run_java() { # runs a main class from the benchmarks jar (which bundles the kernels and logging)
+  ensure_built
+  exec "$JAVA" @"$OPTS_FILE" -Dlog4j2.configurationFile="$ROOT/deploy/conf/log4j2.properties" \
+    ${PIR_JAVA_OPTS:-} -cp "$BENCH_JAR" "$@"
+}
+
+usage() {
+  cat <<USAGE
+jpir launcher (JDK: $JAVA_HOME)
+  ./pir demo [options]     run the main job on a generated database (see README)
+  ./pir test               build and run every test (mvn verify)
+  ./pir bench [options]    run the JMH kernel benchmarks, write JSON and the README table
+  ./pir info               print the JDK, the kernel choice and the JVM options
+  ./pir java <class> ...   run any main class with the project's JVM options
+Environment: JAVA_HOME (JDK to use), PIR_JAVA_OPTS (extra JVM options), MVN (maven binary)
+USAGE
+}
+
+cmd="${1:-help}"; shift || true
+case "$cmd" in
+  test)  need_mvn; exec "$MVN" -B verify "$@" ;;
+  build) need_mvn; exec "$MVN" -B -DskipTests package "$@" ;;
+  demo)  run_java org.jpir.bench.KernelDemo "$@" ;;
+  bench) run_java org.jpir.bench.BenchRunner "$@" ;;
+  info)  run_java org.jpir.bench.Info "$@" ;;
+  java)  [ $# -ge 1 ] || die "usage: ./pir java <main class> [args]"; run_java "$@" ;;
+  help|-h|--help) usage ;;
+  *) usage >&2; die "unknown command '$cmd'" ;;
+esac
