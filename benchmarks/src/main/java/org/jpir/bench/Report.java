@@ -1,0 +1,164 @@
+package org.jpir.bench;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Renders a JMH JSON result (and its {@code .env.json}) as a markdown table: median, bootstrap 95%
+ * confidence interval of the median, the derived rate (GB/s, GFLOP/s), the target of the issue and
+ * whether it is met; then the panama/ref speedups with their confidence intervals. Usage:
+ * {@code Report <jmh.json> [--readme README.md]}; with {@code --readme} the table replaces the
+ * text between {@code <!-- bench:kernels:begin -->} and {@code <!-- bench:kernels:end -->}.
+ */
+public final class Report {
+  static final String BEGIN = "<!-- bench:kernels:begin -->";
+  static final String END = "<!-- bench:kernels:end -->";
+  private static final int RESAMPLES = 4000;
+
+  private Report() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length < 1) {
+      throw new IllegalArgumentException("usage: Report <jmh.json> [--readme README.md]");
+    }
+    Path json = Path.of(args[0]);
+    List<JmhResults.Row> rows = JmhResults.read(json);
+    Path envFile = Path.of(args[0].replaceAll("\\.json$", ".env.json"));
+    JsonObject env = Files.exists(envFile)
+        ? JsonParser.parseString(Files.readString(envFile)).getAsJsonObject() : new JsonObject();
+    String md = render(rows, env, json.getFileName().toString());
+    Path out = Path.of(args[0].replaceAll("\\.json$", ".md"));
+    Files.writeString(out, md, StandardCharsets.UTF_8);
+    System.out.println(md);
+    System.out.println("report: written to " + out);
+    if (args.length >= 3 && args[1].equals("--readme")) {
+      Path readme = Path.of(args[2]);
+      String text = Files.readString(readme, StandardCharsets.UTF_8);
+      int b = text.indexOf(BEGIN);
+      int e = text.indexOf(END);
+      if (b < 0 || e < b) {
+        throw new IOException(readme + " lacks the markers " + BEGIN + " ... " + END);
+      }
+      String updated = text.substring(0, b + BEGIN.length()) + "\n" + md + text.substring(e);
+      Files.writeString(readme, updated, StandardCharsets.UTF_8);
+      System.out.println("report: table replaced in " + readme);
+    }
+  }
+
+  /** Median seconds per op of a row. */
+  static double medianSeconds(JmhResults.Row r) {
+    return r.seconds(Stats.median(r.samples()));
+  }
+
+  /** The markdown report. */
+  static String render(List<JmhResults.Row> rows, JsonObject env, String source) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "Measured %s on %s (%s cores), %s, revision %s; "
+        + "raw data `benchmarks/results/%s`.%n%n",
+        str(env, "date"), str(env, "cpu"), str(env, "cores"), str(env, "jdk"),
+        str(env, "revision"), source));
+    if (env.has("quick") && env.get("quick").getAsBoolean()) {
+      sb.append("**Quick smoke run (1 fork, 3 iterations): not a measurement to quote.**\n\n");
+    }
+    Optional<Double> streamGbs = rows.stream()
+        .filter(r -> r.method().equals("streamRead")).findFirst()
+        .map(r -> MachineBench.STREAM_BYTES / medianSeconds(r) / 1e9);
+    Optional<Double> peakGflops = rows.stream()
+        .filter(r -> r.method().equals("peakFma")).findFirst()
+        .map(r -> MachineBench.FMA_FLOPS / medianSeconds(r) / 1e9);
+
+    sb.append("| benchmark | params | median | 95% CI | rate | target | met |\n");
+    sb.append("|---|---|---:|---:|---:|---|:---:|\n");
+    for (JmhResults.Row r : rows) {
+      double med = Stats.median(r.samples());
+      double[] ci = Stats.bootstrapMedianCi(r.samples(), 0.95, RESAMPLES, 42);
+      Targets.Verdict v = Targets.judge(r, medianSeconds(r), streamGbs, peakGflops);
+      sb.append(String.format(Locale.ROOT, "| %s | %s | %s %s | %s..%s | %s | %s | %s |%n",
+          r.shortName(), params(r.params()), fmt(med), r.unit(), fmt(ci[0]), fmt(ci[1]),
+          v.rate(), v.target(), v.met()));
+    }
+    sb.append('\n');
+    List<String> speedups = speedups(rows);
+    if (!speedups.isEmpty()) {
+      sb.append("Vector API over scalar reference (ratio of medians ref/panama, bootstrap 95% CI):"
+          + "\n\n| benchmark | params | speedup | 95% CI |\n|---|---|---:|---:|\n");
+      speedups.forEach(sb::append);
+      sb.append('\n');
+    }
+    sb.append(String.format(Locale.ROOT, "Machine ceilings in the same run: streaming read %s GB/s,"
+        + " peak FMA %s GFLOP/s (per core).%n",
+        streamGbs.map(Report::fmt).orElse("n/a"), peakGflops.map(Report::fmt).orElse("n/a")));
+    return sb.toString();
+  }
+
+  /** Rows that differ only by an implementation parameter ref/panama give one speedup line. */
+  private static List<String> speedups(List<JmhResults.Row> rows) {
+    List<String> out = new ArrayList<>();
+    for (JmhResults.Row ref : rows) {
+      String implKey = implParam(ref.params());
+      if (implKey == null || !ref.params().get(implKey).equals("ref")) {
+        continue;
+      }
+      for (JmhResults.Row pan : rows) {
+        if (!pan.benchmark().equals(ref.benchmark())
+            || !"panama".equals(pan.params().get(implKey))) {
+          continue;
+        }
+        Map<String, String> a = new TreeMap<>(ref.params());
+        Map<String, String> b = new TreeMap<>(pan.params());
+        a.remove(implKey);
+        b.remove(implKey);
+        if (!a.equals(b)) {
+          continue;
+        }
+        double ratio = Stats.median(ref.samples()) / Stats.median(pan.samples());
+        double[] ci = Stats.bootstrapRatioCi(ref.samples(), pan.samples(), 0.95, RESAMPLES, 7);
+        out.add(String.format(Locale.ROOT, "| %s | %s | %sx | %s..%s |%n", ref.shortName(),
+            params(a), fmt(ratio), fmt(ci[0]), fmt(ci[1])));
+      }
+    }
+    return out;
+  }
+
+  static String implParam(Map<String, String> params) {
+    for (Map.Entry<String, String> e : params.entrySet()) {
+      if (e.getValue().equals("ref") || e.getValue().equals("panama")) {
+        return e.getKey();
+      }
+    }
+    return null;
+  }
+
+  private static String params(Map<String, String> p) {
+    if (p.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder();
+    p.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append('=').append(v));
+    return sb.toString();
+  }
+
+  private static String str(JsonObject o, String key) {
+    return o.has(key) ? o.get(key).getAsString() : "?";
+  }
+
+  /** Three significant digits. */
+  static String fmt(double v) {
+    if (v == 0 || Double.isNaN(v) || Double.isInfinite(v)) {
+      return String.valueOf(v);
+    }
+    int digits = (int) Math.floor(Math.log10(Math.abs(v)));
+    int decimals = Math.max(0, 2 - digits);
+    return String.format(Locale.ROOT, "%." + decimals + "f", v);
+  }
+}
