@@ -10,43 +10,161 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code c_j = p_j + i*p_{j+m}} (see {@link Reim#fromZnx}). After {@link #fft}, slot j holds
  * {@code c(w_{rev(j)})} with {@code w_k = exp(i*pi*(1+4k)/N)} and {@code rev} reversing the low
  * log2(m) bits. {@code ifft(fft(x)) = m*x}. Plans are immutable, cached per N and thread-safe.
+ *
+ * <p>Algorithm: the tree of {@link FftKernel}, walked as one radix-2 level (when log2(m) is odd),
+ * radix-4 levels, and a leaf that does the last two levels. Levels whose nodes hold more than
+ * {@value #BLOCK} complex values run breadth-first over the whole buffer; below that, each
+ * subtree runs all its remaining levels before the next one starts, so it stays in L1. Twiddles
+ * are computed once per N, in the order the stages read them. The kernel (scalar or Vector API)
+ * is chosen once per JVM by {@link Kernels}.
+ *
+ * <p>Precision (measured, see {@code FftPrecisionTest}): for int64 polynomials with {@code
+ * ||a||_inf <= 2^A}, {@code ||b||_inf <= 2^B}, the product {@code toZnx(ifft(fft(a) * fft(b)))}
+ * (pointwise {@link Reim#mul}) equals the exact negacyclic product whenever {@code A + B +
+ * log2(N) <= }{@value #EXACT_PRODUCT_BITS}, for every N from 16 to 131072 and either kernel. The
+ * bound holds for the worst case (all coefficients at the maximum magnitude with aligned signs,
+ * which makes one product coefficient {@code N 2^{A+B}}) as well as for random inputs. Beyond it
+ * rounding errors appear: worst-case inputs at {@code A + B + log2(N) = }{@value
+ * #EXACT_PRODUCT_BITS}{@code  + 3} give wrong coefficients. Fft of Panama and reference kernels
+ * agree to within {@code ||x||_1 * log2(N) * 2^-50} per output (they differ in fused
+ * multiply-adds).
  */
 public final class FftPlan {
   /** Smallest supported ring degree. */
   public static final int MIN_N = 16;
   /** Largest supported ring degree. */
   public static final int MAX_N = 1 << 17;
+  /** Subtrees of at most this many complex values run depth-first. */
+  static final int BLOCK = 2048;
+  /** See the class comment: {@code A + B + log2(N)} up to this gives exact products. */
+  public static final int EXACT_PRODUCT_BITS = 47;
 
   private static final ConcurrentHashMap<Integer, FftPlan> PLANS = new ConcurrentHashMap<>();
 
+  /** The JVM-wide kernel; holder so that the choice happens on first FFT use only. */
+  private static final class Default {
+    static final FftKernel KERNEL =
+        Kernels.load(FftKernel.class, "org.jpir.vmp.RefFft", "org.jpir.vmp.panama.PanamaFft");
+  }
+
+  private static final int R2 = 0;
+  private static final int R4 = 1;
+  private static final int LEAF = 2;
+
   private final int n;
   private final int m;
-  /** Twiddle s of every tree node, level by level from the root: cos at 2i, sin at 2i+1. */
-  private final double[] tw;
+  private final FftKernel kernel;
+  /** Per stage, top to bottom: kind, tree level of its top, offset of level's entries. */
+  private final int[] kind;
+  private final int[] level;
+  private final int[] twOff;
+  /** First stage run per subtree (depth-first), and that stage's level. */
+  private final int split;
+  /** Forward and inverse tables; identical except for the leaf entries. */
+  private final double[] twFwd;
+  private final double[] twInv;
 
   private FftPlan(int n) {
     this.n = n;
     this.m = n / 2;
-    this.tw = new double[2 * (m - 1)];
-    // node (level L, index k) has parameter t; root t = 1/4; children t/2 and t/2 + 1/2
-    double[] t = {0.25};
-    int idx = 0;
-    for (int nodes = 1; nodes < m; nodes *= 2) {
-      double[] next = new double[2 * nodes];
-      for (int k = 0; k < nodes; k++) {
-        double angle = Math.PI * t[k];
-        tw[2 * idx] = Math.cos(angle);
-        tw[2 * idx + 1] = Math.sin(angle);
-        idx++;
-        next[2 * k] = t[k] / 2;
-        next[2 * k + 1] = t[k] / 2 + 0.5;
-      }
-      t = next;
+    this.kernel = null;
+    int lm = Integer.numberOfTrailingZeros(m);
+    int upper = lm - 2; // levels above the leaf
+    int stages = (upper + 1) / 2 + 1;
+    kind = new int[stages];
+    level = new int[stages];
+    twOff = new int[stages];
+    int s = 0;
+    int lv = 0;
+    int off = 0;
+    if ((upper & 1) == 1) {
+      kind[s] = R2;
+      level[s] = lv;
+      twOff[s++] = off;
+      off += (1 << lv) * FftKernel.R2_ENTRY;
+      lv += 1;
+    }
+    while (lv < upper) {
+      kind[s] = R4;
+      level[s] = lv;
+      twOff[s++] = off;
+      off += (1 << lv) * FftKernel.R4_ENTRY;
+      lv += 2;
+    }
+    kind[s] = LEAF;
+    level[s] = lv;
+    twOff[s] = off;
+    off += (1 << lv) * FftKernel.LEAF_ENTRY;
+    int sp = 0;
+    while ((m >> level[sp]) > BLOCK) {
+      sp++;
+    }
+    split = sp;
+    twFwd = new double[off];
+    twInv = new double[off];
+    for (int i = 0; i < stages; i++) {
+      fillStage(i);
     }
   }
 
+  private FftPlan(FftPlan p, FftKernel kernel) {
+    this.n = p.n;
+    this.m = p.m;
+    this.kernel = kernel;
+    this.kind = p.kind;
+    this.level = p.level;
+    this.twOff = p.twOff;
+    this.split = p.split;
+    this.twFwd = p.twFwd;
+    this.twInv = p.twInv;
+  }
+
+  /** Node parameter t of node k at level lv: root 1/4, children t/2 and t/2 + 1/2. */
+  private static double nodeT(int lv, int k) {
+    double t = 0.25;
+    for (int b = lv - 1; b >= 0; b--) {
+      t = t / 2 + ((k >> b) & 1) * 0.5;
+    }
+    return t;
+  }
+
+  private void fillStage(int i) {
+    int lv = level[i];
+    for (int k = 0; k < (1 << lv); k++) {
+      double t = nodeT(lv, k);
+      double c = Math.cos(Math.PI * t);
+      double s = Math.sin(Math.PI * t);
+      double t1 = nodeT(lv + 1, 2 * k);
+      double c0 = Math.cos(Math.PI * t1);
+      double s0 = Math.sin(Math.PI * t1);
+      if (kind[i] == R2) {
+        int o = twOff[i] + k * FftKernel.R2_ENTRY;
+        set(o, c, s, -s);
+      } else if (kind[i] == R4) {
+        int o = twOff[i] + k * FftKernel.R4_ENTRY;
+        set(o, c, s, -s, c0, s0, -s0);
+      } else {
+        int o = twOff[i] + k * FftKernel.LEAF_ENTRY;
+        double[] f = {
+          c, c, -c, -c, s, s, -s, -s, c0, -c0, -s0, s0, s0, -s0, c0, -c0
+        };
+        // inverse: B = [1, conj(s0), 1, conj(i s0)], A = [1, 1, conj(s), conj(s)]
+        double[] v = {
+          1, 1, c, c, 0, 0, -s, -s, 1, c0, 1, -s0, 0, -s0, 0, -c0
+        };
+        System.arraycopy(f, 0, twFwd, o, 16);
+        System.arraycopy(v, 0, twInv, o, 16);
+      }
+    }
+  }
+
+  private void set(int o, double... v) {
+    System.arraycopy(v, 0, twFwd, o, v.length);
+    System.arraycopy(v, 0, twInv, o, v.length);
+  }
+
   /**
-   * The cached plan for ring degree {@code n}.
+   * The cached plan for ring degree {@code n}, using the JVM-wide kernel.
    *
    * @throws IllegalArgumentException if n is not a power of two in [{@value #MIN_N},
    *     {@value #MAX_N}]
@@ -56,7 +174,34 @@ public final class FftPlan {
       throw new IllegalArgumentException(
           "ring degree N=" + n + " must be a power of two in [" + MIN_N + ", " + MAX_N + "]");
     }
-    return PLANS.computeIfAbsent(n, FftPlan::new);
+    return PLANS.computeIfAbsent(n, k -> new FftPlan(new FftPlan(k), Default.KERNEL));
+  }
+
+  /**
+   * The plan for ring degree {@code n} with an explicitly chosen implementation, for benchmarks
+   * and comparisons: {@code "ref"} (scalar reference) or {@code "panama"} (Vector API; needs the
+   * module {@code jdk.incubator.vector}). Shares the cached twiddle tables.
+   *
+   * @throws IllegalArgumentException for a bad n or an unknown name
+   * @throws IllegalStateException for {@code "panama"} when the Vector API is not available
+   */
+  public static FftPlan of(int n, String implementation) {
+    FftPlan p = of(n);
+    switch (implementation) {
+      case "ref":
+        return p.withKernel(Kernels.loadRef(FftKernel.class, "org.jpir.vmp.RefFft"));
+      case "panama":
+        return p.withKernel(
+            Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft"));
+      default:
+        throw new IllegalArgumentException(
+            "FFT implementation '" + implementation + "' is not one of: ref, panama");
+    }
+  }
+
+  /** This plan running on the given kernel (tests). */
+  FftPlan withKernel(FftKernel k) {
+    return new FftPlan(this, k);
   }
 
   /** Ring degree N. */
@@ -69,60 +214,80 @@ public final class FftPlan {
     return m;
   }
 
-  /** Forward transform of the N doubles at {@code off}, in place. */
+  /** Class name of the kernel this plan runs on. */
+  public String kernelName() {
+    return kernel.getClass().getSimpleName();
+  }
+
+  /**
+   * Forward transform of the N doubles at {@code off}, in place (layout in the class comment).
+   *
+   * @throws IllegalArgumentException if {@code buf} is null or too short, or {@code off < 0}
+   */
   public void fft(double[] buf, int off) {
     Checks.range("fft buffer", buf, off, n);
     int ro = off;
     int io = off + m;
-    int idx = 0;
-    for (int size = m, nodes = 1; size >= 2; size >>= 1, nodes <<= 1) {
-      int h = size >> 1;
-      for (int k = 0; k < nodes; k++, idx++) {
-        double c = tw[2 * idx];
-        double s = tw[2 * idx + 1];
-        int base = k * size;
-        for (int j = base; j < base + h; j++) {
-          double ar = buf[ro + j];
-          double ai = buf[io + j];
-          double br = buf[ro + j + h];
-          double bi = buf[io + j + h];
-          double tr = br * c - bi * s;
-          double ti = br * s + bi * c;
-          buf[ro + j] = ar + tr;
-          buf[io + j] = ai + ti;
-          buf[ro + j + h] = ar - tr;
-          buf[io + j + h] = ai - ti;
-        }
+    int last = kind.length - 1;
+    for (int s = 0; s < split; s++) {
+      fwdStage(s, buf, ro, io, 0, 1 << level[s]);
+    }
+    int top = level[split];
+    for (int j = 0; j < (1 << top); j++) {
+      for (int s = split; s <= last; s++) {
+        int d = level[s] - top;
+        fwdStage(s, buf, ro, io, j << d, 1 << d);
       }
     }
   }
 
-  /** Inverse transform of the N doubles at {@code off}, in place; multiplies by m. */
+  /**
+   * Inverse transform of the N doubles at {@code off}, in place; {@code ifft(fft(x)) = m*x}.
+   *
+   * @throws IllegalArgumentException if {@code buf} is null or too short, or {@code off < 0}
+   */
   public void ifft(double[] buf, int off) {
     Checks.range("ifft buffer", buf, off, n);
     int ro = off;
     int io = off + m;
-    int idx = m - 1;
-    for (int size = 2, nodes = m / 2; size <= m; size <<= 1, nodes >>= 1) {
-      idx -= nodes;
-      int h = size >> 1;
-      for (int k = 0; k < nodes; k++) {
-        double c = tw[2 * (idx + k)];
-        double s = tw[2 * (idx + k) + 1];
-        int base = k * size;
-        for (int j = base; j < base + h; j++) {
-          double ar = buf[ro + j];
-          double ai = buf[io + j];
-          double br = buf[ro + j + h];
-          double bi = buf[io + j + h];
-          double dr = ar - br;
-          double di = ai - bi;
-          buf[ro + j] = ar + br;
-          buf[io + j] = ai + bi;
-          buf[ro + j + h] = dr * c + di * s;
-          buf[io + j + h] = di * c - dr * s;
-        }
+    int last = kind.length - 1;
+    int top = level[split];
+    for (int j = 0; j < (1 << top); j++) {
+      for (int s = last; s >= split; s--) {
+        int d = level[s] - top;
+        invStage(s, buf, ro, io, j << d, 1 << d);
       }
+    }
+    for (int s = split - 1; s >= 0; s--) {
+      invStage(s, buf, ro, io, 0, 1 << level[s]);
+    }
+  }
+
+  private void fwdStage(int s, double[] buf, int ro, int io, int k0, int count) {
+    int size = m >> level[s];
+    switch (kind[s]) {
+      case R2:
+        kernel.fwdR2(buf, ro, io, size, k0, count, twFwd, twOff[s] + k0 * FftKernel.R2_ENTRY);
+        break;
+      case R4:
+        kernel.fwdR4(buf, ro, io, size, k0, count, twFwd, twOff[s] + k0 * FftKernel.R4_ENTRY);
+        break;
+      default:
+        kernel.fwdLeaf(buf, ro, io, k0, count, twFwd, twOff[s] + k0 * FftKernel.LEAF_ENTRY);
+    }
+  }
+
+  private void invStage(int s, double[] buf, int ro, int io, int k0, int count) {
+    int size = m >> level[s];
+    switch (kind[s]) {
+      case R2:
+        kernel.invR2(buf, ro, io, size, k0, count, twInv, twOff[s] + k0 * FftKernel.R2_ENTRY);
+        break;
+      case R4:
+        kernel.invR4(buf, ro, io, size, k0, count, twInv, twOff[s] + k0 * FftKernel.R4_ENTRY);
+        break;
+      default:
+        kernel.invLeaf(buf, ro, io, k0, count, twInv, twOff[s] + k0 * FftKernel.LEAF_ENTRY);
     }
   }
 }

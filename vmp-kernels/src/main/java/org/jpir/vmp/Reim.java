@@ -31,4 +31,68 @@ public final class Reim {
       dst[dstOff + j] = (long) Math.rint(src[srcOff + j] * inv);
     }
   }
+  /**
+   * Slotwise complex product of two transforms: {@code res_j = a_j * b_j} for {@code j < m}, with
+   * {@code x_j = x[xOff + j] + i x[xOff + m + j]}. {@code res} may alias {@code a} or {@code b}
+   * exactly (same offset). After {@link FftPlan#ifft} and {@link #toZnx} this gives the negacyclic
+   * product, exactly within the bound stated in {@link FftPlan}.
+   */
+  public static void mul(int n, double[] a, int aOff, double[] b, int bOff, double[] res,
+      int resOff) {
+    check3(n, "mul", a, aOff, b, bOff, res, resOff);
+    int m = n >> 1;
+    for (int j = 0; j < m; j++) {
+      double ar = a[aOff + j];
+      double ai = a[aOff + m + j];
+      double br = b[bOff + j];
+      double bi = b[bOff + m + j];
+      res[resOff + j] = ar * br - ai * bi;
+      res[resOff + m + j] = ar * bi + ai * br;
+    }
+  }
+
+  /**
+   * Slotwise complex multiply-accumulate: {@code res_j += a_j * b_j} for {@code j < m} (layout as
+   * in {@link #mul}). Summing K products before one inverse transform stays exact while {@code
+   * A + B + log2(N) + log2(K) <= }{@value FftPlan#EXACT_PRODUCT_BITS}.
+   */
+  public static void mulAdd(int n, double[] a, int aOff, double[] b, int bOff, double[] res,
+      int resOff) {
+    check3(n, "mulAdd", a, aOff, b, bOff, res, resOff);
+    int m = n >> 1;
+    for (int j = 0; j < m; j++) {
+      double ar = a[aOff + j];
+      double ai = a[aOff + m + j];
+      double br = b[bOff + j];
+      double bi = b[bOff + m + j];
+      res[resOff + j] += ar * br - ai * bi;
+      res[resOff + m + j] += ar * bi + ai * br;
+    }
+  }
+
+  /** {@code res[resOff + k] = a[aOff + k] + b[bOff + k]} for {@code k < N}. */
+  public static void add(int n, double[] a, int aOff, double[] b, int bOff, double[] res,
+      int resOff) {
+    check3(n, "add", a, aOff, b, bOff, res, resOff);
+    for (int k = 0; k < n; k++) {
+      res[resOff + k] = a[aOff + k] + b[bOff + k];
+    }
+  }
+
+  /** {@code res[resOff + k] = a[aOff + k] - b[bOff + k]} for {@code k < N}. */
+  public static void sub(int n, double[] a, int aOff, double[] b, int bOff, double[] res,
+      int resOff) {
+    check3(n, "sub", a, aOff, b, bOff, res, resOff);
+    for (int k = 0; k < n; k++) {
+      res[resOff + k] = a[aOff + k] - b[bOff + k];
+    }
+  }
+
+  private static void check3(int n, String op, double[] a, int aOff, double[] b, int bOff,
+      double[] res, int resOff) {
+    Checks.ringDegree(n);
+    Checks.range(op + " a", a, aOff, n);
+    Checks.range(op + " b", b, bOff, n);
+    Checks.range(op + " res", res, resOff, n);
+  }
 }

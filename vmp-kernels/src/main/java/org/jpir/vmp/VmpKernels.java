@@ -1,0 +1,62 @@
+package org.jpir.vmp;
+
+/**
+ * Factory of {@link VmpKernel} implementations, for tests and benchmarks that must pick one
+ * regardless of the JVM-wide choice; use with {@link Vmp#with(VmpKernel)}.
+ */
+public final class VmpKernels {
+  static final String REF = "org.jpir.vmp.RefVmp";
+  static final String PANAMA = "org.jpir.vmp.panama.PanamaVmp";
+
+  private static final VmpKernel DEFAULT = Kernels.load(VmpKernel.class, REF, PANAMA);
+
+  private VmpKernels() {}
+
+  /** The kernel chosen once for this JVM by {@link Kernels}. */
+  public static VmpKernel defaultKernel() {
+    return DEFAULT;
+  }
+
+  /** The scalar reference. */
+  public static VmpKernel ref() {
+    return Kernels.loadRef(VmpKernel.class, REF);
+  }
+
+  /** The Vector API kernel with its width chosen from the preferred species (512 or 256). */
+  public static VmpKernel panama() {
+    return Kernels.loadPanama(VmpKernel.class, PANAMA);
+  }
+
+  /**
+   * The Vector API kernel forced to one width.
+   *
+   * @param bits 256 or 512
+   * @throws IllegalStateException when the Vector API module is not available
+   */
+  public static VmpKernel panama(int bits) {
+    panama(); // checks the module
+    try {
+      Class<?> c = Class.forName(PANAMA, true, VmpKernels.class.getClassLoader());
+      return (VmpKernel) c.getConstructor(int.class).newInstance(bits);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot instantiate " + PANAMA + "(" + bits + ")", e);
+    }
+  }
+
+  /** {@code "ref"}, {@code "panama"}, {@code "panama256"} or {@code "panama512"}. */
+  public static VmpKernel byName(String name) {
+    switch (name) {
+      case "ref":
+        return ref();
+      case "panama":
+        return panama();
+      case "panama256":
+        return panama(256);
+      case "panama512":
+        return panama(512);
+      default:
+        throw new IllegalArgumentException(
+            "kernel name '" + name + "' is not one of ref, panama, panama256, panama512");
+    }
+  }
+}

@@ -1,0 +1,333 @@
+package org.jpir.vmp;
+
+import java.util.Arrays;
+
+/**
+ * The vector-matrix products bound to one {@link VmpKernel}; obtained from {@link
+ * Vmp#with(VmpKernel)}. Same methods and contracts as the static ones of {@link Vmp} (see
+ * there); immutable and thread-safe (all scratch comes from the caller).
+ */
+public final class VmpOps {
+  /** Default L2 budget, in bytes, for the PMAT tiles of one batch pass. */
+  static final long TILE_BYTES =
+      Long.getLong("jpir.vmp.tileBytes", 512L * 1024);
+
+  private final VmpKernel k;
+
+  VmpOps(VmpKernel kernel) {
+    if (kernel == null) {
+      throw new IllegalArgumentException("kernel is null");
+    }
+    this.k = kernel;
+  }
+
+  /** The kernel in use. */
+  public VmpKernel kernel() {
+    return k;
+  }
+
+  /** See {@link Vmp#applyDftToDftTmpLength}. */
+  public static int applyDftToDftTmpLength(int n, int nrows, int ncols) {
+    return 32 + 8 * nrows;
+  }
+
+  /** See {@link Vmp#applyPvecToDftTmpLength}. */
+  public static int applyPvecToDftTmpLength(int n, int nrows, int ncols) {
+    return 32;
+  }
+
+  /** See {@link Vmp#applyPvecBatchTmpLength}. */
+  public static int applyPvecBatchTmpLength(
+      int queries, int n, int nrows, int ncols, int columns) {
+    long len = 16L * queries * columns * ncols;
+    if (len > Pmat.MAX_LENGTH) {
+      throw new IllegalArgumentException("batch scratch 16*queries*columns*ncols = " + len
+          + " doubles does not fit one Java array; split the columns");
+    }
+    return (int) len;
+  }
+
+  /** See {@link Vmp#applyDftToDft}. */
+  public void applyDftToDft(Pmat pmat, double[] vec, int vecOff, int vecRows, double[] res,
+      int resOff, int resCols, double[] tmp) {
+    dft(pmat, vec, vecOff, vecRows, res, resOff, resCols, tmp, false);
+  }
+
+  /** See {@link Vmp#applyDftToDftAdd}. */
+  public void applyDftToDftAdd(Pmat pmat, double[] vec, int vecOff, int vecRows, double[] res,
+      int resOff, int resCols, double[] tmp) {
+    dft(pmat, vec, vecOff, vecRows, res, resOff, resCols, tmp, true);
+  }
+
+  /** See {@link Vmp#applyPvecToDft}. */
+  public void applyPvecToDft(Pmat pmat, Pvec vec, double[] res, int resOff, int resCols,
+      double[] tmp) {
+    pvec(pmat, vec, res, resOff, resCols, tmp, false);
+  }
+
+  /** See {@link Vmp#applyPvecToDftAdd}. */
+  public void applyPvecToDftAdd(Pmat pmat, Pvec vec, double[] res, int resOff, int resCols,
+      double[] tmp) {
+    pvec(pmat, vec, res, resOff, resCols, tmp, true);
+  }
+
+  /** See {@link Vmp#applyPvecMulti}. */
+  public void applyPvecMulti(Pmat pmat, Pvec[] cols, double[][] res, double[] tmp) {
+    applyPvecMulti(pmat, cols, res, tmp, 0);
+  }
+
+  /** See {@link Vmp#applyPvecMulti}; {@code tileRows > 0} forces the row tile (0: default). */
+  public void applyPvecMulti(Pmat pmat, Pvec[] cols, double[][] res, double[] tmp,
+      int tileRows) {
+    if (res == null) {
+      throw new IllegalArgumentException("res is null");
+    }
+    applyPvecBatch(new Pmat[] {pmat}, cols, new double[][][] {res}, tmp, tileRows);
+  }
+
+  /** See {@link Vmp#applyPvecBatch}. */
+  public void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp) {
+    applyPvecBatch(queries, cols, res, tmp, 0);
+  }
+
+  /** See {@link Vmp#applyPvecBatch}; {@code tileRows > 0} forces the row tile (0: default). */
+  public void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp,
+      int tileRows) {
+    if (queries == null || queries.length == 0) {
+      throw new IllegalArgumentException("queries is null or empty");
+    }
+    if (queries[0] == null) {
+      throw new IllegalArgumentException("queries[0] is null");
+    }
+    final int n = queries[0].n();
+    final int nrows = queries[0].nrows();
+    final int ncols = queries[0].ncols();
+    for (int q = 1; q < queries.length; q++) {
+      Pmat p = queries[q];
+      if (p == null) {
+        throw new IllegalArgumentException("queries[" + q + "] is null");
+      }
+      if (p.n() != n || p.nrows() != nrows || p.ncols() != ncols) {
+        throw new IllegalArgumentException("queries[" + q + "] is N=" + p.n() + ", " + p.nrows()
+            + "x" + p.ncols() + " but queries[0] is N=" + n + ", " + nrows + "x" + ncols);
+      }
+    }
+    if (cols == null) {
+      throw new IllegalArgumentException("cols is null");
+    }
+    final int nq = queries.length;
+    final int nc = cols.length;
+    int pvRows = -1;
+    for (int c = 0; c < nc; c++) {
+      Pvec v = cols[c];
+      if (v == null) {
+        throw new IllegalArgumentException("cols[" + c + "] is null");
+      }
+      if (v.n() != n) {
+        throw new IllegalArgumentException(
+            "N mismatch: cols[" + c + "] has N=" + v.n() + " but the PMAT has N=" + n);
+      }
+      if (pvRows < 0) {
+        pvRows = v.nrows();
+      } else if (v.nrows() != pvRows) {
+        throw new IllegalArgumentException("nrows mismatch: cols[" + c + "] has " + v.nrows()
+            + " rows but cols[0] has " + pvRows);
+      }
+    }
+    if (tileRows < 0) {
+      throw new IllegalArgumentException("tileRows = " + tileRows + " must be >= 0");
+    }
+    if (res == null || res.length < nq) {
+      throw new IllegalArgumentException("res is null or has fewer than " + nq + " entries");
+    }
+    for (int q = 0; q < nq; q++) {
+      if (res[q] == null || res[q].length < nc) {
+        throw new IllegalArgumentException(
+            "res[" + q + "] is null or has fewer than " + nc + " columns");
+      }
+      for (int c = 0; c < nc; c++) {
+        Checks.range("res[" + q + "][" + c + "]", res[q][c], 0, (long) ncols * n);
+      }
+    }
+    if (nc == 0) {
+      return;
+    }
+    Checks.range("tmp", tmp, 0, applyPvecBatchTmpLength(nq, n, nrows, ncols, nc));
+    final int rows = Math.min(pvRows, nrows);
+    int tile = tileRows > 0 ? tileRows
+        : (int) Math.max(8, TILE_BYTES / (64L * nq * ncols));
+    batch(queries, cols, res, tmp, rows, pvRows, tile);
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private void dft(Pmat pmat, double[] vec, int vecOff, int vecRows, double[] res, int resOff,
+      int resCols, double[] tmp, boolean add) {
+    if (pmat == null) {
+      throw new IllegalArgumentException("pmat is null");
+    }
+    final int n = pmat.n();
+    Checks.atLeast("vecRows", vecRows, 0);
+    Checks.atLeast("resCols", resCols, 0);
+    Checks.range("vec", vec, vecOff, (long) vecRows * n);
+    Checks.range("res", res, resOff, (long) resCols * n);
+    Checks.range("tmp", tmp, 0, applyDftToDftTmpLength(n, pmat.nrows(), pmat.ncols()));
+    final int rows = Math.min(vecRows, pmat.nrows());
+    final int blocks = n / 8;
+    for (int b = 0; b < blocks; b++) {
+      k.extractBlock(n, b, rows, vec, vecOff, tmp, 32);
+      block(pmat, b, rows, tmp, 32, res, resOff, resCols, tmp, add);
+    }
+    if (!add) {
+      zeroExtra(pmat, res, resOff, resCols);
+    }
+  }
+
+  private void pvec(Pmat pmat, Pvec vec, double[] res, int resOff, int resCols, double[] tmp,
+      boolean add) {
+    if (pmat == null) {
+      throw new IllegalArgumentException("pmat is null");
+    }
+    if (vec == null) {
+      throw new IllegalArgumentException("vec is null");
+    }
+    final int n = pmat.n();
+    if (vec.n() != n) {
+      throw new IllegalArgumentException(
+          "N mismatch: the PVEC has N=" + vec.n() + " but the PMAT has N=" + n);
+    }
+    Checks.atLeast("resCols", resCols, 0);
+    Checks.range("res", res, resOff, (long) resCols * n);
+    Checks.range("tmp", tmp, 0, applyPvecToDftTmpLength(n, pmat.nrows(), pmat.ncols()));
+    final int rows = Math.min(vec.nrows(), pmat.nrows());
+    final int blocks = n / 8;
+    final double[] u = vec.data();
+    for (int b = 0; b < blocks; b++) {
+      block(pmat, b, rows, u, b * 8 * vec.nrows(), res, resOff, resCols, tmp, add);
+    }
+    if (!add) {
+      zeroExtra(pmat, res, resOff, resCols);
+    }
+  }
+
+  /** One reim4 block of an apply: rows of u at uOff + 8r; state in tmp[0..32). */
+  private void block(Pmat pmat, int b, int rows, double[] u, int uOff, double[] res,
+      int resOff, int resCols, double[] tmp, boolean add) {
+    final int n = pmat.n();
+    final int nrows = pmat.nrows();
+    final int ncols = pmat.ncols();
+    final int cols = Math.min(resCols, ncols);
+    final double[] v = pmat.data();
+    final int vb = b * 8 * nrows * ncols;
+    int c = 0;
+    for (; c + 1 < cols; c += 2) {
+      Arrays.fill(tmp, 0, 32, 0.0);
+      k.mac2(rows, u, uOff, v, vb + c * 8 * nrows, tmp, 0);
+      finish(tmp, 0, res, resOff + c * n, n, b, add);
+      finish(tmp, 16, res, resOff + (c + 1) * n, n, b, add);
+    }
+    if (c < cols) {
+      Arrays.fill(tmp, 0, 16, 0.0);
+      k.mac1(rows, u, uOff, v, vb + c * 8 * nrows, Pmat.rowStride(ncols, c), tmp, 0);
+      finish(tmp, 0, res, resOff + c * n, n, b, add);
+    }
+  }
+
+  /** Writes (or adds) the complex sums of one state into block b of the reim poly at dOff. */
+  private static void finish(double[] st, int s, double[] dst, int dOff, int n, int b,
+      boolean add) {
+    int re = dOff + 4 * b;
+    int im = re + n / 2;
+    if (add) {
+      for (int i = 0; i < 4; i++) {
+        dst[re + i] += st[s + i] - st[s + 12 + i];
+        dst[im + i] += st[s + 4 + i] + st[s + 8 + i];
+      }
+    } else {
+      for (int i = 0; i < 4; i++) {
+        dst[re + i] = st[s + i] - st[s + 12 + i];
+        dst[im + i] = st[s + 4 + i] + st[s + 8 + i];
+      }
+    }
+  }
+
+  private static void zeroExtra(Pmat pmat, double[] res, int resOff, int resCols) {
+    int n = pmat.n();
+    if (resCols > pmat.ncols()) {
+      Arrays.fill(res, resOff + pmat.ncols() * n, resOff + resCols * n, 0.0);
+    }
+  }
+
+  /**
+   * The block-outer pass: per reim4 block, rows in tiles of {@code tile}; per tile, database
+   * columns in groups of 3, each group against every query's PMAT tile (kept in L2) in groups
+   * of 4 matrix columns. State of (query q, column c, matrix column j) at {@code
+   * 16*((q*nc + c)*ncols + j)}, carried across tiles.
+   */
+  private void batch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp, int rows,
+      int pvRows, int tile) {
+    final int nq = queries.length;
+    final int nc = cols.length;
+    final int n = queries[0].n();
+    final int nrows = queries[0].nrows();
+    final int ncols = queries[0].ncols();
+    final int blocks = n / 8;
+    final int stLen = 16 * nq * nc * ncols;
+    final int stStride = 16 * ncols;
+    final int quads = 2 * (ncols / 2) / 4 * 4; // columns covered by groups of 4 full pairs
+    for (int b = 0; b < blocks; b++) {
+      Arrays.fill(tmp, 0, stLen, 0.0);
+      final int vb = b * 8 * nrows * ncols;
+      for (int t0 = 0; t0 < rows; t0 += tile) {
+        final int tr = Math.min(tile, rows - t0);
+        final int uOff = b * 8 * pvRows + 8 * t0;
+        int c = 0;
+        for (; c + 3 <= nc; c += 3) {
+          double[] u0 = cols[c].data();
+          double[] u1 = cols[c + 1].data();
+          double[] u2 = cols[c + 2].data();
+          for (int q = 0; q < nq; q++) {
+            double[] v = queries[q].data();
+            int st = stStride * (q * nc + c);
+            int j = 0;
+            for (; j < quads; j += 4) {
+              int p = vb + j * 8 * nrows + 16 * t0;
+              k.mac3x4(tr, u0, u1, u2, uOff, v, p, p + 16 * nrows, tmp, st + 16 * j, stStride);
+            }
+            for (; j < ncols; j++) {
+              int stride = Pmat.rowStride(ncols, j);
+              int p = vb + (j / 2) * 16 * nrows + 8 * (j % 2) + stride * t0;
+              k.mac3x1(tr, u0, u1, u2, uOff, v, p, stride, tmp, st + 16 * j, stStride);
+            }
+          }
+        }
+        for (; c < nc; c++) {
+          double[] u = cols[c].data();
+          for (int q = 0; q < nq; q++) {
+            double[] v = queries[q].data();
+            int st = stStride * (q * nc + c);
+            int j = 0;
+            for (; j < quads; j += 4) {
+              int p = vb + j * 8 * nrows + 16 * t0;
+              k.mac1x4(tr, u, uOff, v, p, p + 16 * nrows, tmp, st + 16 * j);
+            }
+            for (; j < ncols; j++) {
+              int stride = Pmat.rowStride(ncols, j);
+              int p = vb + (j / 2) * 16 * nrows + 8 * (j % 2) + stride * t0;
+              k.mac1(tr, u, uOff, v, p, stride, tmp, st + 16 * j);
+            }
+          }
+        }
+      }
+      for (int q = 0; q < nq; q++) {
+        for (int c = 0; c < nc; c++) {
+          double[] out = res[q][c];
+          int st = stStride * (q * nc + c);
+          for (int j = 0; j < ncols; j++) {
+            finish(tmp, st + 16 * j, out, j * n, n, b, false);
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,463 @@
+package org.jpir.vmp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Contract of {@link Vmp} / {@link VmpKernel}, run against every kernel: ref, panama with its
+ * preferred width, and both forced widths. All results are compared bitwise (the FMA-chain order
+ * is fixed, see {@link Vmp}), so the stated tolerance is zero ulp.
+ */
+class VmpContractTest {
+
+  static final long SEED = 0x5EED0FL;
+
+  static List<String> kernels() {
+    return List.of("ref", "panama", "panama256", "panama512");
+  }
+
+  /** (kernel, N, nrows, ncols): odd and edge sizes. */
+  static List<Arguments> shapes() {
+    List<Arguments> out = new ArrayList<>();
+    for (String k : kernels()) {
+      for (int n : new int[] {16, 64, 256}) {
+        for (int nrows : new int[] {1, 3, 7}) {
+          for (int ncols : new int[] {1, 2, 3, 5, 12, 13}) {
+            out.add(Arguments.of(k, n, nrows, ncols));
+          }
+        }
+      }
+      out.add(Arguments.of(k, 64, 513, 5));
+      out.add(Arguments.of(k, 32, 513, 13));
+      out.add(Arguments.of(k, 4096, 3, 3));
+      out.add(Arguments.of(k, 4096, 2, 12));
+    }
+    return out;
+  }
+
+  static VmpOps ops(String kernel) {
+    return Vmp.with(VmpKernels.byName(kernel));
+  }
+
+  static String tag(String kernel, int n, int nrows, int ncols, long seed) {
+    return kernel + " N=" + n + " " + nrows + "x" + ncols + " seed=" + seed;
+  }
+
+  static double[] randomDoubles(SplittableRandom rnd, int len) {
+    double[] a = new double[len];
+    for (int i = 0; i < len; i++) {
+      a[i] = rnd.nextDouble(-1, 1);
+    }
+    return a;
+  }
+
+  static Pmat randomPmat(SplittableRandom rnd, int n, int nrows, int ncols) {
+    Pmat p = Pmat.allocate(n, nrows, ncols);
+    p.prepareFromReim(randomDoubles(rnd, n * nrows * ncols), 0);
+    return p;
+  }
+
+  // ---------------------------------------------------------------- layouts
+
+  static double code(int r, int c, int j) {
+    return r * 1_000_000.0 + c * 100_000.0 + j;
+  }
+
+  @ParameterizedTest
+  @MethodSource("shapes")
+  void pmatLayoutFollowsIndexFormula(String kernel, int n, int nrows, int ncols) {
+    if (!kernel.equals("ref")) {
+      return; // layout does not depend on the kernel
+    }
+    int m = n / 2;
+    double[] src = new double[n * nrows * ncols];
+    for (int r = 0; r < nrows; r++) {
+      for (int c = 0; c < ncols; c++) {
+        for (int j = 0; j < n; j++) {
+          src[(r * ncols + c) * n + j] = code(r, c, j);
+        }
+      }
+    }
+    Pmat p = Pmat.allocate(n, nrows, ncols);
+    p.prepareFromReim(src, 0);
+    boolean[] seen = new boolean[p.data().length];
+    for (int b = 0; b < m / 4; b++) {
+      for (int r = 0; r < nrows; r++) {
+        for (int c = 0; c < ncols; c++) {
+          int expect = (ncols % 2 == 1 && c == ncols - 1)
+              ? b * 8 * nrows * ncols + c * 8 * nrows + 8 * r
+              : b * 8 * nrows * ncols + (c / 2) * 16 * nrows + 16 * r + 8 * (c % 2);
+          int o = Pmat.offset(n, nrows, ncols, b, r, c);
+          assertEquals(expect, o);
+          for (int k = 0; k < 4; k++) {
+            assertEquals(code(r, c, 4 * b + k), p.data()[o + k]);
+            assertEquals(code(r, c, m + 4 * b + k), p.data()[o + 4 + k]);
+          }
+          for (int k = 0; k < 8; k++) {
+            assertTrue(!seen[o + k], "position written twice");
+            seen[o + k] = true;
+          }
+        }
+      }
+    }
+    // prepareRow gives the same layout
+    Pmat q = Pmat.allocate(n, nrows, ncols);
+    for (int r = 0; r < nrows; r++) {
+      q.prepareRow(r, src, r * ncols * n);
+    }
+    assertArrayEquals(p.data(), q.data());
+  }
+
+  @Test
+  void pvecLayoutFollowsIndexFormula() {
+    for (int n : new int[] {16, 128}) {
+      for (int nrows : new int[] {1, 5}) {
+        int m = n / 2;
+        double[] src = new double[n * nrows];
+        for (int r = 0; r < nrows; r++) {
+          for (int j = 0; j < n; j++) {
+            src[r * n + j] = code(r, 0, j);
+          }
+        }
+        Pvec v = Pvec.allocate(n, nrows);
+        v.prepareFromReim(src, 0);
+        for (int b = 0; b < m / 4; b++) {
+          for (int r = 0; r < nrows; r++) {
+            int o = b * 8 * nrows + 8 * r;
+            assertEquals(o, Pvec.offset(n, nrows, b, r));
+            for (int k = 0; k < 4; k++) {
+              assertEquals(code(r, 0, 4 * b + k), v.data()[o + k]);
+              assertEquals(code(r, 0, m + 4 * b + k), v.data()[o + 4 + k]);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void reim4ExtractAndSaveFollowIndexFormula(String kernel) {
+    VmpKernel k = VmpKernels.byName(kernel);
+    int n = 64;
+    int m = n / 2;
+    int rows = 5;
+    int off = 3;
+    double[] src = new double[off + rows * n];
+    for (int r = 0; r < rows; r++) {
+      for (int j = 0; j < n; j++) {
+        src[off + r * n + j] = code(r, 0, j);
+      }
+    }
+    double[] blk = new double[2 + 8 * rows];
+    double[] back = new double[off + rows * n];
+    for (int b = 0; b < m / 4; b++) {
+      k.extractBlock(n, b, rows, src, off, blk, 2);
+      for (int r = 0; r < rows; r++) {
+        for (int i = 0; i < 4; i++) {
+          assertEquals(code(r, 0, 4 * b + i), blk[2 + 8 * r + i]);
+          assertEquals(code(r, 0, m + 4 * b + i), blk[2 + 8 * r + 4 + i]);
+        }
+      }
+      k.saveBlock(n, b, rows, blk, 2, back, off);
+    }
+    assertArrayEquals(src, back);
+    // the public entry points agree
+    double[] blk2 = new double[8 * rows];
+    Reim4.extractBlock(n, 3, rows, src, off, blk2, 0);
+    k.extractBlock(n, 3, rows, src, off, blk, 0);
+    for (int i = 0; i < 8 * rows; i++) {
+      assertEquals(blk[i], blk2[i]);
+    }
+  }
+
+  @Test
+  void pmatAndPvecFromZnxEqualTransformThenLayout() {
+    SplittableRandom rnd = new SplittableRandom(SEED);
+    int n = 128;
+    int nrows = 3;
+    int ncols = 3;
+    long[] z = new long[n * nrows * ncols];
+    for (int i = 0; i < z.length; i++) {
+      z[i] = rnd.nextLong(-(1L << 20), 1L << 20);
+    }
+    double[] t = new double[z.length];
+    for (int i = 0; i < nrows * ncols; i++) {
+      Reim.fromZnx(n, z, i * n, t, i * n);
+      FftPlan.of(n).fft(t, i * n);
+    }
+    Pmat a = Pmat.allocate(n, nrows, ncols);
+    a.prepareFromZnx(z, 0);
+    Pmat b = Pmat.allocate(n, nrows, ncols);
+    b.prepareFromReim(t, 0);
+    assertArrayEquals(b.data(), a.data(), "seed=" + SEED);
+    Pvec va = Pvec.allocate(n, nrows * ncols);
+    va.prepareFromZnx(z, 0);
+    Pvec vb = Pvec.allocate(n, nrows * ncols);
+    vb.prepareFromReim(t, 0);
+    assertArrayEquals(vb.data(), va.data(), "seed=" + SEED);
+  }
+
+  // ---------------------------------------------------------------- exact arithmetic
+
+  static List<Arguments> exactShapes() {
+    List<Arguments> out = new ArrayList<>();
+    for (String k : kernels()) {
+      out.add(Arguments.of(k, 16, 3, 5));
+      out.add(Arguments.of(k, 64, 7, 2));
+      out.add(Arguments.of(k, 256, 4, 3));
+      out.add(Arguments.of(k, 1024, 2, 1));
+    }
+    return out;
+  }
+
+  @ParameterizedTest
+  @MethodSource("exactShapes")
+  void applyMatchesExactNegacyclicProduct(String kernel, int n, int nrows, int ncols) {
+    long seed = SEED + n * 31L + nrows * 7L + ncols;
+    SplittableRandom rnd = new SplittableRandom(seed);
+    long[] vec = new long[n * nrows];
+    long[] mat = new long[n * nrows * ncols];
+    for (int i = 0; i < vec.length; i++) {
+      vec[i] = rnd.nextInt(-512, 513);
+    }
+    for (int i = 0; i < mat.length; i++) {
+      mat[i] = rnd.nextInt(-512, 513);
+    }
+    long[] expect = new long[n * ncols];
+    for (int c = 0; c < ncols; c++) {
+      for (int r = 0; r < nrows; r++) {
+        int vo = r * n;
+        int mo = (r * ncols + c) * n;
+        for (int i = 0; i < n; i++) {
+          for (int j = 0; j < n; j++) {
+            long p = vec[vo + i] * mat[mo + j];
+            int d = i + j;
+            if (d < n) {
+              expect[c * n + d] += p;
+            } else {
+              expect[c * n + d - n] -= p;
+            }
+          }
+        }
+      }
+    }
+    Pmat pm = Pmat.allocate(n, nrows, ncols);
+    pm.prepareFromZnx(mat, 0);
+    double[] v = new double[n * nrows];
+    for (int r = 0; r < nrows; r++) {
+      Reim.fromZnx(n, vec, r * n, v, r * n);
+      FftPlan.of(n).fft(v, r * n);
+    }
+    double[] res = new double[n * ncols];
+    ops(kernel).applyDftToDft(pm, v, 0, nrows, res, 0, ncols,
+        new double[Vmp.applyDftToDftTmpLength(n, nrows, ncols)]);
+    long[] got = new long[n * ncols];
+    for (int c = 0; c < ncols; c++) {
+      FftPlan.of(n).ifft(res, c * n);
+      Reim.toZnx(n, res, c * n, got, c * n);
+    }
+    assertArrayEquals(expect, got, tag(kernel, n, nrows, ncols, seed));
+  }
+
+  // ---------------------------------------------------------------- bitwise agreement
+
+  @ParameterizedTest
+  @MethodSource("shapes")
+  void pvecApplyAddFormsAndRefAgreeBitwise(String kernel, int n, int nrows, int ncols) {
+    long seed = SEED ^ (n * 1_000_003L + nrows * 1009L + ncols);
+    String tag = tag(kernel, n, nrows, ncols, seed);
+    SplittableRandom rnd = new SplittableRandom(seed);
+    Pmat pm = randomPmat(rnd, n, nrows, ncols);
+    double[] vec = randomDoubles(rnd, 5 + n * nrows);
+    Pvec pv = Pvec.allocate(n, nrows);
+    pv.prepareFromReim(vec, 5);
+    VmpOps o = ops(kernel);
+    VmpOps ref = ops("ref");
+    double[] tmp = new double[Vmp.applyDftToDftTmpLength(n, nrows, ncols)];
+
+    double[] a = randomDoubles(rnd, 2 + n * ncols); // garbage must be overwritten
+    o.applyDftToDft(pm, vec, 5, nrows, a, 2, ncols, tmp);
+    double[] b = randomDoubles(rnd, 2 + n * ncols);
+    o.applyPvecToDft(pm, pv, b, 2, ncols, tmp);
+    assertArrayEquals(a, copyHead(b, a), tag + " pvec vs dft");
+    double[] r = new double[2 + n * ncols];
+    ref.applyDftToDft(pm, vec, 5, nrows, r, 2, ncols, tmp);
+    assertArrayEquals(copyTail(r, 2), copyTail(a, 2), tag + " vs ref");
+
+    double[] res0 = randomDoubles(rnd, n * ncols);
+    double[] add1 = res0.clone();
+    o.applyDftToDftAdd(pm, vec, 5, nrows, add1, 0, ncols, tmp);
+    double[] add2 = res0.clone();
+    o.applyPvecToDftAdd(pm, pv, add2, 0, ncols, tmp);
+    double[] expect = new double[n * ncols];
+    for (int i = 0; i < expect.length; i++) {
+      expect[i] = res0[i] + a[2 + i];
+    }
+    assertArrayEquals(expect, add1, tag + " dft add");
+    assertArrayEquals(expect, add2, tag + " pvec add");
+  }
+
+  static double[] copyHead(double[] b, double[] like) {
+    double[] c = like.clone();
+    System.arraycopy(b, 2, c, 2, like.length - 2);
+    return c;
+  }
+
+  static double[] copyTail(double[] a, int from) {
+    double[] c = new double[a.length - from];
+    System.arraycopy(a, from, c, 0, c.length);
+    return c;
+  }
+
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void truncatesRowsAndColumnsAndZeroesExtraColumns(String kernel) {
+    VmpOps o = ops(kernel);
+    int n = 64;
+    for (int ncols : new int[] {4, 5}) {
+      int nrows = 6;
+      long seed = SEED + ncols;
+      SplittableRandom rnd = new SplittableRandom(seed);
+      Pmat pm = randomPmat(rnd, n, nrows, ncols);
+      double[] vec = randomDoubles(rnd, n * nrows);
+      double[] tmp = new double[Vmp.applyDftToDftTmpLength(n, nrows, ncols)];
+      double[] full = new double[n * ncols];
+      o.applyDftToDft(pm, vec, 0, nrows, full, 0, ncols, tmp);
+      // fewer result columns (including an odd count inside a pair): a prefix of the full one
+      for (int rc = 1; rc <= ncols; rc++) {
+        double[] part = new double[n * rc];
+        o.applyDftToDft(pm, vec, 0, nrows, part, 0, rc, tmp);
+        for (int i = 0; i < part.length; i++) {
+          assertEquals(full[i], part[i], "resCols=" + rc + " seed=" + seed);
+        }
+      }
+      // more result columns: zeroed, Add leaves them alone
+      double[] wide = randomDoubles(rnd, n * (ncols + 2));
+      o.applyDftToDft(pm, vec, 0, nrows, wide, 0, ncols + 2, tmp);
+      for (int i = 0; i < wide.length; i++) {
+        assertEquals(i < full.length ? full[i] : 0.0, wide[i], "seed=" + seed);
+      }
+      // more vector rows than the matrix: extra rows ignored
+      double[] more = randomDoubles(rnd, n * (nrows + 3));
+      System.arraycopy(vec, 0, more, 0, vec.length);
+      double[] r2 = new double[n * ncols];
+      o.applyDftToDft(pm, more, 0, nrows + 3, r2, 0, ncols, tmp);
+      assertArrayEquals(full, r2, "seed=" + seed);
+      // fewer vector rows: the sum over those rows = the product with a zero-padded vector
+      double[] fewer = vec.clone();
+      java.util.Arrays.fill(fewer, 2 * n, fewer.length, 0.0);
+      double[] r3 = new double[n * ncols];
+      o.applyDftToDft(pm, fewer, 0, 2, r3, 0, ncols, tmp);
+      Pvec pv = Pvec.allocate(n, 2);
+      pv.prepareFromReim(vec, 0);
+      double[] r4 = new double[n * ncols];
+      o.applyPvecToDft(pm, pv, r4, 0, ncols, tmp);
+      assertArrayEquals(r3, r4, "seed=" + seed);
+    }
+  }
+
+  // ---------------------------------------------------------------- multi-column and batch
+
+  @ParameterizedTest
+  @MethodSource("shapes")
+  void multiAndBatchEqualPerColumnApplyBitwise(String kernel, int n, int nrows, int ncols) {
+    if (n > 256 && nrows > 3) {
+      return;
+    }
+    long seed = SEED * 7 + n * 131L + nrows * 17L + ncols;
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int nq = 2;
+    int nc = nrows == 513 ? 4 : 7; // 7 = two groups of 3 plus one single
+    Pmat[] qs = new Pmat[nq];
+    for (int q = 0; q < nq; q++) {
+      qs[q] = randomPmat(rnd, n, nrows, ncols);
+    }
+    Pvec[] cols = new Pvec[nc];
+    for (int c = 0; c < nc; c++) {
+      cols[c] = Pvec.allocate(n, nrows);
+      cols[c].prepareFromReim(randomDoubles(rnd, n * nrows), 0);
+    }
+    VmpOps o = ops(kernel);
+    double[][][] expect = new double[nq][nc][n * ncols];
+    double[] t = new double[32];
+    for (int q = 0; q < nq; q++) {
+      for (int c = 0; c < nc; c++) {
+        o.applyPvecToDft(qs[q], cols[c], expect[q][c], 0, ncols, t);
+      }
+    }
+    double[] tmp = new double[Vmp.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc)];
+    for (int tile : new int[] {0, 1, 2, 5, 1000}) {
+      String tag = tag(kernel, n, nrows, ncols, seed) + " tileRows=" + tile;
+      double[][][] got = new double[nq][nc][n * ncols];
+      o.applyPvecBatch(qs, cols, got, tmp, tile);
+      double[][] single = new double[nc][n * ncols];
+      o.applyPvecMulti(qs[1], cols, single, tmp, tile);
+      for (int c = 0; c < nc; c++) {
+        assertArrayEquals(expect[0][c], got[0][c], tag + " batch q0 col " + c);
+        assertArrayEquals(expect[1][c], got[1][c], tag + " batch q1 col " + c);
+        assertArrayEquals(expect[1][c], single[c], tag + " multi col " + c);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- bad arguments
+
+  static void assertIae(String needle, Executable e) {
+    IllegalArgumentException x = assertThrows(IllegalArgumentException.class, e);
+    assertTrue(x.getMessage().contains(needle),
+        "message '" + x.getMessage() + "' should mention '" + needle + "'");
+  }
+
+  @Test
+  void badArgumentsAreRejectedWithANamedReason() {
+    int n = 32;
+    Pmat pm = Pmat.allocate(n, 3, 2);
+    Pvec pv = Pvec.allocate(n, 3);
+    double[] vec = new double[3 * n];
+    double[] res = new double[2 * n];
+    double[] tmp = new double[Vmp.applyDftToDftTmpLength(n, 3, 2)];
+    assertIae("pmat is null", () -> Vmp.applyDftToDft(null, vec, 0, 3, res, 0, 2, tmp));
+    assertIae("vec", () -> Vmp.applyDftToDft(pm, vec, 1, 3, res, 0, 2, tmp));
+    assertIae("vec is null", () -> Vmp.applyDftToDft(pm, null, 0, 3, res, 0, 2, tmp));
+    assertIae("res", () -> Vmp.applyDftToDft(pm, vec, 0, 3, res, 0, 3, tmp));
+    assertIae("tmp", () -> Vmp.applyDftToDft(pm, vec, 0, 3, res, 0, 2, new double[8]));
+    assertIae("vecRows", () -> Vmp.applyDftToDft(pm, vec, 0, -1, res, 0, 2, tmp));
+    assertIae("resCols", () -> Vmp.applyDftToDftAdd(pm, vec, 0, 3, res, 0, -1, tmp));
+    assertIae("N mismatch",
+        () -> Vmp.applyPvecToDft(pm, Pvec.allocate(64, 3), res, 0, 2, tmp));
+    assertIae("vec is null", () -> Vmp.applyPvecToDftAdd(pm, null, res, 0, 2, tmp));
+    assertIae("ring degree", () -> Pmat.allocate(24, 3, 2));
+    assertIae("nrows", () -> Pmat.allocate(32, 0, 2));
+    assertIae("ncols", () -> Pmat.allocate(32, 2, 0));
+    assertIae("does not fit", () -> Pmat.allocate(1 << 16, 4096, 12));
+    assertIae("row", () -> pm.prepareRow(3, new double[2 * n], 0));
+    assertIae("source", () -> pm.prepareFromZnx(new long[n], 0));
+    assertIae("block", () -> Reim4.extractBlock(n, 4, 1, vec, 0, tmp, 0));
+    double[][] mres = new double[2][2 * n];
+    double[] mt = new double[Vmp.applyPvecMultiTmpLength(n, 3, 2, 2)];
+    assertIae("cols[1] is null", () -> Vmp.applyPvecMulti(pm, new Pvec[] {pv, null}, mres, mt));
+    assertIae("N mismatch",
+        () -> Vmp.applyPvecMulti(pm, new Pvec[] {pv, Pvec.allocate(64, 3)}, mres, mt));
+    assertIae("nrows mismatch",
+        () -> Vmp.applyPvecMulti(pm, new Pvec[] {pv, Pvec.allocate(n, 4)}, mres, mt));
+    assertIae("res[0][1]",
+        () -> Vmp.applyPvecMulti(pm, new Pvec[] {pv, pv}, new double[][] {res, new double[n]}, mt));
+    assertIae("tmp", () -> Vmp.applyPvecMulti(pm, new Pvec[] {pv, pv}, mres, new double[3]));
+    assertIae("queries[1]", () -> Vmp.applyPvecBatch(new Pmat[] {pm, Pmat.allocate(n, 3, 3)},
+        new Pvec[] {pv}, new double[2][1][2 * n], new double[1000]));
+    assertIae("queries", () -> Vmp.applyPvecBatch(new Pmat[0], new Pvec[] {pv},
+        new double[0][][], new double[1000]));
+  }
+}
