@@ -1,0 +1,285 @@
+package org.jpir.core;
+
+import org.jpir.vmp.FftPlan;
+import org.jpir.vmp.Pmat;
+import org.jpir.vmp.Reim;
+import org.jpir.vmp.Vmp;
+import org.jpir.vmp.Znx;
+
+/**
+ * GLWE and GGSW operations for one parameter set: encryption with seeded masks, phase and
+ * noise measurement, addition, the external product GLWE x GGSW and CMux. Holds scratch buffers:
+ * one instance per thread.
+ *
+ * <p>Exactness: products of a limb polynomial (digits below 2^(K-1)) with the ternary secret or
+ * with a GGSW row limb stay within the FFT's exact-product bound ({@link
+ * FftPlan#EXACT_PRODUCT_BITS}): {@code 2(K-1) + log2(N * 2 * ggswLevels) <= 47} for the presets.
+ */
+public final class GlweOps {
+  private final Params p;
+  private final int n;
+  private final int k;
+  private final FftPlan plan;
+  private final double[] reim;
+  private final long[] prod;
+  private final long[] carry;
+  private final long[] digits;
+  private final double[] vec;
+  private final double[] res;
+  private final double[] vmpTmp;
+  private final Glwe diff;
+  private final Glwe prodOut;
+
+  /** Scratch for the parameters {@code p}. */
+  public GlweOps(Params p) {
+    this.p = p;
+    this.n = p.n();
+    this.k = p.base2k();
+    this.plan = FftPlan.of(n);
+    int lg = p.ggswLevels();
+    int cols = p.glweColumns();
+    this.reim = new double[n];
+    this.prod = new long[n];
+    this.carry = new long[n];
+    this.digits = new long[2 * lg * n];
+    this.vec = new double[2 * lg * n];
+    this.res = new double[cols * n];
+    this.vmpTmp = new double[Vmp.applyDftToDftTmpLength(n, 2 * lg, cols)];
+    this.diff = new Glwe(n, p.glweLimbs());
+    this.prodOut = new Glwe(n, p.glweLimbs());
+  }
+
+  /** The parameters. */
+  public Params params() {
+    return p;
+  }
+
+  /** {@code out[outOff..+N) = a[aOff..+N) * s}, exactly (a's digits below 2^(K-1)). */
+  private void mulBySecret(SecretKey sk, long[] a, int aOff, long[] out, int outOff) {
+    Reim.fromZnx(n, a, aOff, reim, 0);
+    plan.fft(reim, 0);
+    Reim.mul(n, reim, 0, sk.fft(), 0, reim, 0);
+    plan.ifft(reim, 0);
+    Reim.toZnx(n, reim, 0, out, outOff);
+  }
+
+  /**
+   * A fresh GLWE of {@code glweLimbs} limbs encrypting the torus polynomial {@code msg} (limb i
+   * at {@code msg[i*N]}, any integer digits; null for zero): mask from {@code mask}, noise a
+   * rounded Gaussian of {@code sigma} units of the last limb from {@code noise}. Normalized.
+   */
+  public Glwe encrypt(SecretKey sk, long[] msg, Prg mask, Prg noise) {
+    int limbs = p.glweLimbs();
+    Glwe c = new Glwe(n, limbs);
+    long[] d = c.data();
+    mask.fillUniformDigits(d, c.offset(1, 0), limbs * n, k);
+    completeB(sk, c, msg, noise);
+    return c;
+  }
+
+  /**
+   * Fills the b part of {@code c} (whose mask is already set): {@code b = -a*s + msg + e},
+   * normalized. Used by {@link #encrypt} and by seeded ciphertexts, whose mask is regenerated.
+   */
+  void completeB(SecretKey sk, Glwe c, long[] msg, Prg noise) {
+    int limbs = c.limbs();
+    long[] d = c.data();
+    for (int i = 0; i < limbs; i++) {
+      mulBySecret(sk, d, c.offset(1, i), prod, 0);
+      int bo = c.offset(0, i);
+      for (int j = 0; j < n; j++) {
+        d[bo + j] = -prod[j] + (msg == null ? 0 : msg[i * n + j]);
+      }
+    }
+    int last = c.offset(0, limbs - 1);
+    for (int j = 0; j < n; j++) {
+      d[last + j] += noise.nextDiscreteGaussian(p.sigma());
+    }
+    Znx.normalize(n, k, d, 0, limbs, d, 0, limbs, carry);
+  }
+
+  /** The phase {@code b + a*s} of c, normalized, into {@code out} ({@code c.limbs()*N} longs). */
+  public void phase(SecretKey sk, Glwe c, long[] out) {
+    int limbs = c.limbs();
+    long[] d = c.data();
+    for (int i = 0; i < limbs; i++) {
+      mulBySecret(sk, d, c.offset(1, i), prod, 0);
+      int bo = c.offset(0, i);
+      for (int j = 0; j < n; j++) {
+        out[i * n + j] = d[bo + j] + prod[j];
+      }
+    }
+    Znx.normalize(n, k, out, 0, limbs, out, 0, limbs, carry);
+  }
+
+  /**
+   * The noise of c against the expected torus message {@code msg} (limb i at {@code msg[i*N]},
+   * null for zero), per coefficient, as a real number in [-1/2, 1/2).
+   */
+  public double[] noise(SecretKey sk, Glwe c, long[] msg) {
+    int limbs = c.limbs();
+    long[] ph = new long[limbs * n];
+    phase(sk, c, ph);
+    if (msg != null) {
+      int ml = Math.min(limbs, msg.length / n);
+      for (int i = 0; i < ml * n; i++) {
+        ph[i] -= msg[i];
+      }
+      Znx.normalize(n, k, ph, 0, limbs, ph, 0, limbs, carry);
+    }
+    double[] e = new double[n];
+    for (int j = 0; j < n; j++) {
+      double v = 0;
+      for (int i = limbs - 1; i >= 0; i--) {
+        v = (v + ph[i * n + j]) * Math.pow(2, -k);
+      }
+      e[j] = v;
+    }
+    return e;
+  }
+
+  /** {@code out = x + y} limb by limb, normalized; all three of x's limb count. */
+  public void add(Glwe x, Glwe y, Glwe out) {
+    combine(x, y, out, 1);
+  }
+
+  /** {@code out = x - y} limb by limb, normalized. */
+  public void sub(Glwe x, Glwe y, Glwe out) {
+    combine(x, y, out, -1);
+  }
+
+  private void combine(Glwe x, Glwe y, Glwe out, int sign) {
+    if (x.limbs() != y.limbs() || x.limbs() != out.limbs() || x.n() != n || y.n() != n
+        || out.n() != n) {
+      throw new IllegalArgumentException("GLWE shapes differ: " + x.limbs() + ", " + y.limbs()
+          + ", " + out.limbs() + " limbs at N=" + n);
+    }
+    long[] a = x.data();
+    long[] b = y.data();
+    long[] o = out.data();
+    for (int i = 0; i < o.length; i++) {
+      o[i] = a[i] + sign * b[i];
+    }
+    int limbs = out.limbs();
+    Znx.normalize(n, k, o, 0, limbs, o, 0, limbs, carry);
+    Znx.normalize(n, k, o, limbs * n, limbs, o, limbs * n, limbs, carry);
+  }
+
+  /** The FFT of every limb polynomial of c, column c at {@code c*N} of a new array. */
+  double[] transform(Glwe c) {
+    long[] d = c.data();
+    double[] out = new double[d.length];
+    for (int col = 0; col < 2 * c.limbs(); col++) {
+      Reim.fromZnx(n, d, col * n, out, col * n);
+      plan.fft(out, col * n);
+    }
+    return out;
+  }
+
+  /**
+   * A GGSW of the bit {@code mu} (0 or 1) with {@code ggswLevels} levels: row {@code kk*L + j}
+   * (kk = 0, 1) is a fresh GLWE whose phase is {@code mu * 2^(-K(j+1))} (kk = 0) or {@code mu *
+   * 2^(-K(j+1)) * s} (kk = 1), so that {@link #externalProduct} multiplies a phase by mu.
+   */
+  public Glwe[] encryptGgsw(SecretKey sk, int mu, Prg mask, Prg noise) {
+    if (mu != 0 && mu != 1) {
+      throw new IllegalArgumentException("GGSW message must be a bit, got " + mu);
+    }
+    int lg = p.ggswLevels();
+    Glwe[] rows = new Glwe[2 * lg];
+    long[] s = sk.coefficients();
+    for (int kk = 0; kk < 2; kk++) {
+      for (int j = 0; j < lg; j++) {
+        long[] msg = new long[p.glweLimbs() * n];
+        if (mu == 1) {
+          if (kk == 0) {
+            msg[j * n] = 1;
+          } else {
+            System.arraycopy(s, 0, msg, j * n, n);
+          }
+        }
+        rows[kk * lg + j] = encrypt(sk, msg, mask, noise);
+      }
+    }
+    return rows;
+  }
+
+  /** The prepared (PMAT) form of a GGSW: nrows = 2 * ggswLevels, ncols = 2 * glweLimbs. */
+  public Pmat prepareGgsw(Glwe[] rows) {
+    int lg = p.ggswLevels();
+    if (rows.length != 2 * lg) {
+      throw new IllegalArgumentException("GGSW has " + rows.length + " rows, preset " + p.id()
+          + " needs " + 2 * lg);
+    }
+    Pmat pm = Pmat.allocate(n, 2 * lg, p.glweColumns());
+    for (int r = 0; r < rows.length; r++) {
+      pm.prepareRow(r, transform(rows[r]), 0);
+    }
+    return pm;
+  }
+
+  /**
+   * The external product {@code x (.) G}: a GLWE of glweLimbs limbs whose phase is {@code mu *
+   * phase(x)} plus noise, where G (prepared) encrypts mu. x is rounded to ggswLevels limbs per
+   * component first (its digits are the gadget decomposition). Writes into {@code out}.
+   */
+  public void externalProduct(Glwe x, Pmat ggsw, Glwe out) {
+    int lg = p.ggswLevels();
+    int cols = p.glweColumns();
+    if (out.limbs() != p.glweLimbs() || ggsw.nrows() != 2 * lg || ggsw.ncols() != cols) {
+      throw new IllegalArgumentException("external product shapes: GGSW " + ggsw.nrows() + "x"
+          + ggsw.ncols() + ", output " + out.limbs() + " limbs; preset " + p.id() + " needs "
+          + 2 * lg + "x" + cols + " and " + p.glweLimbs());
+    }
+    long[] xd = x.data();
+    for (int kk = 0; kk < 2; kk++) {
+      Znx.normalize(n, k, xd, x.offset(kk, 0), x.limbs(), digits, kk * lg * n, lg, carry);
+    }
+    for (int r = 0; r < 2 * lg; r++) {
+      Reim.fromZnx(n, digits, r * n, vec, r * n);
+      plan.fft(vec, r * n);
+    }
+    Vmp.applyDftToDft(ggsw, vec, 0, 2 * lg, res, 0, cols, vmpTmp);
+    fromTransforms(res, out);
+  }
+
+  /**
+   * Inverse-transforms {@code 2*out.limbs()} reim polynomials (column c at {@code c*N}) into
+   * {@code out}, rounding and normalizing each component. Overwrites {@code src}.
+   */
+  public void fromTransforms(double[] src, Glwe out) {
+    long[] od = out.data();
+    for (int c = 0; c < 2 * out.limbs(); c++) {
+      plan.ifft(src, c * n);
+      Reim.toZnx(n, src, c * n, od, c * n);
+    }
+    int limbs = out.limbs();
+    Znx.normalize(n, k, od, 0, limbs, od, 0, limbs, carry);
+    Znx.normalize(n, k, od, limbs * n, limbs, od, limbs * n, limbs, carry);
+  }
+
+  /**
+   * CMux: {@code out = x0 + (x1 - x0) (.) G}, which is x1 when G encrypts 1 and x0 when it
+   * encrypts 0 (plus one external product's noise). All of glweLimbs limbs; out may be x0 or
+   * x1.
+   */
+  public void cmux(Pmat ggsw, Glwe x0, Glwe x1, Glwe out) {
+    sub(x1, x0, diff);
+    externalProduct(diff, ggsw, prodOut);
+    add(x0, prodOut, out);
+  }
+
+  /**
+   * Rounds c to {@code limbs} limbs per component (the answer's size); the rounding adds at most
+   * half a unit of the last kept limb to b and to a.
+   */
+  public Glwe round(Glwe c, int limbs) {
+    Glwe out = new Glwe(n, limbs);
+    long[] cd = c.data();
+    long[] od = out.data();
+    for (int kk = 0; kk < 2; kk++) {
+      Znx.normalize(n, k, cd, c.offset(kk, 0), c.limbs(), od, out.offset(kk, 0), limbs, carry);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,85 @@
+package org.jpir.core;
+
+/**
+ * Parameters of the scheme, validated on construction. All ciphertexts live on the torus
+ * {@code T = R/Z} represented in base-2^K limbs (limb i weighs {@code 2^(-K*(i+1))}).
+ *
+ * @param id the preset's name; test-only presets contain "insecure"
+ * @param n ring degree N of {@code Z[X]/(X^N+1)}
+ * @param base2k K, bits per limb
+ * @param plaintextBits database bits per coefficient (a multiple of 8)
+ * @param plaintextLimbs limbs the plaintext digits occupy (phase-1 rows per database row);
+ *     {@code K*plaintextLimbs - plaintextBits} guard bits absorb the noise
+ * @param glweLimbs limbs per component of every fresh ciphertext (query rows, GGSW rows, phase-1
+ *     result): the ciphertext modulus is {@code q = 2^(K*glweLimbs)}
+ * @param ggswLevels gadget levels of the phase-2 GGSWs: the phase-1 result is decomposed into
+ *     this many limbs per component
+ * @param answerLimbs limbs per component of an answer (the final GLWE is rounded to them)
+ * @param sigma standard deviation of the discrete Gaussian noise in units of {@code 1/q}
+ * @param securityBits the security level claimed (0 for insecure test presets); checked by
+ *     {@link Security#check}
+ */
+public record Params(String id, int n, int base2k, int plaintextBits, int plaintextLimbs,
+    int glweLimbs, int ggswLevels, int answerLimbs, double sigma, int securityBits) {
+
+  /** Validates every field; the exception names the field and the rule. */
+  public Params {
+    require(id != null && !id.isBlank(), "id must be non-empty");
+    require(n >= 16 && n <= 65536 && Integer.bitCount(n) == 1,
+        "n = " + n + " must be a power of two in [16, 65536]");
+    require(base2k >= 8 && base2k <= 20, "base2k = " + base2k + " must be in [8, 20]");
+    require(plaintextBits > 0 && plaintextBits % 8 == 0,
+        "plaintextBits = " + plaintextBits + " must be a positive multiple of 8");
+    require(plaintextLimbs >= 1 && plaintextBits < base2k * plaintextLimbs,
+        "plaintextBits = " + plaintextBits + " must leave guard bits inside plaintextLimbs = "
+            + plaintextLimbs + " limbs of " + base2k + " bits");
+    require(plaintextBits <= 56, "plaintextBits = " + plaintextBits + " must be at most 56");
+    require(glweLimbs > plaintextLimbs, "glweLimbs = " + glweLimbs
+        + " must exceed plaintextLimbs = " + plaintextLimbs + " (room for the noise)");
+    require(ggswLevels >= 1 && ggswLevels <= glweLimbs,
+        "ggswLevels = " + ggswLevels + " must be in [1, glweLimbs = " + glweLimbs + "]");
+    require(answerLimbs > plaintextLimbs - 1 && answerLimbs <= glweLimbs,
+        "answerLimbs = " + answerLimbs + " must be in [plaintextLimbs, glweLimbs]");
+    require(sigma >= 1 && sigma < 1e6, "sigma = " + sigma + " must be in [1, 1e6)");
+    require(securityBits == 0 || securityBits == 128,
+        "securityBits = " + securityBits + " must be 0 (insecure test preset) or 128");
+    require(securityBits > 0 || id.toLowerCase(java.util.Locale.ROOT).contains("insecure"),
+        "a preset claiming no security must have 'insecure' in its id, got '" + id + "'");
+  }
+
+  private static void require(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException("invalid parameters: " + message);
+    }
+  }
+
+  /** log2 of the ciphertext modulus: {@code K * glweLimbs}. */
+  public int logQ() {
+    return base2k * glweLimbs;
+  }
+
+  /** Standard deviation of fresh noise on the torus: {@code sigma * 2^-logQ}. */
+  public double noiseStdTorus() {
+    return sigma * Math.pow(2, -logQ());
+  }
+
+  /** Bytes of database per plaintext coefficient. */
+  public int bytesPerCoefficient() {
+    return plaintextBits / 8;
+  }
+
+  /** Bytes of database held by one plaintext polynomial: {@code N * plaintextBits / 8}. */
+  public int bytesPerPolynomial() {
+    return n * bytesPerCoefficient();
+  }
+
+  /** Columns of the phase-1 prepared matrix and of every GLWE in limb form: 2 * glweLimbs. */
+  public int glweColumns() {
+    return 2 * glweLimbs;
+  }
+
+  /** True when this preset claims a security level (and {@link Security#check} holds). */
+  public boolean secure() {
+    return securityBits > 0;
+  }
+}

@@ -1,0 +1,40 @@
+package org.jpir.core;
+
+import java.util.List;
+
+/** Named parameter sets. Only {@link #ONIONPIR_4096} is for production. */
+public final class Presets {
+  private Presets() {}
+
+  /**
+   * Production: N = 4096, 16-bit limbs, 56-bit plaintext in 4 limbs (8 guard bits), q = 2^96
+   * with noise 3.2/q (128-bit: the HE standard allows log2 q <= 109 at N = 4096), GGSWs with 5
+   * levels, answers of 5 limbs per component. Query rows and results are GLWEs of 6 + 6 limbs.
+   */
+  public static final Params ONIONPIR_4096 =
+      new Params("onionpir-4096-128", 4096, 16, 56, 4, 6, 5, 5, 3.2, 128);
+
+  /** Tests only: the production shape at N = 256, which has no security at all. */
+  public static final Params TEST_INSECURE_256 =
+      new Params("test-insecure-256", 256, 16, 56, 4, 6, 5, 5, 3.2, 0);
+
+  /** Tests only: N = 1024 with the production limbs (q = 2^96 far above 2^27: insecure). */
+  public static final Params TEST_INSECURE_1024 =
+      new Params("test-insecure-1024", 1024, 16, 56, 4, 6, 5, 5, 3.2, 0);
+
+  /** Every preset. */
+  public static List<Params> all() {
+    return List.of(ONIONPIR_4096, TEST_INSECURE_256, TEST_INSECURE_1024);
+  }
+
+  /** The preset with this id. */
+  public static Params byId(String id) {
+    for (Params p : all()) {
+      if (p.id().equals(id)) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException("unknown preset '" + id + "'; known: "
+        + all().stream().map(Params::id).toList());
+  }
+}

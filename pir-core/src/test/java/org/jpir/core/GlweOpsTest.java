@@ -1,0 +1,146 @@
+package org.jpir.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.SecureRandom;
+import org.jpir.vmp.Pmat;
+import org.junit.jupiter.api.Test;
+
+class GlweOpsTest {
+  static final Params P = Presets.TEST_INSECURE_256;
+  static final SecureRandom RANDOM = new SecureRandom();
+
+  /** Sample variance of noise over many coefficients. */
+  static double variance(double[] e) {
+    double s = 0;
+    for (double v : e) {
+      s += v * v;
+    }
+    return s / e.length;
+  }
+
+  /** Allowed excess of a measured variance over its estimate: 5 standard errors. */
+  static double tolerance(int samples) {
+    return 1 + 5 * Math.sqrt(2.0 / samples);
+  }
+
+  static long[] randomMessage(Prg prg, int limbs, int n) {
+    long[] m = new long[limbs * n];
+    prg.fillUniformDigits(m, 0, limbs * n, P.base2k());
+    return m;
+  }
+
+  @Test
+  void encryptionRoundTripsAndFreshNoiseMatchesEstimate() {
+    SecretKey sk = SecretKey.generate(P, RANDOM);
+    GlweOps ops = new GlweOps(P);
+    Prg prg = Prg.fromSecureRandom(RANDOM);
+    int n = P.n();
+    int samples = 40;
+    double sum = 0;
+    for (int t = 0; t < samples; t++) {
+      long[] msg = randomMessage(prg, P.plaintextLimbs(), n);
+      long[] full = new long[P.glweLimbs() * n];
+      System.arraycopy(msg, 0, full, 0, msg.length);
+      Glwe c = ops.encrypt(sk, full, prg, prg);
+      long[] ph = new long[P.glweLimbs() * n];
+      ops.phase(sk, c, ph);
+      // the top plaintextLimbs limbs are exactly the message (noise is far below)
+      long[] top = new long[msg.length];
+      System.arraycopy(ph, 0, top, 0, top.length);
+      long[] rounded = new long[msg.length];
+      org.jpir.vmp.Znx.normalize(n, P.base2k(), ph, 0, P.glweLimbs(), rounded, 0,
+          P.plaintextLimbs(), new long[n]);
+      assertArrayEquals(msg, rounded, "message recovered, sample " + t);
+      sum += variance(ops.noise(sk, c, full));
+    }
+    double measured = sum / samples;
+    double est = Noise.fresh(P);
+    assertTrue(measured <= est * tolerance(samples * n),
+        "fresh noise variance " + measured + " above estimate " + est);
+    assertTrue(measured >= est * 0.8, "fresh noise must really be there: " + measured);
+  }
+
+  @Test
+  void externalProductMultipliesPhaseByBitAndKeepsNoiseBelowEstimate() {
+    SecretKey sk = SecretKey.generate(P, RANDOM);
+    GlweOps ops = new GlweOps(P);
+    Prg prg = Prg.fromSecureRandom(RANDOM);
+    int n = P.n();
+    int limbs = P.glweLimbs();
+    double sum = 0;
+    int count = 0;
+    for (int mu = 0; mu <= 1; mu++) {
+      Pmat g = ops.prepareGgsw(ops.encryptGgsw(sk, mu, prg, prg));
+      for (int t = 0; t < 10; t++) {
+        long[] msg = new long[limbs * n];
+        prg.fillUniformDigits(msg, 0, P.plaintextLimbs() * n, P.base2k());
+        Glwe x = ops.encrypt(sk, msg, prg, prg);
+        Glwe out = new Glwe(n, limbs);
+        ops.externalProduct(x, g, out);
+        long[] expect = mu == 1 ? msg : new long[limbs * n];
+        double[] e = ops.noise(sk, out, expect);
+        double[] e0 = ops.noise(sk, x, msg);
+        // remove the input's own noise (carried when mu = 1) to isolate the product's
+        for (int j = 0; j < n; j++) {
+          e[j] -= mu * e0[j];
+        }
+        sum += variance(e);
+        count++;
+      }
+    }
+    double measured = sum / count;
+    double est = Noise.externalProduct(P);
+    assertTrue(measured <= est * tolerance(count * n),
+        "external product noise " + measured + " above estimate " + est);
+    assertTrue(Math.sqrt(measured) < Noise.margin(P) / 1000, "noise far below the margin");
+  }
+
+  @Test
+  void cmuxSelectsTheInputNamedByTheBit() {
+    SecretKey sk = SecretKey.generate(P, RANDOM);
+    GlweOps ops = new GlweOps(P);
+    Prg prg = Prg.fromSecureRandom(RANDOM);
+    int n = P.n();
+    int limbs = P.glweLimbs();
+    long[] m0 = new long[limbs * n];
+    long[] m1 = new long[limbs * n];
+    prg.fillUniformDigits(m0, 0, P.plaintextLimbs() * n, P.base2k());
+    prg.fillUniformDigits(m1, 0, P.plaintextLimbs() * n, P.base2k());
+    Glwe x0 = ops.encrypt(sk, m0, prg, prg);
+    Glwe x1 = ops.encrypt(sk, m1, prg, prg);
+    for (int mu = 0; mu <= 1; mu++) {
+      Pmat g = ops.prepareGgsw(ops.encryptGgsw(sk, mu, prg, prg));
+      Glwe out = new Glwe(n, limbs);
+      ops.cmux(g, x0, x1, out);
+      double[] e = ops.noise(sk, out, mu == 1 ? m1 : m0);
+      double max = 0;
+      for (double v : e) {
+        max = Math.max(max, Math.abs(v));
+      }
+      assertTrue(max < Noise.margin(P), "cmux(" + mu + ") noise " + max);
+      double[] wrong = ops.noise(sk, out, mu == 1 ? m0 : m1);
+      double maxWrong = 0;
+      for (double v : wrong) {
+        maxWrong = Math.max(maxWrong, Math.abs(v));
+      }
+      assertTrue(maxWrong > 1e-3, "the other input is not selected");
+    }
+  }
+
+  @Test
+  void securityRuleHoldsForEveryProductionPresetAndFailsForInsecureOnes() {
+    for (Params p : Presets.all()) {
+      if (p.secure()) {
+        Security.check(p);
+        assertTrue(Security.meets128(p), p.id());
+      } else {
+        assertTrue(p.id().contains("insecure"), p.id());
+        assertTrue(!Security.meets128(p), p.id() + " would not need 'insecure' in its name");
+      }
+    }
+    assertEquals(109, Security.maxLogQ128(4096));
+  }
+}
