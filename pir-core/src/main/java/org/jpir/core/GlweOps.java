@@ -182,6 +182,12 @@ public final class GlweOps {
    * 2^(-K(j+1)) * s} (kk = 1), so that {@link #externalProduct} multiplies a phase by mu.
    */
   public Glwe[] encryptGgsw(SecretKey sk, int mu, Prg mask, Prg noise) {
+    return encryptGgsw(sk, mu, row -> mask, noise);
+  }
+
+  /** As {@link #encryptGgsw(SecretKey, int, Prg, Prg)} with the mask of row r from {@code masks}. */
+  public Glwe[] encryptGgsw(SecretKey sk, int mu, java.util.function.IntFunction<Prg> masks,
+      Prg noise) {
     if (mu != 0 && mu != 1) {
       throw new IllegalArgumentException("GGSW message must be a bit, got " + mu);
     }
@@ -198,7 +204,7 @@ public final class GlweOps {
             System.arraycopy(s, 0, msg, j * n, n);
           }
         }
-        rows[kk * lg + j] = encrypt(sk, msg, mask, noise);
+        rows[kk * lg + j] = encrypt(sk, msg, masks.apply(kk * lg + j), noise);
       }
     }
     return rows;

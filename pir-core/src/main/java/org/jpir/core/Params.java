@@ -27,7 +27,7 @@ public record Params(String id, int n, int base2k, int plaintextBits, int plaint
     require(id != null && !id.isBlank(), "id must be non-empty");
     require(n >= 16 && n <= 65536 && Integer.bitCount(n) == 1,
         "n = " + n + " must be a power of two in [16, 65536]");
-    require(base2k >= 8 && base2k <= 20, "base2k = " + base2k + " must be in [8, 20]");
+    require(base2k >= 8 && base2k <= 16, "base2k = " + base2k + " must be in [8, 16] (digits travel as 16-bit words)");
     require(plaintextBits > 0 && plaintextBits % 8 == 0,
         "plaintextBits = " + plaintextBits + " must be a positive multiple of 8");
     require(plaintextLimbs >= 1 && plaintextBits < base2k * plaintextLimbs,

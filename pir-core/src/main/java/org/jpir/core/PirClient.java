@@ -1,0 +1,134 @@
+package org.jpir.core;
+
+import java.security.SecureRandom;
+
+/**
+ * The client: builds a query for a record index and decodes the answer to the record's bytes.
+ * The secret key never leaves it. Not thread-safe (holds scratch).
+ */
+public final class PirClient {
+  private final Params p;
+  private final Geometry geometry;
+  private final SecretKey sk;
+  private final SecureRandom random;
+  private final GlweOps ops;
+  private final PlaintextCodec codec;
+
+  /** A client of a database laid out as {@code geometry}, with secret key {@code sk}. */
+  public PirClient(Params p, Geometry geometry, SecretKey sk, SecureRandom random) {
+    if (sk.params() != p && !sk.params().equals(p)) {
+      throw new IllegalArgumentException("secret key is for preset " + sk.params().id()
+          + ", client uses " + p.id());
+    }
+    if (geometry.polyBytes() != p.bytesPerPolynomial()) {
+      throw new IllegalArgumentException("geometry has " + geometry.polyBytes()
+          + " bytes per polynomial, preset " + p.id() + " has " + p.bytesPerPolynomial());
+    }
+    this.p = p;
+    this.geometry = geometry;
+    this.sk = sk;
+    this.random = random;
+    this.ops = new GlweOps(p);
+    this.codec = new PlaintextCodec(p);
+  }
+
+  /** A query for record {@code index}. */
+  public ClientQuery query(long index) {
+    geometry.checkRecord(index);
+    int n = p.n();
+    int lg = p.ggswLevels();
+    int perGlwe = p.glweLimbs() * n;
+    int rows = geometry.rows();
+    int cols = geometry.cols();
+    int targetRow = geometry.rowOf(index);
+    int targetCol = geometry.columnOf(index);
+    byte[] seed = Prg.newSeed(random);
+    Prg noise = Prg.fromSecureRandom(random);
+    short[] b1 = new short[rows * p.plaintextLimbs() * perGlwe];
+    long[] msg = new long[perGlwe];
+    for (int r = 0; r < rows; r++) {
+      for (int l = 0; l < p.plaintextLimbs(); l++) {
+        msg[l * n] = r == targetRow ? 1 : 0;
+        Glwe c = ops.encrypt(sk, msg, new Prg(seed, ClientQuery.phase1Stream(p, r, l)), noise);
+        msg[l * n] = 0;
+        Digits.toShorts(c.data(), 0, b1, (r * p.plaintextLimbs() + l) * perGlwe, perGlwe);
+      }
+    }
+    int levels = Noise.levels(cols);
+    short[] b2 = new short[levels * 2 * lg * perGlwe];
+    for (int t = 0; t < levels; t++) {
+      final int bit = t;
+      Glwe[] g = ops.encryptGgsw(sk, (targetCol >> t) & 1,
+          q -> new Prg(seed, ClientQuery.ggswStream(p, rows, bit, q)), noise);
+      for (int q = 0; q < g.length; q++) {
+        Digits.toShorts(g[q].data(), 0, b2, (t * 2 * lg + q) * perGlwe, perGlwe);
+      }
+    }
+    return new ClientQuery(p.id(), rows, cols, seed, b1, b2);
+  }
+
+  /** The phase of every plane of an answer, rounded to plaintextLimbs limbs. */
+  private long[][] phases(Answer a) {
+    if (!a.paramsId().equals(p.id())) {
+      throw new IllegalArgumentException("answer is for preset '" + a.paramsId()
+          + "', client uses '" + p.id() + "'");
+    }
+    if (a.planes() != geometry.planes() || a.limbs() < p.plaintextLimbs()
+        || a.data().length != (long) a.planes() * 2 * a.limbs() * p.n()) {
+      throw new IllegalArgumentException("answer has " + a.planes() + " planes of " + a.limbs()
+          + " limbs (" + a.data().length + " digits); this database needs " + geometry.planes()
+          + " planes");
+    }
+    int n = p.n();
+    int per = 2 * a.limbs() * n;
+    long[][] out = new long[a.planes()][];
+    for (int pl = 0; pl < a.planes(); pl++) {
+      Glwe c = new Glwe(n, a.limbs());
+      Digits.toLongs(a.data(), pl * per, c.data(), 0, per);
+      long[] ph = new long[a.limbs() * n];
+      ops.phase(sk, c, ph);
+      long[] rounded = new long[p.plaintextLimbs() * n];
+      org.jpir.vmp.Znx.normalize(n, p.base2k(), ph, 0, a.limbs(), rounded, 0,
+          p.plaintextLimbs(), new long[n]);
+      out[pl] = rounded;
+    }
+    return out;
+  }
+
+  /** The bytes of record {@code index} from the answer to its query. */
+  public byte[] decode(Answer a, long index) {
+    geometry.checkRecord(index);
+    long[][] ph = phases(a);
+    int polyBytes = codec.polynomialBytes();
+    byte[] poly = new byte[polyBytes];
+    byte[] record = new byte[geometry.recordSize()];
+    int off = geometry.offsetInPolynomial(index);
+    for (int pl = 0; pl < ph.length; pl++) {
+      codec.decode(ph[pl], poly, 0);
+      int start = pl * polyBytes;
+      int len = Math.min(polyBytes - (ph.length == 1 ? off : 0), record.length - start);
+      System.arraycopy(poly, ph.length == 1 ? off : 0, record, start, len);
+    }
+    return record;
+  }
+
+  /**
+   * The measured noise of an answer whose plaintext is known (tests, calibration): the largest
+   * |noise| over all coefficients of all planes, given the expected plaintext digits per plane.
+   */
+  public double measureNoise(Answer a, long[][] expectedDigits) {
+    int n = p.n();
+    int per = 2 * a.limbs() * n;
+    double max = 0;
+    for (int pl = 0; pl < a.planes(); pl++) {
+      Glwe c = new Glwe(n, a.limbs());
+      Digits.toLongs(a.data(), pl * per, c.data(), 0, per);
+      long[] msg = new long[a.limbs() * n];
+      System.arraycopy(expectedDigits[pl], 0, msg, 0, p.plaintextLimbs() * n);
+      for (double e : ops.noise(sk, c, msg)) {
+        max = Math.max(max, Math.abs(e));
+      }
+    }
+    return max;
+  }
+}

@@ -1,0 +1,186 @@
+package org.jpir.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jpir.vmp.Pmat;
+import org.jpir.vmp.Pvec;
+import org.jpir.vmp.Vmp;
+
+/**
+ * The server's computation. Phase 1: for a chunk of columns, the batched multi-column VMP pass
+ * ({@link Vmp#applyPvecBatch}) of every query's phase-1 PMAT over the chunk's PVECs, then the
+ * inverse FFT, rounding and normalization of each column's GLWE. Phase 2: the CMux tree over
+ * columns, bit t of the column index selecting at level t; a node without a right sibling rises
+ * unchanged, so any column count works. Chunks are aligned powers of two, so each chunk folds to
+ * one node that the next levels combine; a column range (a Spark partition) folds the same way
+ * ({@link #answerRange} then {@link #fold}). Not thread-safe (holds scratch): one per thread.
+ */
+public final class PirServer {
+  /** Columns per phase-1 pass (a power of two). */
+  public static final int CHUNK = 16;
+
+  private final Params p;
+  private final GlweOps ops;
+
+  /** Time spent in each phase since construction, in nanoseconds. */
+  public static final class Timings {
+    public long phase1Nanos;
+    public long phase2Nanos;
+    public long columns;
+  }
+
+  public PirServer(Params p) {
+    this.p = p;
+    this.ops = new GlweOps(p);
+  }
+
+  /** Answers one query over a whole database. */
+  public Answer answer(PreparedDatabase db, PreparedQuery q, Timings t) {
+    return answerBatch(db, new PreparedQuery[] {q}, t)[0];
+  }
+
+  /** Answers a batch of queries over a whole database in one pass over its columns. */
+  public Answer[] answerBatch(PreparedDatabase db, PreparedQuery[] qs, Timings t) {
+    Geometry g = db.geometry();
+    if (db.firstColumn() != 0 || db.columnCount() != g.cols()) {
+      throw new IllegalArgumentException("database holds columns [" + db.firstColumn() + ", "
+          + (db.firstColumn() + db.columnCount()) + "), not the whole grid of " + g.cols());
+    }
+    Glwe[][] roots = answerRange(db, qs, t);
+    Answer[] out = new Answer[qs.length];
+    for (int qi = 0; qi < qs.length; qi++) {
+      out[qi] = toAnswer(roots[qi]);
+    }
+    return out;
+  }
+
+  /** The answer holding one rounded GLWE per plane. */
+  public Answer toAnswer(Glwe[] planeRoots) {
+    int limbs = p.answerLimbs();
+    int per = 2 * limbs * p.n();
+    short[] data = new short[planeRoots.length * per];
+    for (int pl = 0; pl < planeRoots.length; pl++) {
+      Glwe r = ops.round(planeRoots[pl], limbs);
+      Digits.toShorts(r.data(), 0, data, pl * per, per);
+    }
+    return new Answer(p.id(), planeRoots.length, limbs, data);
+  }
+
+  /**
+   * Phase 1 and the part of phase 2 inside the held column range: for each query and plane, the
+   * node at level {@link #rangeLevel} covering the range. The range must start at a multiple of
+   * 2^rangeLevel (true for the whole grid and for power-of-two partitions).
+   */
+  public Glwe[][] answerRange(PreparedDatabase db, PreparedQuery[] qs, Timings t) {
+    Geometry g = db.geometry();
+    for (PreparedQuery q : qs) {
+      if (!q.paramsId().equals(p.id()) || q.rows() != g.rows() || q.cols() != g.cols()) {
+        throw new IllegalArgumentException("prepared query (" + q.paramsId() + ", " + q.rows()
+            + "x" + q.cols() + ") does not match the database (" + p.id() + ", " + g.rows() + "x"
+            + g.cols() + ")");
+      }
+    }
+    int count = db.columnCount();
+    int top = rangeLevel(g.cols(), count);
+    if (db.firstColumn() % (1 << top) != 0) {
+      throw new IllegalArgumentException("column range starting at " + db.firstColumn()
+          + " is not aligned to 2^" + top);
+    }
+    int chunk = Math.min(CHUNK, 1 << top);
+    int chunkLevel = Integer.numberOfTrailingZeros(chunk);
+    int n = p.n();
+    int cols12 = p.glweColumns();
+    int nrows = g.rows() * p.plaintextLimbs();
+    Pmat[] pm = new Pmat[qs.length];
+    for (int i = 0; i < qs.length; i++) {
+      pm[i] = qs[i].phase1();
+    }
+    double[] tmp = new double[Vmp.applyPvecBatchTmpLength(qs.length, n, nrows, cols12, chunk)];
+    double[][][] res = new double[qs.length][chunk][cols12 * n];
+    Glwe[][] out = new Glwe[qs.length][g.planes()];
+    for (int pl = 0; pl < g.planes(); pl++) {
+      Pvec[] all = db.plane(pl);
+      List<List<Glwe>> chunkRoots = new ArrayList<>();
+      for (int qi = 0; qi < qs.length; qi++) {
+        chunkRoots.add(new ArrayList<>());
+      }
+      for (int c0 = 0; c0 < count; c0 += chunk) {
+        int len = Math.min(chunk, count - c0);
+        Pvec[] part = new Pvec[len];
+        System.arraycopy(all, c0, part, 0, len);
+        double[][][] r = res;
+        if (len < chunk) {
+          r = new double[qs.length][][];
+          for (int qi = 0; qi < qs.length; qi++) {
+            r[qi] = java.util.Arrays.copyOf(res[qi], len);
+          }
+        }
+        long t0 = System.nanoTime();
+        Vmp.applyPvecBatch(pm, part, r, tmp);
+        List<List<Glwe>> leaves = new ArrayList<>();
+        for (int qi = 0; qi < qs.length; qi++) {
+          List<Glwe> l = new ArrayList<>(len);
+          for (int c = 0; c < len; c++) {
+            Glwe x = new Glwe(n, p.glweLimbs());
+            ops.fromTransforms(r[qi][c], x);
+            l.add(x);
+          }
+          leaves.add(l);
+        }
+        long t1 = System.nanoTime();
+        for (int qi = 0; qi < qs.length; qi++) {
+          chunkRoots.get(qi).add(fold(leaves.get(qi), 0, chunkLevel, qs[qi].ggsw()).get(0));
+        }
+        long t2 = System.nanoTime();
+        if (t != null) {
+          t.phase1Nanos += t1 - t0;
+          t.phase2Nanos += t2 - t1;
+          t.columns += (long) len * qs.length;
+        }
+      }
+      long t3 = System.nanoTime();
+      for (int qi = 0; qi < qs.length; qi++) {
+        out[qi][pl] = fold(chunkRoots.get(qi), chunkLevel, top, qs[qi].ggsw()).get(0);
+      }
+      if (t != null) {
+        t.phase2Nanos += System.nanoTime() - t3;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The level of the node that a range of {@code count} columns folds to inside a grid of
+   * {@code cols}: ceil(log2 count), or the whole tree's height when the range is the grid.
+   */
+  public static int rangeLevel(int cols, int count) {
+    return count == cols ? Noise.levels(cols) : Noise.levels(count);
+  }
+
+  /**
+   * Folds nodes at level {@code from} (node j covers columns [j 2^from, (j+1) 2^from) relative
+   * to an aligned start) up to level {@code to}: at level t, nodes 2j and 2j+1 become {@code
+   * CMux(ggsw[t], node 2j, node 2j+1)}; an unpaired last node rises unchanged.
+   */
+  public List<Glwe> fold(List<Glwe> nodes, int from, int to, Pmat[] ggsw) {
+    List<Glwe> cur = nodes;
+    for (int t = from; t < to; t++) {
+      if (t >= ggsw.length) {
+        throw new IllegalArgumentException("fold needs the GGSW of bit " + t + " but the query has "
+            + ggsw.length);
+      }
+      List<Glwe> next = new ArrayList<>((cur.size() + 1) / 2);
+      for (int j = 0; j < cur.size(); j += 2) {
+        if (j + 1 < cur.size()) {
+          Glwe o = new Glwe(p.n(), p.glweLimbs());
+          ops.cmux(ggsw[t], cur.get(j), cur.get(j + 1), o);
+          next.add(o);
+        } else {
+          next.add(cur.get(j));
+        }
+      }
+      cur = next;
+    }
+    return cur;
+  }
+}

@@ -1,0 +1,63 @@
+package org.jpir.core;
+
+import org.jpir.vmp.Pmat;
+
+/**
+ * Server side: turns the query a client sent into the prepared query: regenerates every mask
+ * from the seed, transforms each ciphertext and lays the phase-1 rows out as one PMAT and each
+ * GGSW as its own. Not thread-safe (holds scratch).
+ */
+public final class QueryExpander {
+  private final Params p;
+  private final GlweOps ops;
+
+  public QueryExpander(Params p) {
+    this.p = p;
+    this.ops = new GlweOps(p);
+  }
+
+  /** The GLWE with b part from {@code b[off..]} and mask regenerated from (seed, stream). */
+  private Glwe regenerate(byte[] seed, long stream, short[] b, int off) {
+    int n = p.n();
+    int per = p.glweLimbs() * n;
+    Glwe c = new Glwe(n, p.glweLimbs());
+    Digits.toLongs(b, off, c.data(), 0, per);
+    new Prg(seed, stream).fillUniformDigits(c.data(), per, per, p.base2k());
+    return c;
+  }
+
+  /**
+   * The prepared query.
+   *
+   * @throws IllegalArgumentException when the query does not match the preset or the geometry
+   */
+  public PreparedQuery expand(ClientQuery q, Geometry g) {
+    q.validate(p);
+    if (q.rows() != g.rows() || q.cols() != g.cols()) {
+      throw new IllegalArgumentException("query was made for " + q.rows() + " rows x " + q.cols()
+          + " columns, the database has " + g.rows() + " x " + g.cols());
+    }
+    int per = p.glweLimbs() * p.n();
+    int lim = p.plaintextLimbs();
+    Pmat phase1 = Pmat.allocate(p.n(), q.rows() * lim, p.glweColumns());
+    for (int r = 0; r < q.rows(); r++) {
+      for (int l = 0; l < lim; l++) {
+        int row = r * lim + l;
+        Glwe c = regenerate(q.seed(), ClientQuery.phase1Stream(p, r, l), q.phase1B(), row * per);
+        phase1.prepareRow(row, ops.transform(c), 0);
+      }
+    }
+    int levels = Noise.levels(q.cols());
+    int rowsPerGgsw = 2 * p.ggswLevels();
+    Pmat[] ggsw = new Pmat[levels];
+    for (int t = 0; t < levels; t++) {
+      Glwe[] rows = new Glwe[rowsPerGgsw];
+      for (int k = 0; k < rowsPerGgsw; k++) {
+        rows[k] = regenerate(q.seed(), ClientQuery.ggswStream(p, q.rows(), t, k), q.ggswB(),
+            (t * rowsPerGgsw + k) * per);
+      }
+      ggsw[t] = ops.prepareGgsw(rows);
+    }
+    return new PreparedQuery(p.id(), q.rows(), q.cols(), phase1, ggsw);
+  }
+}

@@ -1,0 +1,125 @@
+package org.jpir.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.SecureRandom;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PirEndToEndTest {
+  static final SecureRandom RANDOM = new SecureRandom();
+
+  /** Queries each index, answers through the wire format, checks the decoded bytes. */
+  static void roundTrip(Params p, Geometry g, TestRecords src, long... indices) {
+    SecretKey sk = SecretKey.generate(p, RANDOM);
+    PirClient client = new PirClient(p, g, sk, RANDOM);
+    PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
+    PirServer server = new PirServer(p);
+    QueryExpander expander = new QueryExpander(p);
+    for (long i : indices) {
+      byte[] qBytes = Wire.writeQuery(client.query(i));
+      PreparedQuery pq = expander.expand(Wire.readQuery(qBytes, p), g);
+      Answer a = Wire.readAnswer(Wire.writeAnswer(server.answer(db, pq, null)), p);
+      assertArrayEquals(src.record(i), client.decode(a, i), "record " + i + " of " + g);
+    }
+  }
+
+  @Test
+  void decodesExactRecordsWithNonPowerOfTwoColumns() {
+    Params p = Presets.TEST_INSECURE_256;
+    TestRecords src = new TestRecords(200, 100, 1);
+    Geometry g = Geometry.of(p, 200, 100, 4); // 17 records/poly -> 12 polys -> 4 x 3
+    assertEquals(3, g.cols());
+    roundTrip(p, g, src, 0, 1, 16, 17, 100, 199);
+  }
+
+  @Test
+  void decodesRecordsSpanningSeveralPlanes() {
+    Params p = Presets.TEST_INSECURE_256;
+    TestRecords src = new TestRecords(11, 4000, 2); // 1792 bytes per poly -> 3 planes
+    Geometry g = Geometry.of(p, 11, 4000, 2);
+    assertEquals(3, g.planes());
+    assertEquals(6, g.cols());
+    roundTrip(p, g, src, 0, 5, 10);
+  }
+
+  @Test
+  void singleColumnAndSingleRowDatabases() {
+    Params p = Presets.TEST_INSECURE_256;
+    roundTrip(p, Geometry.of(p, 30, 1792, 64), new TestRecords(30, 1792, 3), 0, 29);
+    roundTrip(p, Geometry.of(p, 30, 1792, 1), new TestRecords(30, 1792, 4), 0, 13, 29);
+  }
+
+  @Test
+  void batchAndColumnRangesGiveTheSameAnswersAsOneQuery() {
+    Params p = Presets.TEST_INSECURE_256;
+    TestRecords src = new TestRecords(40 * 8, 1792, 5);
+    Geometry g = Geometry.of(p, 40 * 8, 1792, 8); // 8 rows x 40 columns
+    SecretKey sk = SecretKey.generate(p, RANDOM);
+    PirClient client = new PirClient(p, g, sk, RANDOM);
+    PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
+    QueryExpander ex = new QueryExpander(p);
+    PirServer server = new PirServer(p);
+    PreparedQuery q1 = ex.expand(client.query(7), g);
+    PreparedQuery q2 = ex.expand(client.query(301), g);
+    Answer a1 = server.answer(db, q1, null);
+    Answer a2 = server.answer(db, q2, null);
+    Answer[] batch = server.answerBatch(db, new PreparedQuery[] {q1, q2}, null);
+    assertArrayEquals(a1.data(), batch[0].data(), "batched answer equals the single one");
+    assertArrayEquals(a2.data(), batch[1].data());
+    // two partitions of 32 and 8 columns, folded by the driver
+    PreparedDatabase left = PreparedDatabase.prepare(p, g, src, 0, 32, null);
+    PreparedDatabase right = PreparedDatabase.prepare(p, g, src, 32, 8, null);
+    Glwe l = server.answerRange(left, new PreparedQuery[] {q2}, null)[0][0];
+    Glwe r = server.answerRange(right, new PreparedQuery[] {q2}, null)[0][0];
+    Glwe root = server.fold(List.of(l, r), 5, Noise.levels(40), q2.ggsw()).get(0);
+    assertArrayEquals(a2.data(), server.toAnswer(new Glwe[] {root}).data());
+    assertArrayEquals(src.record(301), client.decode(a2, 301));
+  }
+
+  @Test
+  void productionPresetEndToEndWithMeasuredNoiseBelowEstimate() {
+    Params p = Presets.ONIONPIR_4096;
+    int rows = 64;
+    int cols = 16;
+    int recordSize = p.bytesPerPolynomial();
+    TestRecords src = new TestRecords((long) rows * cols, recordSize, 6);
+    Geometry g = Geometry.of(p, (long) rows * cols, recordSize, rows);
+    assertEquals(cols, g.cols());
+    SecretKey sk = SecretKey.generate(p, RANDOM);
+    PirClient client = new PirClient(p, g, sk, RANDOM);
+    PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
+    PirServer server = new PirServer(p);
+    QueryExpander ex = new QueryExpander(p);
+    ColumnEncoder enc = new ColumnEncoder(p, g, src);
+    double estimate = Math.sqrt(Noise.answer(p, rows, cols));
+    for (long i : new long[] {0, rows * cols - 1, 777}) {
+      Answer a = server.answer(db, ex.expand(client.query(i), g), null);
+      assertArrayEquals(src.record(i), client.decode(a, i), "record " + i);
+      long[] digits = new long[p.plaintextLimbs() * p.n()];
+      System.arraycopy(enc.digits(0, g.columnOf(i)), g.rowOf(i) * digits.length, digits, 0,
+          digits.length);
+      double max = client.measureNoise(a, new long[][] {digits});
+      // max over N coefficients of a Gaussian stays below ~4.5 sigma
+      assertTrue(max <= 4.5 * estimate, "noise " + max + " above 4.5 x estimate " + estimate);
+      assertTrue(max < Noise.margin(p) / 16, "noise " + max + " leaves margin");
+    }
+  }
+
+  @Test
+  void outOfRangeIndexAndMismatchedQueryAreRejected() {
+    Params p = Presets.TEST_INSECURE_256;
+    Geometry g = Geometry.of(p, 100, 100, 4);
+    PirClient client = new PirClient(p, g, SecretKey.generate(p, RANDOM), RANDOM);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> client.query(100));
+    assertTrue(e.getMessage().contains("out of range"), e.getMessage());
+    Geometry other = Geometry.of(p, 100, 100, 2);
+    ClientQuery q = client.query(3);
+    e = assertThrows(IllegalArgumentException.class, () -> new QueryExpander(p).expand(q, other));
+    assertTrue(e.getMessage().contains("rows"), e.getMessage());
+  }
+}
