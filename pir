@@ -76,7 +76,7 @@ cmd="${1:-help}"; shift || true
 case "$cmd" in
   test)  need_mvn; exec "$MVN" -B verify "$@" ;;
   build) need_mvn; exec "$MVN" -B -DskipTests package "$@" ;;
-  demo)  run_java org.jpir.bench.KernelDemo "$@" ;;
+  demo)  run_java org.jpir.core.demo.LocalDemo "$@" ;;
   bench) run_java org.jpir.bench.BenchRunner "$@" ;;
   info)  run_java org.jpir.bench.Info "$@" ;;
   java)  [ $# -ge 1 ] || die "usage: ./pir java <main class> [args]"; run_java "$@" ;;

@@ -116,11 +116,28 @@ public final class Prg {
     }
   }
 
-  /** Fills {@code dst[off..off+len)} with digits uniform in {@code [-2^(K-1), 2^(K-1))}. */
+  /**
+   * Fills {@code dst[off..off+len)} with digits uniform in {@code [-2^(K-1), 2^(K-1))}; each digit
+   * takes 2 bytes of the stream (K at most 16).
+   */
   public void fillUniformDigits(long[] dst, int off, int len, int base2k) {
-    int shift = 64 - base2k;
-    for (int i = 0; i < len; i++) {
-      dst[off + i] = nextLong() >> shift;
+    if (base2k < 1 || base2k > 16) {
+      throw new IllegalArgumentException("uniform digits of " + base2k + " bits: K must be in"
+          + " [1, 16]");
+    }
+    int shift = 32 - base2k;
+    int i = 0;
+    while (i < len) {
+      if (pos > buf.length - 2) {
+        refill();
+      }
+      int avail = Math.min(len - i, (buf.length - pos) >> 1);
+      for (int t = 0; t < avail; t++) {
+        int w = ((buf[pos] & 0xFF) << 24) | ((buf[pos + 1] & 0xFF) << 16);
+        dst[off + i + t] = w >> shift;
+        pos += 2;
+      }
+      i += avail;
     }
   }
 }

@@ -13,7 +13,7 @@ class PirEndToEndTest {
   static final SecureRandom RANDOM = new SecureRandom();
 
   /** Queries each index, answers through the wire format, checks the decoded bytes. */
-  static void roundTrip(Params p, Geometry g, TestRecords src, long... indices) {
+  static void roundTrip(Params p, Geometry g, SyntheticRecords src, long... indices) {
     SecretKey sk = SecretKey.generate(p, RANDOM);
     PirClient client = new PirClient(p, g, sk, RANDOM);
     PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
@@ -30,7 +30,7 @@ class PirEndToEndTest {
   @Test
   void decodesExactRecordsWithNonPowerOfTwoColumns() {
     Params p = Presets.TEST_INSECURE_256;
-    TestRecords src = new TestRecords(200, 100, 1);
+    SyntheticRecords src = new SyntheticRecords(200, 100, 1);
     Geometry g = Geometry.of(p, 200, 100, 4); // 17 records/poly -> 12 polys -> 4 x 3
     assertEquals(3, g.cols());
     roundTrip(p, g, src, 0, 1, 16, 17, 100, 199);
@@ -39,7 +39,7 @@ class PirEndToEndTest {
   @Test
   void decodesRecordsSpanningSeveralPlanes() {
     Params p = Presets.TEST_INSECURE_256;
-    TestRecords src = new TestRecords(11, 4000, 2); // 1792 bytes per poly -> 3 planes
+    SyntheticRecords src = new SyntheticRecords(11, 4000, 2); // 1792 bytes per poly -> 3 planes
     Geometry g = Geometry.of(p, 11, 4000, 2);
     assertEquals(3, g.planes());
     assertEquals(6, g.cols());
@@ -49,14 +49,14 @@ class PirEndToEndTest {
   @Test
   void singleColumnAndSingleRowDatabases() {
     Params p = Presets.TEST_INSECURE_256;
-    roundTrip(p, Geometry.of(p, 30, 1792, 64), new TestRecords(30, 1792, 3), 0, 29);
-    roundTrip(p, Geometry.of(p, 30, 1792, 1), new TestRecords(30, 1792, 4), 0, 13, 29);
+    roundTrip(p, Geometry.of(p, 30, 1792, 64), new SyntheticRecords(30, 1792, 3), 0, 29);
+    roundTrip(p, Geometry.of(p, 30, 1792, 1), new SyntheticRecords(30, 1792, 4), 0, 13, 29);
   }
 
   @Test
   void batchAndColumnRangesGiveTheSameAnswersAsOneQuery() {
     Params p = Presets.TEST_INSECURE_256;
-    TestRecords src = new TestRecords(40 * 8, 1792, 5);
+    SyntheticRecords src = new SyntheticRecords(40 * 8, 1792, 5);
     Geometry g = Geometry.of(p, 40 * 8, 1792, 8); // 8 rows x 40 columns
     SecretKey sk = SecretKey.generate(p, RANDOM);
     PirClient client = new PirClient(p, g, sk, RANDOM);
@@ -86,7 +86,7 @@ class PirEndToEndTest {
     int rows = 64;
     int cols = 16;
     int recordSize = p.bytesPerPolynomial();
-    TestRecords src = new TestRecords((long) rows * cols, recordSize, 6);
+    SyntheticRecords src = new SyntheticRecords((long) rows * cols, recordSize, 6);
     Geometry g = Geometry.of(p, (long) rows * cols, recordSize, rows);
     assertEquals(cols, g.cols());
     SecretKey sk = SecretKey.generate(p, RANDOM);
