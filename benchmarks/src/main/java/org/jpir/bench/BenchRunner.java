@@ -31,7 +31,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 public final class BenchRunner {
   /** The README suite: machine ceilings plus the kernels. */
   static final List<String> README_SUITE = List.of(
-      "MachineBench", "FftBench", "VmpBench", "MultiColumnBench");
+      "MachineBench", "FftBench", "VmpBench", "MultiColumnBench", "PirBench");
 
   private BenchRunner() {}
 

@@ -24,6 +24,16 @@ final class Targets {
     int ncols = intParam(r, "ncols");
     int cols = Math.max(intParam(r, "columns"), intParam(r, "cols"));
     int queries = Math.max(1, intParam(r, "queries"));
+    if (r.benchmark().endsWith("PirBench." + m)) {
+      int mib = intParam(r, "mib");
+      double raw = PirBench.rawBytes(mib);
+      String rate = gbs(raw / seconds) + " raw DB";
+      if (m.equals("phase1")) {
+        boolean ok = raw / seconds >= 1.5e9;
+        return new Verdict(rate, ">= 1.5 GB/s per core", ok ? "yes" : "**no**");
+      }
+      return new Verdict(rate, m.equals("answer") ? "(phase 1 + phase 2)" : "(per query)", "");
+    }
     switch (m) {
       case "streamRead":
         return new Verdict(gbs(MachineBench.STREAM_BYTES / seconds), "ceiling (C: ~25)", "");

@@ -73,13 +73,7 @@ public final class PirServer {
    */
   public Glwe[][] answerRange(PreparedDatabase db, PreparedQuery[] qs, Timings t) {
     Geometry g = db.geometry();
-    for (PreparedQuery q : qs) {
-      if (!q.paramsId().equals(p.id()) || q.rows() != g.rows() || q.cols() != g.cols()) {
-        throw new IllegalArgumentException("prepared query (" + q.paramsId() + ", " + q.rows()
-            + "x" + q.cols() + ") does not match the database (" + p.id() + ", " + g.rows() + "x"
-            + g.cols() + ")");
-      }
-    }
+    checkQueries(g, qs);
     int count = db.columnCount();
     int top = rangeLevel(g.cols(), count);
     if (db.firstColumn() % (1 << top) != 0) {
@@ -88,45 +82,17 @@ public final class PirServer {
     }
     int chunk = Math.min(CHUNK, 1 << top);
     int chunkLevel = Integer.numberOfTrailingZeros(chunk);
-    int n = p.n();
-    int cols12 = p.glweColumns();
-    int nrows = g.rows() * p.plaintextLimbs();
-    Pmat[] pm = new Pmat[qs.length];
-    for (int i = 0; i < qs.length; i++) {
-      pm[i] = qs[i].phase1();
-    }
-    double[] tmp = new double[Vmp.applyPvecBatchTmpLength(qs.length, n, nrows, cols12, chunk)];
-    double[][][] res = new double[qs.length][chunk][cols12 * n];
+    Phase1 ph1 = new Phase1(g, qs, chunk);
     Glwe[][] out = new Glwe[qs.length][g.planes()];
     for (int pl = 0; pl < g.planes(); pl++) {
-      Pvec[] all = db.plane(pl);
       List<List<Glwe>> chunkRoots = new ArrayList<>();
       for (int qi = 0; qi < qs.length; qi++) {
         chunkRoots.add(new ArrayList<>());
       }
       for (int c0 = 0; c0 < count; c0 += chunk) {
         int len = Math.min(chunk, count - c0);
-        Pvec[] part = new Pvec[len];
-        System.arraycopy(all, c0, part, 0, len);
-        double[][][] r = res;
-        if (len < chunk) {
-          r = new double[qs.length][][];
-          for (int qi = 0; qi < qs.length; qi++) {
-            r[qi] = java.util.Arrays.copyOf(res[qi], len);
-          }
-        }
         long t0 = System.nanoTime();
-        Vmp.applyPvecBatch(pm, part, r, tmp);
-        List<List<Glwe>> leaves = new ArrayList<>();
-        for (int qi = 0; qi < qs.length; qi++) {
-          List<Glwe> l = new ArrayList<>(len);
-          for (int c = 0; c < len; c++) {
-            Glwe x = new Glwe(n, p.glweLimbs());
-            ops.fromTransforms(r[qi][c], x);
-            l.add(x);
-          }
-          leaves.add(l);
-        }
+        List<List<Glwe>> leaves = ph1.run(db.plane(pl), c0, len);
         long t1 = System.nanoTime();
         for (int qi = 0; qi < qs.length; qi++) {
           chunkRoots.get(qi).add(fold(leaves.get(qi), 0, chunkLevel, qs[qi].ggsw()).get(0));
@@ -147,6 +113,75 @@ public final class PirServer {
       }
     }
     return out;
+  }
+
+  private void checkQueries(Geometry g, PreparedQuery[] qs) {
+    for (PreparedQuery q : qs) {
+      if (!q.paramsId().equals(p.id()) || q.rows() != g.rows() || q.cols() != g.cols()) {
+        throw new IllegalArgumentException("prepared query (" + q.paramsId() + ", " + q.rows()
+            + "x" + q.cols() + ") does not match the database (" + p.id() + ", " + g.rows() + "x"
+            + g.cols() + ")");
+      }
+    }
+  }
+
+  /**
+   * Phase 1 alone over all columns of plane 0 (for benchmarks): the batched pass, inverse FFT and
+   * normalization; returns the number of GLWEs produced.
+   */
+  public long phase1Only(PreparedDatabase db, PreparedQuery[] qs) {
+    checkQueries(db.geometry(), qs);
+    Phase1 ph1 = new Phase1(db.geometry(), qs, CHUNK);
+    long produced = 0;
+    for (int c0 = 0; c0 < db.columnCount(); c0 += CHUNK) {
+      int len = Math.min(CHUNK, db.columnCount() - c0);
+      produced += ph1.run(db.plane(0), c0, len).size() * (long) len;
+    }
+    return produced;
+  }
+
+  /** Phase-1 scratch for one batch: the batched VMP pass of a chunk, then back to GLWEs. */
+  private final class Phase1 {
+    private final Pmat[] pm;
+    private final double[] tmp;
+    private final double[][][] res;
+    private final int n;
+
+    Phase1(Geometry g, PreparedQuery[] qs, int chunk) {
+      n = p.n();
+      int cols12 = p.glweColumns();
+      int nrows = g.rows() * p.plaintextLimbs();
+      pm = new Pmat[qs.length];
+      for (int i = 0; i < qs.length; i++) {
+        pm[i] = qs[i].phase1();
+      }
+      tmp = new double[Vmp.applyPvecBatchTmpLength(qs.length, n, nrows, cols12, chunk)];
+      res = new double[qs.length][chunk][cols12 * n];
+    }
+
+    /** For each query, the GLWEs of columns [c0, c0 + len) of {@code cols}. */
+    List<List<Glwe>> run(Pvec[] cols, int c0, int len) {
+      Pvec[] part = java.util.Arrays.copyOfRange(cols, c0, c0 + len);
+      double[][][] r = res;
+      if (len < res[0].length) {
+        r = new double[pm.length][][];
+        for (int qi = 0; qi < pm.length; qi++) {
+          r[qi] = java.util.Arrays.copyOf(res[qi], len);
+        }
+      }
+      Vmp.applyPvecBatch(pm, part, r, tmp);
+      List<List<Glwe>> leaves = new ArrayList<>(pm.length);
+      for (int qi = 0; qi < pm.length; qi++) {
+        List<Glwe> l = new ArrayList<>(len);
+        for (int c = 0; c < len; c++) {
+          Glwe x = new Glwe(n, p.glweLimbs());
+          ops.fromTransforms(r[qi][c], x);
+          l.add(x);
+        }
+        leaves.add(l);
+      }
+      return leaves;
+    }
   }
 
   /**

@@ -1,0 +1,97 @@
+package org.jpir.bench;
+
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.jpir.core.Answer;
+import org.jpir.core.ClientQuery;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.PirClient;
+import org.jpir.core.PirServer;
+import org.jpir.core.PreparedDatabase;
+import org.jpir.core.PreparedQuery;
+import org.jpir.core.Presets;
+import org.jpir.core.QueryExpander;
+import org.jpir.core.SecretKey;
+import org.jpir.core.SyntheticRecords;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Server time per query at the production preset on one core, split into query expansion,
+ * phase 1 alone, and the whole answer (phase 1 + phase 2), for a synthetic database of
+ * {@code mib} MiB of records one polynomial (28 KiB) each, in the geometry {@link
+ * Geometry#choose} picks (or {@code rows} rows when non-zero). {@code @Setup} decodes one answer
+ * and checks it against the generator before anything is timed.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+public class PirBench {
+  @Param({"256"})
+  public int mib;
+
+  @Param({"0"})
+  public int rows;
+
+  Params p;
+  Geometry g;
+  PreparedDatabase db;
+  ClientQuery query;
+  PreparedQuery prepared;
+  QueryExpander expander;
+  PirServer server;
+
+  @Setup(Level.Trial)
+  public void setup() {
+    p = Presets.ONIONPIR_4096;
+    int recordSize = p.bytesPerPolynomial();
+    long count = ((long) mib << 20) / recordSize;
+    SyntheticRecords src = new SyntheticRecords(count, recordSize, 11);
+    g = rows > 0 ? Geometry.of(p, count, recordSize, rows)
+        : Geometry.choose(p, count, recordSize, 1024);
+    db = PreparedDatabase.prepare(p, g, src);
+    SecureRandom random = new SecureRandom();
+    PirClient client = new PirClient(p, g, SecretKey.generate(p, random), random);
+    long index = count / 3;
+    query = client.query(index);
+    expander = new QueryExpander(p);
+    server = new PirServer(p);
+    prepared = expander.expand(query, g);
+    Answer a = server.answer(db, prepared, null);
+    if (!Arrays.equals(client.decode(a, index), src.record(index))) {
+      throw new IllegalStateException("PirBench setup: decoded record differs from the database");
+    }
+    System.out.printf("%nPirBench: %d rows x %d columns, raw %d bytes%n", g.rows(), g.cols(),
+        g.rawBytes());
+  }
+
+  /** Raw database bytes of the benchmark's database (for the report's GB/s). */
+  public static long rawBytes(int mib) {
+    long recordSize = Presets.ONIONPIR_4096.bytesPerPolynomial();
+    return (((long) mib << 20) / recordSize) * recordSize;
+  }
+
+  @Benchmark
+  public PreparedQuery expand() {
+    return expander.expand(query, g);
+  }
+
+  @Benchmark
+  public long phase1() {
+    return server.phase1Only(db, new PreparedQuery[] {prepared});
+  }
+
+  @Benchmark
+  public Answer answer() {
+    return server.answer(db, prepared, null);
+  }
+}
