@@ -37,6 +37,8 @@ JAVA_HOME="$(find_jdk)"; export JAVA_HOME
 JAVA="$JAVA_HOME/bin/java"
 OPTS_FILE="$ROOT/vmp-kernels/target/classes/jpir-jvm.options"
 BENCH_JAR="$ROOT/benchmarks/target/benchmarks.jar"
+SPARK_JAR="$ROOT/spark-jobs/target/jpir-spark.jar"
+SPARK_CP="$ROOT/spark-jobs/target/classpath.txt"
 MVN="${MVN:-mvn}"
 
 need_mvn() {
@@ -45,7 +47,7 @@ need_mvn() {
 
 # Rebuild when a jar is missing or any pom/source is newer than it.
 ensure_built() {
-  if [ -f "$BENCH_JAR" ] && [ -f "$OPTS_FILE" ] && \
+  if [ -f "$BENCH_JAR" ] && [ -f "$OPTS_FILE" ] && [ -f "$SPARK_JAR" ] && [ -f "$SPARK_CP" ] && \
      [ -z "$(find "$ROOT" -path "$ROOT/.git" -prune -o \( -name 'pom.xml' -o -path '*/src/main/*' \) -newer "$BENCH_JAR" -type f -print -quit)" ]; then
     return
   fi
@@ -60,15 +62,26 @@ run_java() { # runs a main class from the benchmarks jar (which bundles the kern
     ${PIR_JAVA_OPTS:-} -cp "$BENCH_JAR" "$@"
 }
 
+run_spark() { # runs the Spark job in this JVM (local mode unless --master/spark.master says otherwise)
+  ensure_built
+  exec "$JAVA" @"$OPTS_FILE" -Xmx${PIR_DRIVER_MEMORY:-8g} \
+    -Dlog4j2.configurationFile="$ROOT/deploy/conf/log4j2.properties" \
+    ${PIR_JAVA_OPTS:-} -cp "$SPARK_JAR:$(cat "$SPARK_CP")" org.jpir.spark.PirJob "$@"
+}
+
 usage() {
   cat <<USAGE
 jpir launcher (JDK: $JAVA_HOME)
-  ./pir demo [options]     run the main job on a generated database (see README)
+  ./pir demo [options]     the main job in Spark local mode on a generated database (see README)
+  ./pir answer ...         answer a directory of query files (Spark)
+  ./pir client ...         keygen | query | decode
+  ./pir local-demo         the same protocol in one JVM without Spark
   ./pir test               build and run every test (mvn verify)
   ./pir bench [options]    run the JMH kernel benchmarks, write JSON and the README table
   ./pir info               print the JDK, the kernel choice and the JVM options
   ./pir java <class> ...   run any main class with the project's JVM options
-Environment: JAVA_HOME (JDK to use), PIR_JAVA_OPTS (extra JVM options), MVN (maven binary)
+Environment: JAVA_HOME (JDK to use), PIR_JAVA_OPTS (extra JVM options), PIR_DRIVER_MEMORY
+(default 8g), MVN (maven binary)
 USAGE
 }
 
@@ -76,7 +89,8 @@ cmd="${1:-help}"; shift || true
 case "$cmd" in
   test)  need_mvn; exec "$MVN" -B verify "$@" ;;
   build) need_mvn; exec "$MVN" -B -DskipTests package "$@" ;;
-  demo)  run_java org.jpir.core.demo.LocalDemo "$@" ;;
+  demo|answer|client) run_spark "$cmd" "$@" ;;
+  local-demo) run_java org.jpir.core.demo.LocalDemo "$@" ;;
   bench) run_java org.jpir.bench.BenchRunner "$@" ;;
   info)  run_java org.jpir.bench.Info "$@" ;;
   java)  [ $# -ge 1 ] || die "usage: ./pir java <main class> [args]"; run_java "$@" ;;

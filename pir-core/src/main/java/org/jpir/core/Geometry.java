@@ -11,7 +11,7 @@ package org.jpir.core;
  * @param polyBytes bytes per polynomial ({@link PlaintextCodec#polynomialBytes()})
  */
 public record Geometry(long recordCount, int recordSize, int polyBytes, int recordsPerPoly,
-    int planes, int rows, int cols) {
+    int planes, int rows, int cols) implements java.io.Serializable {
 
   /** Validates; the message names the inconsistent field. */
   public Geometry {

@@ -1,0 +1,124 @@
+package org.jpir.spark;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.jpir.core.Answer;
+import org.jpir.core.ClientQuery;
+import org.jpir.core.Params;
+import org.jpir.core.PreparedQuery;
+import org.jpir.core.QueryExpander;
+import org.jpir.core.Wire;
+
+/**
+ * Answers every {@code *.query} file of a directory in batches: each query is parsed and
+ * expanded on the driver (a bad one gets {@code <name>.error} naming the problem; the rest of its
+ * batch is still answered), the batch is answered on the cluster, and each answer is written
+ * atomically as {@code <name>.answer}.
+ */
+public final class AnswerJob {
+  private static final Logger LOG = LogManager.getLogger(AnswerJob.class);
+
+  private AnswerJob() {}
+
+  /** Totals of a run. */
+  public record Summary(int answered, int rejected, double seconds, double serverSeconds,
+      double phase1Seconds, double phase2Seconds, long rawBytes) {
+    /** Raw database bytes answered per second of wall time (bytes x queries / s). */
+    public double bytesPerSecond() {
+      return rawBytes * (double) answered / serverSeconds;
+    }
+  }
+
+  /** Runs over {@code queryDir}, writing into {@code outDir}. */
+  public static Summary run(DistributedPirServer server, Params p, Path queryDir, Path outDir,
+      int batchSize) {
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1");
+    }
+    List<Path> files;
+    try (Stream<Path> s = Files.list(queryDir)) {
+      files = s.filter(f -> f.getFileName().toString().endsWith(".query")).sorted().toList();
+      Files.createDirectories(outDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read query directory " + queryDir, e);
+    }
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException("no *.query files in " + queryDir);
+    }
+    QueryExpander expander = new QueryExpander(p);
+    long start = System.nanoTime();
+    int answered = 0;
+    int rejected = 0;
+    double serverS = 0;
+    double p1 = 0;
+    double p2 = 0;
+    int batches = (files.size() + batchSize - 1) / batchSize;
+    for (int bi = 0; bi < batches; bi++) {
+      List<Path> batch = files.subList(bi * batchSize, Math.min(files.size(), (bi + 1)
+          * batchSize));
+      long t0 = System.nanoTime();
+      List<PreparedQuery> good = new ArrayList<>();
+      List<String> names = new ArrayList<>();
+      for (Path f : batch) {
+        String name = stem(f);
+        try {
+          ClientQuery q = Wire.readQuery(Files.readAllBytes(f), p);
+          good.add(expander.expand(q, server.geometry()));
+          names.add(name);
+        } catch (IllegalArgumentException | IOException e) {
+          rejected++;
+          String msg = "query " + f.getFileName() + " rejected: " + e.getMessage();
+          LOG.warn(msg);
+          write(outDir.resolve(name + ".error"), (msg + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      if (good.isEmpty()) {
+        continue;
+      }
+      DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
+      Answer[] answers = server.answerBatch(good, st);
+      for (int i = 0; i < answers.length; i++) {
+        write(outDir.resolve(names.get(i) + ".answer"), Wire.writeAnswer(answers[i]));
+      }
+      answered += answers.length;
+      double s = (System.nanoTime() - t0) / 1e9;
+      serverS += s;
+      p1 += st[0].phase1Nanos() / 1e9;
+      p2 += st[0].phase2Nanos() / 1e9;
+      LOG.info(String.format(Locale.ROOT, "batch %d/%d: %d queries answered in %.2f s (phase 1"
+          + " %.2f s, phase 2 %.2f s summed over tasks; driver fold %.3f s); %.2f GB/s of raw"
+          + " database", bi + 1, batches, answers.length, s, st[0].phase1Nanos() / 1e9,
+          st[0].phase2Nanos() / 1e9, st[0].foldNanos() / 1e9,
+          server.geometry().rawBytes() * (double) answers.length / s / 1e9));
+    }
+    return new Summary(answered, rejected, (System.nanoTime() - start) / 1e9, serverS, p1, p2,
+        server.geometry().rawBytes());
+  }
+
+  static String stem(Path f) {
+    String n = f.getFileName().toString();
+    int dot = n.lastIndexOf('.');
+    return dot < 0 ? n : n.substring(0, dot);
+  }
+
+  /** Writes atomically: a temporary file in the same directory, then a rename. */
+  static void write(Path target, byte[] bytes) {
+    try {
+      Path tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");
+      Files.write(tmp, bytes);
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + target, e);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package org.jpir.spark;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.jpir.core.Geometry;
+import org.jpir.core.Noise;
+import org.jpir.core.Params;
+import org.jpir.core.PirClient;
+import org.jpir.core.Presets;
+import org.jpir.core.SecretKey;
+import org.jpir.core.SyntheticRecords;
+import org.jpir.core.Wire;
+import org.jpir.vmp.Kernels;
+
+/**
+ * The README's first command: on Spark (local mode unless a master is given), generate a seeded
+ * synthetic database, prepare it as cached PVEC partitions, write query files for several
+ * records (first and last included) plus one corrupted file, answer them with {@link AnswerJob},
+ * decode every answer, check each record against the generator and print the throughput.
+ */
+public final class DemoJob {
+  private DemoJob() {}
+
+  /** Returns true when every record decoded exactly and the corrupted query was rejected. */
+  public static boolean run(JavaSparkContext sc, Params p, long mib, int recordSize,
+      int queries, int batch, int partitions, int maxRows, long seed) throws IOException {
+    long count = Math.max(2, (mib << 20) / recordSize);
+    SyntheticSourceFactory src = new SyntheticSourceFactory(count, recordSize, seed);
+    Geometry g = Geometry.choose(p, count, recordSize, maxRows);
+    out("demo: Spark %s, %d default parallelism; preset %s (%s); driver kernels %s",
+        sc.master(), sc.defaultParallelism(), p.id(),
+        p.secure() ? p.securityBits() + "-bit" : "INSECURE", Kernels.choice().name());
+    out("demo: database %d records x %d bytes = %.1f MiB, grid %d rows x %d columns x %d"
+        + " plane(s)", count, recordSize, g.rawBytes() / 1048576.0, g.rows(), g.cols(),
+        g.planes());
+    long t0 = System.nanoTime();
+    DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, partitions);
+    out("demo: prepared %d partitions of %d columns in %.1f s", server.partitioning().count(),
+        server.partitioning().width(), (System.nanoTime() - t0) / 1e9);
+
+    Path dir = Files.createTempDirectory("jpir-demo");
+    Path qdir = Files.createDirectories(dir.resolve("queries"));
+    Path adir = dir.resolve("answers");
+    SecureRandom random = new SecureRandom();
+    PirClient client = new PirClient(p, g, SecretKey.generate(p, random), random);
+    SplittableRandom pick = new SplittableRandom(seed);
+    long[] indices = new long[queries];
+    for (int i = 0; i < queries; i++) {
+      indices[i] = i == 0 ? 0 : i == 1 ? count - 1 : pick.nextLong(count);
+      byte[] q = Wire.writeQuery(client.query(indices[i]));
+      Files.write(qdir.resolve(String.format(Locale.ROOT, "q%03d.query", i)), q);
+      if (i == 0) {
+        byte[] bad = Arrays.copyOf(q, q.length / 2);
+        Files.write(qdir.resolve("q999-corrupted.query"), bad);
+        out("demo: each query is %.1f MiB; also wrote a truncated query to show rejection",
+            q.length / 1048576.0);
+      }
+    }
+    AnswerJob.Summary s = AnswerJob.run(server, p, qdir, adir, batch);
+    boolean ok = s.rejected() == 1 && Files.exists(adir.resolve("q999-corrupted.error"));
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    for (int i = 0; i < queries; i++) {
+      byte[] a = Files.readAllBytes(adir.resolve(String.format(Locale.ROOT, "q%03d.answer", i)));
+      boolean good = Arrays.equals(client.decode(Wire.readAnswer(a, p), indices[i]),
+          truth.record(indices[i]));
+      ok &= good;
+      out("demo: record %d: %s (answer %.1f KiB)", indices[i], good ? "OK" : "WRONG",
+          a.length / 1024.0);
+    }
+    out("demo: %s; %d answered, %d rejected; %.2f s for all batches (phase 1 %.2f s, phase 2 %.2f"
+        + " s summed over tasks); %.3f GB/s of raw database, %.2f queries/s; failure probability"
+        + " per coefficient 2^%.0f", ok ? "ALL RECORDS CORRECT" : "FAILED", s.answered(),
+        s.rejected(), s.serverSeconds(), s.phase1Seconds(), s.phase2Seconds(),
+        s.bytesPerSecond() / 1e9, s.answered() / s.serverSeconds(),
+        Noise.log2FailureProbability(p, Noise.answer(p, g.rows(), g.cols())));
+    try (Stream<Path> w = Files.walk(dir)) {
+      w.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    }
+    return ok;
+  }
+
+  static void out(String fmt, Object... args) {
+    System.out.println(String.format(Locale.ROOT, fmt, args));
+  }
+
+  /** Defaults of the demo command. */
+  static Params defaultPreset() {
+    return Presets.ONIONPIR_4096;
+  }
+}

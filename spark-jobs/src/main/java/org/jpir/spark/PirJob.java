@@ -1,0 +1,124 @@
+package org.jpir.spark;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.PirClient;
+import org.jpir.core.Presets;
+import org.jpir.core.SecretKey;
+import org.jpir.core.Wire;
+
+/**
+ * Entry point for {@code spark-submit --class org.jpir.spark.PirJob} and {@code ./pir}:
+ * {@code demo}, {@code answer}, {@code client keygen|query|decode}. Exit code 0 on success, 1 on
+ * a failed check, 2 on bad usage.
+ */
+public final class PirJob {
+  private PirJob() {}
+
+  public static void main(String[] args) throws Exception {
+    int code;
+    try {
+      code = run(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("pir: " + e.getMessage());
+      code = 2;
+    }
+    System.exit(code);
+  }
+
+  static int run(String[] args) throws Exception {
+    if (args.length == 0) {
+      System.err.println("usage: demo | answer | client keygen|query|decode (see README)");
+      return 2;
+    }
+    switch (args[0]) {
+      case "demo": {
+        Options o = new Options("demo", args, 1, Set.of("mib", "record-size", "queries",
+            "batch", "partitions", "max-rows", "preset", "seed", "master"));
+        Params p = Presets.byId(o.get("preset", DemoJob.defaultPreset().id()));
+        try (JavaSparkContext sc = new JavaSparkContext(
+            SparkSetup.conf("jpir demo", o.get("master", "local[2]")))) {
+          sc.setLogLevel("WARN");
+          return DemoJob.run(sc, p, o.getLong("mib", 64), o.getInt("record-size", 1024),
+              o.getInt("queries", 6), o.getInt("batch", 3),
+              o.getInt("partitions", 2 * sc.defaultParallelism()), o.getInt("max-rows", 1024),
+              o.getLong("seed", 2026)) ? 0 : 1;
+        }
+      }
+      case "answer": {
+        Options o = new Options("answer", args, 1, Set.of("db", "queries", "out", "batch",
+            "partitions", "max-rows", "preset"));
+        Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
+        DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
+        Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
+        try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir answer", null))) {
+          DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, db.factory(),
+              o.getInt("partitions", 2 * sc.defaultParallelism()));
+          AnswerJob.Summary s = AnswerJob.run(server, p, Path.of(o.require("queries")),
+              Path.of(o.require("out")), o.getInt("batch", 4));
+          System.out.println(String.format(Locale.ROOT, "answer: %d answered, %d rejected in"
+              + " %.2f s; %.3f GB/s of raw database; %.2f queries/s", s.answered(),
+              s.rejected(), s.seconds(), s.bytesPerSecond() / 1e9,
+              s.answered() / s.serverSeconds()));
+          return s.rejected() == 0 ? 0 : 1;
+        }
+      }
+      case "client":
+        return client(args);
+      default:
+        throw new IllegalArgumentException("unknown command '" + args[0]
+            + "' (known: demo, answer, client)");
+    }
+  }
+
+  private static int client(String[] args) throws Exception {
+    if (args.length < 2) {
+      throw new IllegalArgumentException("usage: client keygen|query|decode [options]");
+    }
+    SecureRandom random = new SecureRandom();
+    switch (args[1]) {
+      case "keygen": {
+        Options o = new Options("client keygen", args, 2, Set.of("preset", "out"));
+        Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
+        Path out = Path.of(o.require("out"));
+        AnswerJob.write(out.toAbsolutePath(), Wire.writeSecretKey(SecretKey.generate(p, random)));
+        System.out.println("client: secret key for " + p.id() + " written to " + out);
+        return 0;
+      }
+      case "query": {
+        Options o = new Options("client query", args, 2, Set.of("preset", "db", "key", "index",
+            "out", "max-rows"));
+        Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
+        Geometry g = DatabaseSpec.parse(o.require("db")).geometry(p, o.getInt("max-rows", 1024));
+        SecretKey sk = Wire.readSecretKey(Files.readAllBytes(Path.of(o.require("key"))), p);
+        long index = o.getLong("index", -1);
+        byte[] q = Wire.writeQuery(new PirClient(p, g, sk, random).query(index));
+        AnswerJob.write(Path.of(o.require("out")).toAbsolutePath(), q);
+        System.out.println("client: query for record " + index + " (" + q.length + " bytes)");
+        return 0;
+      }
+      case "decode": {
+        Options o = new Options("client decode", args, 2, Set.of("preset", "db", "key", "index",
+            "answer", "out", "max-rows"));
+        Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
+        Geometry g = DatabaseSpec.parse(o.require("db")).geometry(p, o.getInt("max-rows", 1024));
+        SecretKey sk = Wire.readSecretKey(Files.readAllBytes(Path.of(o.require("key"))), p);
+        long index = o.getLong("index", -1);
+        byte[] rec = new PirClient(p, g, sk, random).decode(
+            Wire.readAnswer(Files.readAllBytes(Path.of(o.require("answer"))), p), index);
+        AnswerJob.write(Path.of(o.require("out")).toAbsolutePath(), rec);
+        System.out.println("client: record " + index + " (" + rec.length + " bytes) written");
+        return 0;
+      }
+      default:
+        throw new IllegalArgumentException("unknown client command '" + args[1]
+            + "' (known: keygen, query, decode)");
+    }
+  }
+}

@@ -1,0 +1,131 @@
+package org.jpir.spark;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import org.apache.spark.serializer.KryoRegistrator;
+import org.jpir.core.Glwe;
+import org.jpir.core.PreparedQuery;
+import org.jpir.vmp.Pmat;
+
+/**
+ * Registers every class that crosses the wire (broadcast prepared queries, partition results),
+ * each with an explicit serializer, for {@code spark.kryo.registrationRequired=true}. GLWE digits
+ * travel as 16-bit words (they are normalized); matrices as raw doubles.
+ */
+public final class PirKryoRegistrator implements KryoRegistrator {
+
+  /** Every registered class, in registration order (tests round-trip each one). */
+  public static final Class<?>[] CLASSES = {Glwe.class, Glwe[].class, Glwe[][].class,
+      Pmat.class, Pmat[].class, PreparedQuery.class, PreparedQuery[].class,
+      PartialAnswer.class, double[].class, long[].class, short[].class, double[][].class,
+      byte[].class, int[].class, java.util.ArrayList.class, java.util.HashMap.class,
+      org.apache.spark.util.StatCounter.class};
+
+  @Override
+  public void registerClasses(Kryo kryo) {
+    kryo.register(Glwe.class, new GlweSerializer());
+    kryo.register(Glwe[].class);
+    kryo.register(Glwe[][].class);
+    kryo.register(Pmat.class, new PmatSerializer());
+    kryo.register(Pmat[].class);
+    kryo.register(PreparedQuery.class, new PreparedQuerySerializer());
+    kryo.register(PreparedQuery[].class);
+    kryo.register(PartialAnswer.class, new PartialAnswerSerializer());
+    kryo.register(double[].class);
+    kryo.register(long[].class);
+    kryo.register(short[].class);
+    kryo.register(double[][].class);
+    kryo.register(byte[].class);
+    kryo.register(int[].class);
+    kryo.register(java.util.ArrayList.class);
+    kryo.register(java.util.HashMap.class);
+    kryo.register(org.apache.spark.util.StatCounter.class);
+  }
+
+  /** n, limbs, then the digits as shorts. */
+  static final class GlweSerializer extends Serializer<Glwe> {
+    @Override
+    public void write(Kryo kryo, Output out, Glwe g) {
+      out.writeInt(g.n());
+      out.writeInt(g.limbs());
+      long[] d = g.data();
+      for (long v : d) {
+        if (v < Short.MIN_VALUE || v > Short.MAX_VALUE) {
+          throw new IllegalStateException("GLWE digit " + v + " is not normalized");
+        }
+        out.writeShort((int) v);
+      }
+    }
+
+    @Override
+    public Glwe read(Kryo kryo, Input in, Class<Glwe> type) {
+      int n = in.readInt();
+      int limbs = in.readInt();
+      long[] d = new long[2 * limbs * n];
+      for (int i = 0; i < d.length; i++) {
+        d[i] = in.readShort();
+      }
+      return new Glwe(n, limbs, d);
+    }
+  }
+
+  /** n, nrows, ncols, then the doubles. */
+  static final class PmatSerializer extends Serializer<Pmat> {
+    @Override
+    public void write(Kryo kryo, Output out, Pmat m) {
+      out.writeInt(m.n());
+      out.writeInt(m.nrows());
+      out.writeInt(m.ncols());
+      out.writeDoubles(m.data());
+    }
+
+    @Override
+    public Pmat read(Kryo kryo, Input in, Class<Pmat> type) {
+      Pmat m = Pmat.allocate(in.readInt(), in.readInt(), in.readInt());
+      double[] d = in.readDoubles(m.data().length);
+      System.arraycopy(d, 0, m.data(), 0, d.length);
+      return m;
+    }
+  }
+
+  static final class PreparedQuerySerializer extends Serializer<PreparedQuery> {
+    @Override
+    public void write(Kryo kryo, Output out, PreparedQuery q) {
+      out.writeString(q.paramsId());
+      out.writeInt(q.rows());
+      out.writeInt(q.cols());
+      kryo.writeObject(out, q.phase1());
+      kryo.writeObject(out, q.ggsw());
+    }
+
+    @Override
+    public PreparedQuery read(Kryo kryo, Input in, Class<PreparedQuery> type) {
+      String id = in.readString();
+      int rows = in.readInt();
+      int cols = in.readInt();
+      Pmat p1 = kryo.readObject(in, Pmat.class);
+      Pmat[] g = kryo.readObject(in, Pmat[].class);
+      return new PreparedQuery(id, rows, cols, p1, g);
+    }
+  }
+
+  static final class PartialAnswerSerializer extends Serializer<PartialAnswer> {
+    @Override
+    public void write(Kryo kryo, Output out, PartialAnswer a) {
+      out.writeInt(a.partition());
+      kryo.writeObject(out, a.nodes());
+      out.writeLong(a.phase1Nanos());
+      out.writeLong(a.phase2Nanos());
+      out.writeString(a.executor());
+    }
+
+    @Override
+    public PartialAnswer read(Kryo kryo, Input in, Class<PartialAnswer> type) {
+      int partition = in.readInt();
+      Glwe[][] nodes = kryo.readObject(in, Glwe[][].class);
+      return new PartialAnswer(partition, nodes, in.readLong(), in.readLong(), in.readString());
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package org.jpir.spark;
+
+import org.jpir.core.RecordSource;
+import org.jpir.core.SyntheticRecords;
+
+/** The seeded synthetic database: every executor recomputes its records from (seed, index). */
+public record SyntheticSourceFactory(long count, int recordSize, long seed)
+    implements RecordSourceFactory {
+  @Override
+  public RecordSource open() {
+    return new SyntheticRecords(count, recordSize, seed);
+  }
+
+  @Override
+  public String describe() {
+    return "synthetic(" + count + " records x " + recordSize + " bytes, seed " + seed + ")";
+  }
+}
