@@ -1,0 +1,106 @@
+package org.jpir.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jpir.core.Answer;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.PirClient;
+import org.jpir.core.PirServer;
+import org.jpir.core.PreparedDatabase;
+import org.jpir.core.PreparedQuery;
+import org.jpir.core.Presets;
+import org.jpir.core.QueryExpander;
+import org.jpir.core.SecretKey;
+import org.jpir.core.SyntheticRecords;
+import org.jpir.core.Wire;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DistributedPirServerTest extends SparkTestBase {
+  static final Params P = Presets.TEST_INSECURE_256;
+  static final SecureRandom RANDOM = new SecureRandom();
+
+  @Test
+  void answersEqualSingleJvmAnswersByteForByteAcrossPartitionsAndRetries() throws Exception {
+    // 8 rows x 37 columns (not a power of two), 5 partitions of width 8
+    SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 37, 1792, 3);
+    Geometry g = Geometry.of(P, 8 * 37, 1792, 8);
+    assertEquals(37, g.cols());
+    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 5);
+    assertEquals(5, server.partitioning().count());
+    PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
+    QueryExpander ex = new QueryExpander(P);
+    long[] idx = {0, 8 * 37 - 1, 100};
+    List<PreparedQuery> qs = new ArrayList<>();
+    for (long i : idx) {
+      qs.add(ex.expand(client.query(i), g));
+    }
+    java.util.concurrent.atomic.AtomicInteger failed = new java.util.concurrent.atomic.AtomicInteger();
+    org.apache.spark.scheduler.SparkListener listener = new org.apache.spark.scheduler.SparkListener() {
+      @Override
+      public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+        if (end.taskInfo().failed()) {
+          failed.incrementAndGet();
+        }
+      }
+    };
+    sc.sc().addSparkListener(listener);
+    server.failFirstAttemptOf(2);
+    Answer[] dist = server.answerBatch(qs, null);
+    server.failFirstAttemptOf(-1);
+    sc.sc().listenerBus().waitUntilEmpty();
+    sc.sc().removeSparkListener(listener);
+    assertEquals(1, failed.get(), "the injected first attempt failed once and was retried");
+    PreparedDatabase db = PreparedDatabase.prepare(P, g, src.open());
+    PirServer single = new PirServer(P);
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    for (int i = 0; i < idx.length; i++) {
+      assertArrayEquals(single.answer(db, qs.get(i), null).data(), dist[i].data(),
+          "distributed answer " + i + " equals the single-JVM one");
+      assertArrayEquals(truth.record(idx[i]), client.decode(dist[i], idx[i]));
+    }
+    // a lost cache is prepared again from the source and gives the same answers
+    server.unpersist();
+    Answer[] again = server.answerBatch(qs.subList(0, 1), null);
+    assertArrayEquals(dist[0].data(), again[0].data());
+  }
+
+  @Test
+  void multiPlaneRecordsAndABatchWithACorruptQuery(@TempDir Path dir) throws Exception {
+    SyntheticSourceFactory src = new SyntheticSourceFactory(13, 4000, 4); // 3 planes
+    Geometry g = Geometry.of(P, 13, 4000, 4);
+    assertEquals(3, g.planes());
+    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 2);
+    PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
+    Path qdir = Files.createDirectories(dir.resolve("q"));
+    Files.write(qdir.resolve("a.query"), Wire.writeQuery(client.query(0)));
+    byte[] bad = Wire.writeQuery(client.query(5));
+    bad[bad.length / 3] ^= 0x40;
+    Files.write(qdir.resolve("b.query"), bad);
+    Files.write(qdir.resolve("c.query"), Wire.writeQuery(client.query(12)));
+    Files.write(qdir.resolve("d.query"), "not a query".getBytes(StandardCharsets.UTF_8));
+    AnswerJob.Summary s = AnswerJob.run(server, P, qdir, dir.resolve("out"), 4);
+    assertEquals(2, s.answered());
+    assertEquals(2, s.rejected());
+    String err = Files.readString(dir.resolve("out/b.error"));
+    assertTrue(err.contains("checksum mismatch"), err);
+    assertTrue(Files.readString(dir.resolve("out/d.error")).contains("truncated"),
+        Files.readString(dir.resolve("out/d.error")));
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    for (long i : new long[] {0, 12}) {
+      String name = i == 0 ? "a" : "c";
+      Answer a = Wire.readAnswer(Files.readAllBytes(dir.resolve("out/" + name + ".answer")), P);
+      assertTrue(Arrays.equals(truth.record(i), client.decode(a, i)), "record " + i);
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package org.jpir.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.SplittableRandom;
+import org.apache.spark.serializer.KryoSerializer;
+import org.apache.spark.serializer.SerializerInstance;
+import org.apache.spark.util.StatCounter;
+import org.jpir.core.Geometry;
+import org.jpir.core.Glwe;
+import org.jpir.core.Params;
+import org.jpir.core.PirClient;
+import org.jpir.core.PreparedQuery;
+import org.jpir.core.Presets;
+import org.jpir.core.QueryExpander;
+import org.jpir.core.SecretKey;
+import org.jpir.vmp.Pmat;
+import org.junit.jupiter.api.Test;
+import scala.reflect.ClassTag$;
+
+class KryoRoundTripTest {
+  static final Params P = Presets.TEST_INSECURE_256;
+  static final SerializerInstance KRYO =
+      new KryoSerializer(SparkSetup.conf("kryo-test", "local[1]")).newInstance();
+
+  @SuppressWarnings("unchecked")
+  static <T> T roundTrip(T value) {
+    ByteBuffer b = KRYO.serialize(value, ClassTag$.MODULE$.apply(value.getClass()));
+    return (T) KRYO.deserialize(b, ClassTag$.MODULE$.apply(value.getClass()));
+  }
+
+  static Glwe glwe(long seed) {
+    Glwe g = new Glwe(P.n(), 3);
+    SplittableRandom r = new SplittableRandom(seed);
+    for (int i = 0; i < g.data().length; i++) {
+      g.data()[i] = r.nextInt(-32768, 32768);
+    }
+    return g;
+  }
+
+  @Test
+  void everyRegisteredTypeRoundTrips() {
+    assertEquals(glwe(1), roundTrip(glwe(1)));
+    Glwe[] arr = {glwe(2), glwe(3)};
+    assertArrayEquals(arr, roundTrip(arr));
+    Glwe[][] arr2 = {{glwe(4)}, {glwe(5), glwe(6)}};
+    Glwe[][] back2 = roundTrip(arr2);
+    assertArrayEquals(arr2[1], back2[1]);
+    Geometry g = Geometry.of(P, 40, 1792, 4);
+    PreparedQuery q = new QueryExpander(P).expand(new PirClient(P, g,
+        SecretKey.generate(P, new SecureRandom()), new SecureRandom()).query(7), g);
+    PreparedQuery qb = roundTrip(q);
+    assertArrayEquals(q.phase1().data(), qb.phase1().data());
+    assertEquals(q.ggsw().length, qb.ggsw().length);
+    assertArrayEquals(q.ggsw()[1].data(), qb.ggsw()[1].data());
+    PreparedQuery[] qa = roundTrip(new PreparedQuery[] {q});
+    assertEquals(q.rows(), qa[0].rows());
+    Pmat m = q.ggsw()[0];
+    assertArrayEquals(m.data(), roundTrip(m).data());
+    assertEquals(2, roundTrip(new Pmat[] {m, m}).length);
+    PartialAnswer pa = new PartialAnswer(3, arr2, 11, 12, "exec-1");
+    PartialAnswer pb = roundTrip(pa);
+    assertEquals(3, pb.partition());
+    assertEquals("exec-1", pb.executor());
+    assertArrayEquals(arr2[1], pb.nodes()[1]);
+    assertArrayEquals(new double[] {1.5, -2}, roundTrip(new double[] {1.5, -2}));
+    assertArrayEquals(new long[] {1, -2}, roundTrip(new long[] {1, -2}));
+    assertArrayEquals(new short[] {1, -2}, roundTrip(new short[] {1, -2}));
+    assertArrayEquals(new int[] {1, -2}, roundTrip(new int[] {1, -2}));
+    assertArrayEquals(new byte[] {1, -2}, roundTrip(new byte[] {1, -2}));
+    assertArrayEquals(new double[] {3}, roundTrip(new double[][] {{3}})[0]);
+    ArrayList<Integer> list = new ArrayList<>();
+    list.add(5);
+    assertEquals(list, roundTrip(list));
+    HashMap<String, Integer> map = new HashMap<>();
+    map.put("a", 1);
+    assertEquals(map, roundTrip(map));
+    StatCounter sc = new StatCounter();
+    sc.merge(2.0);
+    assertEquals(2.0, roundTrip(sc).mean());
+    assertEquals(PirKryoRegistrator.CLASSES.length, 17, "a new registered class needs a test");
+  }
+
+  @Test
+  void unregisteredClassesAreRefused() {
+    assertThrows(Exception.class, () -> roundTrip(new java.util.TreeMap<String, String>()));
+  }
+}
