@@ -80,6 +80,7 @@ jpir launcher (JDK: $JAVA_HOME)
   ./pir bench [options]    run the JMH kernel benchmarks, write JSON and the README table
   ./pir info               print the JDK, the kernel choice and the JVM options
   ./pir java <class> ...   run any main class with the project's JVM options
+  ./pir cluster ...        a standalone Spark cluster on 127.0.0.1 (deploy/cluster.sh)
 Environment: JAVA_HOME (JDK to use), PIR_JAVA_OPTS (extra JVM options), PIR_DRIVER_MEMORY
 (default 8g), MVN (maven binary)
 USAGE
@@ -94,6 +95,8 @@ case "$cmd" in
   bench) run_java org.jpir.bench.BenchRunner "$@" ;;
   info)  run_java org.jpir.bench.Info "$@" ;;
   java)  [ $# -ge 1 ] || die "usage: ./pir java <main class> [args]"; run_java "$@" ;;
+  java-home) echo "$JAVA_HOME" ;;
+  cluster) exec "$ROOT/deploy/cluster.sh" "$@" ;;
   help|-h|--help) usage ;;
   *) usage >&2; die "unknown command '$cmd'" ;;
 esac

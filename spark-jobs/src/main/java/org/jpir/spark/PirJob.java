@@ -116,9 +116,37 @@ public final class PirJob {
         System.out.println("client: record " + index + " (" + rec.length + " bytes) written");
         return 0;
       }
+      case "verify": {
+        Options o = new Options("client verify", args, 2, Set.of("preset", "db", "key",
+            "answers", "max-rows"));
+        Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
+        DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
+        Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
+        SecretKey sk = Wire.readSecretKey(Files.readAllBytes(Path.of(o.require("key"))), p);
+        PirClient client = new PirClient(p, g, sk, random);
+        org.jpir.core.RecordSource truth = db.factory().open();
+        int ok = 0;
+        int bad = 0;
+        try (java.util.stream.Stream<Path> files = Files.list(Path.of(o.require("answers")))) {
+          for (Path f : files.filter(x -> x.toString().endsWith(".answer")).sorted().toList()) {
+            long index = Long.parseLong(AnswerJob.stem(f));
+            byte[] want = new byte[truth.recordSize()];
+            truth.read(index, want, 0);
+            byte[] got = client.decode(Wire.readAnswer(Files.readAllBytes(f), p), index);
+            if (java.util.Arrays.equals(want, got)) {
+              ok++;
+            } else {
+              bad++;
+              System.out.println("client: record " + index + " DIFFERS from the database");
+            }
+          }
+        }
+        System.out.println("client: verified " + ok + " answers exact, " + bad + " wrong");
+        return ok > 0 && bad == 0 ? 0 : 1;
+      }
       default:
         throw new IllegalArgumentException("unknown client command '" + args[1]
-            + "' (known: keygen, query, decode)");
+            + "' (known: keygen, query, decode, verify)");
     }
   }
 }
