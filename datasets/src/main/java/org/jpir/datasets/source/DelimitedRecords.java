@@ -114,8 +114,9 @@ public final class DelimitedRecords implements RecordSource, KeyValueSource, Clo
       int cap = LengthPrefix.capacity(size);
       for (int i = 0; i < count; i++) {
         if (valueLens[i] > cap) {
+          String what = r.describe(i);
           r.close();
-          throw new ValueTooLargeException(r.describe(i) + ": value of " + valueLens[i]
+          throw new ValueTooLargeException(what + ": value of " + valueLens[i]
               + " bytes does not fit the " + cap + " bytes a " + size + "-byte record holds ("
               + LengthPrefix.prefixBytes(size) + "-byte length prefix); raise the record size "
               + "or choose truncation explicitly");
