@@ -1,0 +1,235 @@
+package org.jpir.datasets.store;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import org.jpir.core.Geometry;
+
+/**
+ * The manifest of a stored database: the text file {@code manifest.txt} (UTF-8), one {@code
+ * key=value} per line, in this order:
+ *
+ * <pre>
+ * format=jpir-stored-database
+ * version=1
+ * preset=onionpir-4096-128                    (a Presets id)
+ * source=...                                  (free text: what was imported)
+ * record.count=..., record.size=...
+ * geometry.polyBytes, geometry.recordsPerPoly, geometry.planes, geometry.rows, geometry.cols
+ * chunk.columns=...                           (columns per chunk, a power of two)
+ * chunk.count=...
+ * checksum=crc32c
+ * chunk.K=NAME FIRSTCOL COLS FIRSTRECORD RECORDS BYTES CRC32C   (one line per chunk, CRC in hex)
+ * keyword.*=...                               (only for keyword databases, see KeywordParams)
+ * manifest.crc32c=XXXXXXXX                    (CRC32C of every byte before this line)
+ * </pre>
+ */
+public record Manifest(int version, String presetId, String source, Geometry geometry,
+    int columnsPerChunk, List<Chunk> chunks, Map<String, String> extra) {
+
+  /** The format version this code writes and reads. */
+  public static final int VERSION = 1;
+  /** The manifest's file name inside the database directory. */
+  public static final String FILE = "manifest.txt";
+  static final String FORMAT = "jpir-stored-database";
+
+  /**
+   * One chunk file: columns {@code [firstColumn, firstColumn + columns)}, which hold records
+   * {@code [firstRecord, firstRecord + records)}, stored as {@code bytes = records * recordSize}
+   * bytes with CRC32C {@code crc32c}.
+   */
+  public record Chunk(String file, int firstColumn, int columns, long firstRecord, long records,
+      long bytes, int crc32c) {}
+
+  /** The chunk holding column {@code col}. */
+  public int chunkOfColumn(int col) {
+    return col / columnsPerChunk;
+  }
+
+  /** Bytes of all chunks. */
+  public long storedBytes() {
+    long s = 0;
+    for (Chunk c : chunks) {
+      s += c.bytes();
+    }
+    return s;
+  }
+
+  /** The manifest's text. */
+  public String toText() {
+    StringBuilder b = new StringBuilder();
+    Geometry g = geometry;
+    line(b, "format", FORMAT);
+    line(b, "version", version);
+    line(b, "preset", presetId);
+    line(b, "source", source.replace('\n', ' '));
+    line(b, "record.count", g.recordCount());
+    line(b, "record.size", g.recordSize());
+    line(b, "geometry.polyBytes", g.polyBytes());
+    line(b, "geometry.recordsPerPoly", g.recordsPerPoly());
+    line(b, "geometry.planes", g.planes());
+    line(b, "geometry.rows", g.rows());
+    line(b, "geometry.cols", g.cols());
+    line(b, "chunk.columns", columnsPerChunk);
+    line(b, "chunk.count", chunks.size());
+    line(b, "checksum", "crc32c");
+    for (int i = 0; i < chunks.size(); i++) {
+      Chunk c = chunks.get(i);
+      line(b, "chunk." + i, c.file() + " " + c.firstColumn() + " " + c.columns() + " "
+          + c.firstRecord() + " " + c.records() + " " + c.bytes() + " "
+          + String.format("%08x", c.crc32c()));
+    }
+    for (Map.Entry<String, String> e : extra.entrySet()) {
+      line(b, e.getKey(), e.getValue());
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(b.toString().getBytes(StandardCharsets.UTF_8));
+    line(b, "manifest.crc32c", String.format("%08x", (int) crc.getValue()));
+    return b.toString();
+  }
+
+  private static void line(StringBuilder b, String k, Object v) {
+    b.append(k).append('=').append(v).append('\n');
+  }
+
+  /** Parses a manifest; {@code where} names it in messages. */
+  public static Manifest parse(String text, String where) {
+    int tail = text.lastIndexOf("manifest.crc32c=");
+    if (tail < 0 || (tail > 0 && text.charAt(tail - 1) != '\n')) {
+      throw new StoredDatabaseException(where + ": manifest has no manifest.crc32c line "
+          + "(truncated or not a jpir manifest)");
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(text.substring(0, tail).getBytes(StandardCharsets.UTF_8));
+    String stated = text.substring(tail + "manifest.crc32c=".length()).trim();
+    Map<String, String> kv = new LinkedHashMap<>();
+    for (String l : text.substring(0, tail).split("\n")) {
+      if (l.isEmpty()) {
+        continue;
+      }
+      int eq = l.indexOf('=');
+      if (eq < 0) {
+        throw new StoredDatabaseException(where + ": manifest line '" + l + "' has no '='");
+      }
+      kv.put(l.substring(0, eq), l.substring(eq + 1));
+    }
+    if (!FORMAT.equals(kv.get("format"))) {
+      throw new StoredDatabaseException(where + ": not a jpir stored database manifest (format="
+          + kv.get("format") + ", expected " + FORMAT + ")");
+    }
+    int version = (int) num(kv, "version", where);
+    if (version != VERSION) {
+      throw new StoredDatabaseException(where + ": unsupported manifest version " + version
+          + " (this build reads version " + VERSION + ")");
+    }
+    if (!String.format("%08x", (int) crc.getValue()).equals(stated)) {
+      throw new StoredDatabaseException(where + ": manifest checksum mismatch (stated " + stated
+          + ", computed " + String.format("%08x", (int) crc.getValue()) + "): the manifest was "
+          + "edited or corrupted");
+    }
+    Geometry g;
+    try {
+      g = new Geometry(num(kv, "record.count", where), (int) num(kv, "record.size", where),
+          (int) num(kv, "geometry.polyBytes", where), (int) num(kv, "geometry.recordsPerPoly", where),
+          (int) num(kv, "geometry.planes", where), (int) num(kv, "geometry.rows", where),
+          (int) num(kv, "geometry.cols", where));
+    } catch (IllegalArgumentException e) {
+      throw new StoredDatabaseException(where + ": manifest geometry is invalid: " + e.getMessage(),
+          e);
+    }
+    int cpc = (int) num(kv, "chunk.columns", where);
+    int count = (int) num(kv, "chunk.count", where);
+    if (!"crc32c".equals(kv.get("checksum"))) {
+      throw new StoredDatabaseException(where + ": unknown checksum '" + kv.get("checksum") + "'");
+    }
+    List<Chunk> chunks = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String v = kv.get("chunk." + i);
+      if (v == null) {
+        throw new StoredDatabaseException(where + ": manifest lacks chunk." + i);
+      }
+      String[] f = v.trim().split(" ");
+      if (f.length != 7) {
+        throw new StoredDatabaseException(where + ": manifest line chunk." + i + " is malformed");
+      }
+      try {
+        chunks.add(new Chunk(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]),
+            Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
+            Integer.parseUnsignedInt(f[6], 16)));
+      } catch (NumberFormatException e) {
+        throw new StoredDatabaseException(where + ": manifest line chunk." + i + " is malformed");
+      }
+    }
+    Map<String, String> extra = new LinkedHashMap<>();
+    kv.forEach((k, v) -> {
+      if (k.startsWith("keyword.")) {
+        extra.put(k, v);
+      }
+    });
+    Manifest m = new Manifest(version, kv.get("preset"), kv.getOrDefault("source", ""), g, cpc,
+        List.copyOf(chunks), extra);
+    m.checkLayout(where);
+    return m;
+  }
+
+  private static long num(Map<String, String> kv, String k, String where) {
+    String v = kv.get(k);
+    if (v == null) {
+      throw new StoredDatabaseException(where + ": manifest lacks " + k);
+    }
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new StoredDatabaseException(where + ": manifest " + k + "=" + v + " is not a number");
+    }
+  }
+
+  /** Checks the chunks tile the columns as {@link #layout} would. */
+  void checkLayout(String where) {
+    if (columnsPerChunk < 1 || Integer.bitCount(columnsPerChunk) != 1) {
+      throw new StoredDatabaseException(where + ": chunk.columns=" + columnsPerChunk
+          + " is not a power of two");
+    }
+    List<Chunk> expect = layout(geometry, columnsPerChunk);
+    if (expect.size() != chunks.size()) {
+      throw new StoredDatabaseException(where + ": manifest lists " + chunks.size()
+          + " chunks; the geometry needs " + expect.size());
+    }
+    for (int i = 0; i < chunks.size(); i++) {
+      Chunk a = chunks.get(i);
+      Chunk e = expect.get(i);
+      if (a.firstColumn() != e.firstColumn() || a.columns() != e.columns()
+          || a.firstRecord() != e.firstRecord() || a.records() != e.records()
+          || a.bytes() != e.bytes() || !a.file().equals(e.file())) {
+        throw new StoredDatabaseException(where + ": manifest chunk." + i + " (" + a.file()
+            + ") does not match the geometry");
+      }
+    }
+  }
+
+  /** Records per column in the grid (records are consecutive down a column). */
+  public static long recordsPerColumn(Geometry g) {
+    return (long) g.rows() * (g.planes() == 1 ? g.recordsPerPoly() : 1);
+  }
+
+  /** First record of column {@code col}. */
+  public static long firstRecordOfColumn(Geometry g, int col) {
+    return Math.min(g.recordCount(), col * recordsPerColumn(g));
+  }
+
+  /** The chunk layout (checksums zero) of a geometry with {@code columnsPerChunk}. */
+  static List<Chunk> layout(Geometry g, int columnsPerChunk) {
+    List<Chunk> out = new ArrayList<>();
+    for (int c = 0, k = 0; c < g.cols(); c += columnsPerChunk, k++) {
+      int n = Math.min(columnsPerChunk, g.cols() - c);
+      long first = firstRecordOfColumn(g, c);
+      long end = firstRecordOfColumn(g, c + n);
+      out.add(new Chunk(String.format("chunk-%06d.bin", k), c, n, first, end - first,
+          (end - first) * g.recordSize(), 0));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,339 @@
+package org.jpir.datasets.store;
+
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.function.IntConsumer;
+import java.util.zip.CRC32C;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.PreparedDatabase;
+import org.jpir.core.Presets;
+import org.jpir.core.RecordSource;
+
+/**
+ * A stored database opened for reading. Opening parses and checks the manifest (format, version,
+ * its own checksum, preset, geometry, chunk layout) and every chunk file's length. Chunk contents
+ * are verified against their CRC32C before any of their bytes are returned: {@link
+ * #loadColumns} verifies the chunks it reads; {@link #read} verifies a chunk on its first access;
+ * {@link #verify} checks every chunk. A failure throws {@link StoredDatabaseException} naming the
+ * chunk. Thread-safe.
+ */
+public final class StoredDatabase implements RecordSource, Closeable {
+  private final Path dir;
+  private final Manifest manifest;
+  private final Params params;
+  private final FileChannel[] channels;
+  private final boolean[] verified;
+
+  private StoredDatabase(Path dir, Manifest manifest, Params params) {
+    this.dir = dir;
+    this.manifest = manifest;
+    this.params = params;
+    this.channels = new FileChannel[manifest.chunks().size()];
+    this.verified = new boolean[manifest.chunks().size()];
+  }
+
+  /** Opens the database in {@code dir}. */
+  public static StoredDatabase open(Path dir) {
+    return open(dir, null);
+  }
+
+  /**
+   * Opens the database in {@code dir}, checking it was built for {@code expected} (null: any
+   * preset).
+   */
+  public static StoredDatabase open(Path dir, Params expected) {
+    Manifest m = readManifest(dir);
+    Params p;
+    try {
+      p = Presets.byId(m.presetId());
+    } catch (IllegalArgumentException e) {
+      throw new StoredDatabaseException(dir + ": manifest preset '" + m.presetId()
+          + "' is unknown to this build", e);
+    }
+    if (expected != null && !expected.id().equals(p.id())) {
+      throw new StoredDatabaseException(dir + ": preset mismatch: the database was built for '"
+          + p.id() + "', the caller expects '" + expected.id() + "'");
+    }
+    if (m.geometry().polyBytes() != p.bytesPerPolynomial()) {
+      throw new StoredDatabaseException(dir + ": geometry has " + m.geometry().polyBytes()
+          + " bytes per polynomial but preset " + p.id() + " has " + p.bytesPerPolynomial());
+    }
+    for (Manifest.Chunk c : m.chunks()) {
+      Path f = dir.resolve(c.file());
+      long len;
+      try {
+        len = Files.size(f);
+      } catch (IOException e) {
+        throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is missing", e);
+      }
+      if (len != c.bytes()) {
+        throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is " + len
+            + " bytes but the manifest says " + c.bytes() + (len < c.bytes() ? " (truncated)"
+            : " (extra bytes)"));
+      }
+    }
+    return new StoredDatabase(dir, m, p);
+  }
+
+  /** Reads and parses {@code dir/manifest.txt}. */
+  public static Manifest readManifest(Path dir) {
+    Path mf = dir.resolve(Manifest.FILE);
+    String text;
+    try {
+      text = Files.readString(mf, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new StoredDatabaseException(dir + ": no " + Manifest.FILE
+          + " (not a stored database, or an incomplete write)", e);
+    } catch (IOException e) {
+      throw new StoredDatabaseException(dir + ": cannot read " + Manifest.FILE + ": " + e, e);
+    }
+    return Manifest.parse(text, dir.toString());
+  }
+
+  public Path directory() {
+    return dir;
+  }
+
+  public Manifest manifest() {
+    return manifest;
+  }
+
+  /** The preset the database was built for. */
+  public Params params() {
+    return params;
+  }
+
+  public Geometry geometry() {
+    return manifest.geometry();
+  }
+
+  @Override
+  public long recordCount() {
+    return manifest.geometry().recordCount();
+  }
+
+  @Override
+  public int recordSize() {
+    return manifest.geometry().recordSize();
+  }
+
+  private synchronized FileChannel channel(int k) {
+    if (channels[k] == null) {
+      try {
+        channels[k] = FileChannel.open(dir.resolve(manifest.chunks().get(k).file()),
+            StandardOpenOption.READ);
+      } catch (IOException e) {
+        throw new StoredDatabaseException(dir + ": cannot open chunk "
+            + manifest.chunks().get(k).file() + ": " + e, e);
+      }
+    }
+    return channels[k];
+  }
+
+  /** Reads chunk k whole and checks its length and CRC32C. */
+  public byte[] readChunk(int k) {
+    Manifest.Chunk c = manifest.chunks().get(k);
+    byte[] b = new byte[(int) c.bytes()];
+    try {
+      FileChannel ch = channel(k);
+      if (ch.size() != c.bytes()) {
+        throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is " + ch.size()
+            + " bytes but the manifest says " + c.bytes() + " (truncated or replaced)");
+      }
+      readFully(ch, 0, ByteBuffer.wrap(b));
+    } catch (IOException e) {
+      throw new StoredDatabaseException(dir + ": chunk " + c.file() + " cannot be read: " + e, e);
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(b);
+    if ((int) crc.getValue() != c.crc32c()) {
+      throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is corrupted: CRC32C "
+          + String.format("%08x", (int) crc.getValue()) + " but the manifest says "
+          + String.format("%08x", c.crc32c()));
+    }
+    synchronized (this) {
+      verified[k] = true;
+    }
+    return b;
+  }
+
+  /** Verifies chunk k (streaming, without holding it), throwing a message naming it on failure. */
+  public void verifyChunk(int k) {
+    Manifest.Chunk c = manifest.chunks().get(k);
+    CRC32C crc = new CRC32C();
+    ByteBuffer bb = ByteBuffer.allocate(1 << 20);
+    long pos = 0;
+    try {
+      FileChannel ch = channel(k);
+      if (ch.size() != c.bytes()) {
+        throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is " + ch.size()
+            + " bytes but the manifest says " + c.bytes() + (ch.size() < c.bytes()
+            ? " (truncated)" : " (extra bytes)"));
+      }
+      while (pos < c.bytes()) {
+        bb.clear();
+        bb.limit((int) Math.min(bb.capacity(), c.bytes() - pos));
+        readFully(ch, pos, bb);
+        bb.flip();
+        pos += bb.remaining();
+        crc.update(bb);
+      }
+    } catch (IOException e) {
+      throw new StoredDatabaseException(dir + ": chunk " + c.file() + " cannot be read: " + e, e);
+    }
+    if ((int) crc.getValue() != c.crc32c()) {
+      throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is corrupted: CRC32C "
+          + String.format("%08x", (int) crc.getValue()) + " but the manifest says "
+          + String.format("%08x", c.crc32c()));
+    }
+    synchronized (this) {
+      verified[k] = true;
+    }
+  }
+
+  /** Verifies every chunk; the first failure throws naming its chunk. */
+  public void verify() {
+    for (int k = 0; k < manifest.chunks().size(); k++) {
+      verifyChunk(k);
+    }
+  }
+
+  @Override
+  public void read(long index, byte[] dst, int off) {
+    manifest.geometry().checkRecord(index);
+    Geometry g = manifest.geometry();
+    int col = (int) (index / Manifest.recordsPerColumn(g));
+    int k = manifest.chunkOfColumn(col);
+    boolean ok;
+    synchronized (this) {
+      ok = verified[k];
+    }
+    if (!ok) {
+      verifyChunk(k);
+    }
+    Manifest.Chunk c = manifest.chunks().get(k);
+    try {
+      readFully(channel(k), (index - c.firstRecord()) * g.recordSize(),
+          ByteBuffer.wrap(dst, off, g.recordSize()));
+    } catch (IOException e) {
+      throw new StoredDatabaseException(dir + ": chunk " + c.file() + " cannot be read: " + e, e);
+    }
+  }
+
+  /**
+   * Loads columns {@code [firstCol, firstCol + count)} (what one Spark partition holds): reads and
+   * verifies only the chunks covering them, and returns a record source over the whole database
+   * whose records outside those columns throw. Chunk-aligned ranges read nothing extra.
+   */
+  public ColumnRange loadColumns(int firstCol, int count) {
+    Geometry g = manifest.geometry();
+    if (firstCol < 0 || count < 1 || firstCol + count > g.cols()) {
+      throw new IllegalArgumentException("column range [" + firstCol + ", " + (firstCol + count)
+          + ") is not inside [0, " + g.cols() + ")");
+    }
+    int k0 = manifest.chunkOfColumn(firstCol);
+    int k1 = manifest.chunkOfColumn(firstCol + count - 1);
+    byte[][] chunks = new byte[k1 - k0 + 1][];
+    long[] firsts = new long[chunks.length];
+    for (int k = k0; k <= k1; k++) {
+      chunks[k - k0] = readChunk(k);
+      firsts[k - k0] = manifest.chunks().get(k).firstRecord();
+    }
+    return new ColumnRange(g, firstCol, count, chunks, firsts);
+  }
+
+  /**
+   * Loads and prepares columns {@code [firstCol, firstCol + count)} of every plane (PVEC form):
+   * the whole work of a Spark partition on load.
+   */
+  public PreparedDatabase prepare(int firstCol, int count, IntConsumer progress) {
+    return PreparedDatabase.prepare(params, manifest.geometry(), loadColumns(firstCol, count),
+        firstCol, count, progress);
+  }
+
+  private static void readFully(FileChannel ch, long pos, ByteBuffer bb) throws IOException {
+    while (bb.hasRemaining()) {
+      int r = ch.read(bb, pos);
+      if (r < 0) {
+        throw new EOFException("unexpected end of file at byte " + pos + " (truncated)");
+      }
+      pos += r;
+    }
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    for (FileChannel ch : channels) {
+      if (ch != null) {
+        ch.close();
+      }
+    }
+  }
+
+  /**
+   * The records of a column range held in memory: a {@link RecordSource} with the whole
+   * database's record count (as {@link PreparedDatabase#prepare} expects) that serves only the
+   * records of its columns.
+   */
+  public static final class ColumnRange implements RecordSource {
+    private final Geometry g;
+    private final int firstCol;
+    private final int count;
+    private final byte[][] chunks;
+    private final long[] firsts;
+    private final long lo;
+    private final long hi;
+
+    ColumnRange(Geometry g, int firstCol, int count, byte[][] chunks, long[] firsts) {
+      this.g = g;
+      this.firstCol = firstCol;
+      this.count = count;
+      this.chunks = chunks;
+      this.firsts = firsts;
+      this.lo = Manifest.firstRecordOfColumn(g, firstCol);
+      this.hi = Manifest.firstRecordOfColumn(g, firstCol + count);
+    }
+
+    public int firstColumn() {
+      return firstCol;
+    }
+
+    public int columnCount() {
+      return count;
+    }
+
+    @Override
+    public long recordCount() {
+      return g.recordCount();
+    }
+
+    @Override
+    public int recordSize() {
+      return g.recordSize();
+    }
+
+    @Override
+    public void read(long index, byte[] dst, int off) {
+      if (index < lo || index >= hi) {
+        throw new IllegalArgumentException("record " + index + " is outside columns ["
+            + firstCol + ", " + (firstCol + count) + ") (records [" + lo + ", " + hi + "))");
+      }
+      int k = chunks.length - 1;
+      while (firsts[k] > index) {
+        k--;
+      }
+      System.arraycopy(chunks[k], (int) ((index - firsts[k]) * g.recordSize()), dst, off,
+          g.recordSize());
+    }
+  }
+}
