@@ -62,11 +62,11 @@ run_java() { # runs a main class from the benchmarks jar (which bundles the kern
     ${PIR_JAVA_OPTS:-} -cp "$BENCH_JAR" "$@"
 }
 
-run_spark() { # runs the Spark job in this JVM (local mode unless --master/spark.master says otherwise)
+run_spark() { # main class + args, with Spark on the class path (local mode unless a master is given)
   ensure_built
   exec "$JAVA" @"$OPTS_FILE" -Xmx${PIR_DRIVER_MEMORY:-8g} \
     -Dlog4j2.configurationFile="$ROOT/deploy/conf/log4j2.properties" \
-    ${PIR_JAVA_OPTS:-} -cp "$SPARK_JAR:$(cat "$SPARK_CP")" org.jpir.spark.PirJob "$@"
+    ${PIR_JAVA_OPTS:-} -cp "$SPARK_JAR:$(cat "$SPARK_CP")" "$@"
 }
 
 usage() {
@@ -74,7 +74,9 @@ usage() {
 jpir launcher (JDK: $JAVA_HOME)
   ./pir demo [options]     the main job in Spark local mode on a generated database (see README)
   ./pir answer ...         answer a directory of query files (Spark)
-  ./pir client ...         keygen | query | decode
+  ./pir client ...         keygen | query | decode | verify
+  ./pir setup <source> ... import a source into a stored database (= ./pir data import)
+  ./pir data ...           import | manifest | verify | lookup (stored databases)
   ./pir local-demo         the same protocol in one JVM without Spark
   ./pir test               build and run every test (mvn verify)
   ./pir bench [options]    run the JMH kernel benchmarks, write JSON and the README table
@@ -90,7 +92,8 @@ cmd="${1:-help}"; shift || true
 case "$cmd" in
   test)  need_mvn; exec "$MVN" -B verify "$@" ;;
   build) need_mvn; exec "$MVN" -B -DskipTests package "$@" ;;
-  demo|answer|client) run_spark "$cmd" "$@" ;;
+  demo|answer|client|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
+  data) run_spark org.jpir.datasets.cli.DatasetsCli "$@" ;;
   local-demo) run_java org.jpir.core.demo.LocalDemo "$@" ;;
   bench) run_java org.jpir.bench.BenchRunner "$@" ;;
   info)  run_java org.jpir.bench.Info "$@" ;;

@@ -1,18 +1,29 @@
 package org.jpir.spark;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
+import org.jpir.core.Presets;
+import org.jpir.datasets.store.StoredDatabase;
 
 /**
  * A database named on the command line, and the geometry both client and server derive from it:
- * {@code synthetic:<count>x<recordSize>[:<seed>]} is the seeded synthetic generator.
+ * {@code synthetic:<count>x<recordSize>[:<seed>]} is the seeded synthetic generator (geometry
+ * from {@link Geometry#choose}); any other value is the directory of a stored database, whose
+ * manifest fixes the preset and the geometry.
+ *
+ * @param storedGeometry the manifest's geometry, null for synthetic databases
+ * @param storedPreset the manifest's preset id, null for synthetic databases
  */
-public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSize) {
+public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSize,
+    Geometry storedGeometry, String storedPreset) {
 
   /** Parses a spec; the message names what is wrong. */
   public static DatabaseSpec parse(String spec) {
     if (spec == null || spec.isBlank()) {
-      throw new IllegalArgumentException("no database given (use synthetic:<count>x<size>[:seed])");
+      throw new IllegalArgumentException("no database given (a stored database directory or"
+          + " synthetic:<count>x<size>[:seed])");
     }
     if (spec.startsWith("synthetic:")) {
       String[] parts = spec.substring("synthetic:".length()).split(":");
@@ -29,17 +40,43 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
           throw new IllegalArgumentException("synthetic database '" + spec
               + "' needs count >= 1 and record size >= 1");
         }
-        return new DatabaseSpec(new SyntheticSourceFactory(count, size, seed), count, size);
+        return new DatabaseSpec(new SyntheticSourceFactory(count, size, seed), count, size,
+            null, null);
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("synthetic database '" + spec + "': " + e.getMessage());
       }
     }
-    throw new IllegalArgumentException("unknown database '" + spec
-        + "' (supported: synthetic:<count>x<recordSize>[:seed])");
+    Path dir = Path.of(spec);
+    if (!Files.isDirectory(dir)) {
+      throw new IllegalArgumentException("unknown database '" + spec + "': not a directory"
+          + " (a stored database) nor synthetic:<count>x<recordSize>[:seed]");
+    }
+    try (StoredDatabase db = StoredDatabase.open(dir)) {
+      return new DatabaseSpec(new StoredSourceFactory(dir.toAbsolutePath().toString()),
+          db.recordCount(), db.recordSize(), db.geometry(), db.params().id());
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("cannot open stored database " + dir + ": " + e);
+    }
+  }
+
+  /**
+   * The preset: the manifest's for a stored database (a different {@code requested} id is an
+   * error), else {@code requested} or the production preset.
+   */
+  public Params params(String requested) {
+    if (storedPreset != null) {
+      if (requested != null && !requested.equals(storedPreset)) {
+        throw new IllegalArgumentException("database was stored for preset '" + storedPreset
+            + "', not '" + requested + "'");
+      }
+      return Presets.byId(storedPreset);
+    }
+    return Presets.byId(requested != null ? requested : Presets.ONIONPIR_4096.id());
   }
 
   /** The geometry client and server agree on. */
   public Geometry geometry(Params p, int maxRows) {
-    return Geometry.choose(p, count, recordSize, maxRows);
+    return storedGeometry != null ? storedGeometry
+        : Geometry.choose(p, count, recordSize, maxRows);
   }
 }

@@ -163,8 +163,7 @@ public final class DistributedPirServer {
     public PreparedPartition call(Integer i) {
       ExecutorChecks.once();
       Params p = Presets.byId(paramsId);
-      PreparedDatabase db = PreparedDatabase.prepare(p, g, source.open(), parts.first(i),
-          parts.size(i), null);
+      PreparedDatabase db = source.prepare(p, g, parts.first(i), parts.size(i));
       LOG.info("partition {}: prepared columns [{}, {}) ({} MiB of PVECs)", i, parts.first(i),
           parts.first(i) + parts.size(i), db.sizeBytes() >> 20);
       return new PreparedPartition(i, db);

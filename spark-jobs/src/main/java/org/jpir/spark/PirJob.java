@@ -54,10 +54,10 @@ public final class PirJob {
       case "answer": {
         Options o = new Options("answer", args, 1, Set.of("db", "queries", "out", "batch",
             "partitions", "max-rows", "preset"));
-        Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
         DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
+        Params p = db.params(o.get("preset", null));
         Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
-        try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir answer", null))) {
+        try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir answer", "local[*]"))) {
           DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, db.factory(),
               o.getInt("partitions", 2 * sc.defaultParallelism()));
           AnswerJob.Summary s = AnswerJob.run(server, p, Path.of(o.require("queries")),
@@ -71,9 +71,15 @@ public final class PirJob {
       }
       case "client":
         return client(args);
+      case "setup":
+        // import or generate a database into the stored format (the datasets CLI's import)
+        // "setup <source> ..." is "data import <source> ..."
+        String[] imp = args.clone();
+        imp[0] = "import";
+        return org.jpir.datasets.cli.DatasetsCli.run(imp, System.out, System.err);
       default:
         throw new IllegalArgumentException("unknown command '" + args[0]
-            + "' (known: demo, answer, client)");
+            + "' (known: demo, answer, client, setup)");
     }
   }
 
@@ -94,8 +100,9 @@ public final class PirJob {
       case "query": {
         Options o = new Options("client query", args, 2, Set.of("preset", "db", "key", "index",
             "out", "max-rows"));
-        Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
-        Geometry g = DatabaseSpec.parse(o.require("db")).geometry(p, o.getInt("max-rows", 1024));
+        DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
+        Params p = db.params(o.get("preset", null));
+        Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
         SecretKey sk = Wire.readSecretKey(Files.readAllBytes(Path.of(o.require("key"))), p);
         long index = o.getLong("index", -1);
         byte[] q = Wire.writeQuery(new PirClient(p, g, sk, random).query(index));
@@ -106,8 +113,9 @@ public final class PirJob {
       case "decode": {
         Options o = new Options("client decode", args, 2, Set.of("preset", "db", "key", "index",
             "answer", "out", "max-rows"));
-        Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
-        Geometry g = DatabaseSpec.parse(o.require("db")).geometry(p, o.getInt("max-rows", 1024));
+        DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
+        Params p = db.params(o.get("preset", null));
+        Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
         SecretKey sk = Wire.readSecretKey(Files.readAllBytes(Path.of(o.require("key"))), p);
         long index = o.getLong("index", -1);
         byte[] rec = new PirClient(p, g, sk, random).decode(
@@ -119,8 +127,8 @@ public final class PirJob {
       case "verify": {
         Options o = new Options("client verify", args, 2, Set.of("preset", "db", "key",
             "answers", "max-rows"));
-        Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
         DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
+        Params p = db.params(o.get("preset", null));
         Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
         SecretKey sk = Wire.readSecretKey(Files.readAllBytes(Path.of(o.require("key"))), p);
         PirClient client = new PirClient(p, g, sk, random);

@@ -1,6 +1,9 @@
 package org.jpir.spark;
 
 import java.io.Serializable;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.PreparedDatabase;
 import org.jpir.core.RecordSource;
 
 /**
@@ -10,6 +13,11 @@ import org.jpir.core.RecordSource;
 public interface RecordSourceFactory extends Serializable {
   /** Opens the source (on an executor). */
   RecordSource open();
+
+  /** Prepares columns {@code [first, first + count)} on an executor. */
+  default PreparedDatabase prepare(Params p, Geometry g, int first, int count) {
+    return PreparedDatabase.prepare(p, g, open(), first, count, null);
+  }
 
   /** A one-line description for logs. */
   String describe();

@@ -2,6 +2,7 @@ package org.jpir.spark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -102,5 +103,27 @@ class DistributedPirServerTest extends SparkTestBase {
       Answer a = Wire.readAnswer(Files.readAllBytes(dir.resolve("out/" + name + ".answer")), P);
       assertTrue(Arrays.equals(truth.record(i), client.decode(a, i)), "record " + i);
     }
+  }
+
+  @Test
+  void storedDatabasePartitionsReadTheirChunks(@TempDir Path dir) throws Exception {
+    SyntheticRecords src = new SyntheticRecords(3000, 100, 8);
+    Geometry g = Geometry.choose(P, 3000, 100, 1024);
+    Path db = dir.resolve("db");
+    org.jpir.datasets.store.StoredDatabaseWriter.write(db, P, g, src, 4, "test", java.util.Map.of(),
+        null);
+    DatabaseSpec spec = DatabaseSpec.parse(db.toString());
+    assertEquals(P, spec.params(null));
+    assertEquals(g, spec.geometry(P, 7));
+    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, spec.factory(), 3);
+    PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
+    QueryExpander ex = new QueryExpander(P);
+    Answer[] a = server.answerBatch(List.of(ex.expand(client.query(0), g),
+        ex.expand(client.query(2999), g)), null);
+    assertArrayEquals(src.record(0), client.decode(a[0], 0));
+    assertArrayEquals(src.record(2999), client.decode(a[1], 2999));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> spec.params("test-insecure-1024"));
+    assertTrue(e.getMessage().contains("stored for preset"), e.getMessage());
   }
 }

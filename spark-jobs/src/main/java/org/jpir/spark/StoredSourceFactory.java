@@ -1,0 +1,40 @@
+package org.jpir.spark;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.PreparedDatabase;
+import org.jpir.core.RecordSource;
+import org.jpir.datasets.store.StoredDatabase;
+
+/**
+ * A stored database directory (see datasets/FORMAT.md) visible at the same path on every
+ * executor (a shared or distributed file system): each partition reads and verifies only the
+ * chunks of its own columns.
+ */
+public record StoredSourceFactory(String directory) implements RecordSourceFactory {
+  @Override
+  public RecordSource open() {
+    return StoredDatabase.open(Path.of(directory));
+  }
+
+  @Override
+  public PreparedDatabase prepare(Params p, Geometry g, int first, int count) {
+    try (StoredDatabase db = StoredDatabase.open(Path.of(directory), p)) {
+      if (!db.geometry().equals(g)) {
+        throw new IllegalStateException("stored database " + directory + " has geometry "
+            + db.geometry() + ", the job expects " + g);
+      }
+      return db.prepare(first, count, null);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public String describe() {
+    return "stored(" + directory + ")";
+  }
+}
