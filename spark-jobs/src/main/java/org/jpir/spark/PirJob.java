@@ -53,7 +53,7 @@ public final class PirJob {
       }
       case "answer": {
         Options o = new Options("answer", args, 1, Set.of("db", "queries", "out", "batch",
-            "partitions", "max-rows", "preset"));
+            "partitions", "max-rows", "preset", "summary"));
         DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
         Params p = db.params(o.get("preset", null));
         Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
@@ -66,6 +66,19 @@ public final class PirJob {
               + " %.2f s; %.3f GB/s of raw database; %.2f queries/s", s.answered(),
               s.rejected(), s.seconds(), s.bytesPerSecond() / 1e9,
               s.answered() / s.serverSeconds()));
+          String summaryFile = o.get("summary", null);
+          if (summaryFile != null) {
+            // one line of key=value pairs for experiment runners (deploy/scaling.sh)
+            String line = String.format(Locale.ROOT, "executors=%d partitions=%d rows=%d cols=%d"
+                + " raw_bytes=%d batch=%d answered=%d seconds=%.4f server_seconds=%.4f"
+                + " phase1_task_seconds=%.4f phase2_task_seconds=%.4f gbps=%.5f qps=%.4f%n",
+                sc.sc().getExecutorMemoryStatus().size() - (sc.isLocal() ? 0 : 1),
+                server.partitioning().count(), g.rows(), g.cols(), g.rawBytes(),
+                o.getInt("batch", 4), s.answered(), s.seconds(), s.serverSeconds(),
+                s.phase1Seconds(), s.phase2Seconds(), s.bytesPerSecond() / 1e9,
+                s.answered() / s.serverSeconds());
+            Files.writeString(Path.of(summaryFile), line);
+          }
           return s.rejected() == 0 ? 0 : 1;
         }
       }

@@ -1,0 +1,40 @@
+package org.jpir.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Draws the scaling experiment's CSV (deploy/scaling.sh): throughput against executors, one line
+ * per (database size, batch), and per-phase task seconds per query against executors.
+ * Usage: {@code ScalingPlot scaling.csv out-dir}.
+ */
+public final class ScalingPlot {
+  private ScalingPlot() {}
+
+  public static void main(String[] args) throws IOException {
+    List<String> lines = Files.readAllLines(Path.of(args[0]));
+    List<String> head = Arrays.asList(lines.get(0).split(","));
+    LineChart thr = new LineChart("answer job throughput (raw database GB/s)", "executors (1 core)",
+        "GB/s");
+    LineChart phases = new LineChart("task seconds per query", "executors (1 core)", "s");
+    for (String l : lines.subList(1, lines.size())) {
+      String[] f = l.split(",");
+      double ex = Double.parseDouble(f[head.indexOf("executors")]);
+      String key = f[head.indexOf("db_mib")] + " MiB, batch " + f[head.indexOf("batch")];
+      double answered = Double.parseDouble(f[head.indexOf("answered")]);
+      thr.add(key, ex, Double.parseDouble(f[head.indexOf("gbps")]));
+      phases.add("phase 1, " + key, ex,
+          Double.parseDouble(f[head.indexOf("phase1_task_seconds")]) / answered);
+      phases.add("phase 2, " + key, ex,
+          Double.parseDouble(f[head.indexOf("phase2_task_seconds")]) / answered);
+    }
+    Path out = Path.of(args[1]);
+    thr.write(out.resolve("throughput.png"));
+    phases.write(out.resolve("phases.png"));
+    System.out.println("plots: " + out.resolve("throughput.png") + ", "
+        + out.resolve("phases.png"));
+  }
+}
