@@ -167,8 +167,12 @@ public final class GlweOps {
 
   /** The FFT of every limb polynomial of c, column c at {@code c*N} of a new array. */
   double[] transform(Glwe c) {
+    return transformInto(c, new double[c.data().length]);
+  }
+
+  /** The FFT of every limb polynomial of c into {@code out} (column c at {@code c*N}). */
+  double[] transformInto(Glwe c, double[] out) {
     long[] d = c.data();
-    double[] out = new double[d.length];
     for (int col = 0; col < 2 * c.limbs(); col++) {
       Reim.fromZnx(n, d, col * n, out, col * n);
       plan.fft(out, col * n);

@@ -40,11 +40,12 @@ public final class QueryExpander {
     int per = p.glweLimbs() * p.n();
     int lim = p.plaintextLimbs();
     Pmat phase1 = Pmat.allocate(p.n(), q.rows() * lim, p.glweColumns());
+    double[] reim = new double[2 * per];
     for (int r = 0; r < q.rows(); r++) {
       for (int l = 0; l < lim; l++) {
         int row = r * lim + l;
         Glwe c = regenerate(q.seed(), ClientQuery.phase1Stream(p, r, l), q.phase1B(), row * per);
-        phase1.prepareRow(row, ops.transform(c), 0);
+        phase1.prepareRow(row, ops.transformInto(c, reim), 0);
       }
     }
     int levels = Noise.levels(q.cols());
