@@ -7,9 +7,9 @@ import org.jpir.vmp.FftKernel;
 
 /**
  * Vector API implementation of {@link FftKernel} on 256-bit vectors (4 doubles), which Zen 4
- * and AVX2 machines both run at full FMA rate. Radix-2 and radix-4 stages work on 4 butterflies
- * at once with broadcast twiddles (every stage has half-widths of at least 4); the leaf does the
- * last two levels inside one vector of 4 complex values with constant lane shuffles and
+ * and AVX2 machines both run at full FMA rate. Radix-4 stages and the top level of the 3-level leaf
+ * work on 4 butterflies at once with broadcast twiddles (half-widths of at least 4); the last
+ * two levels run inside one vector of 4 complex values with constant lane shuffles and
  * per-lane twiddle vectors from the table. Complex products use fused multiply-adds, so results
  * differ from {@code RefFft} by rounding only (bound in {@code FftPlan}). No allocation.
  */
@@ -25,31 +25,6 @@ public final class PanamaFft implements FftKernel {
 
   /** Public for reflective loading. */
   public PanamaFft() {}
-
-  @Override
-  public void fwdR2(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
-      int t0) {
-    int h = size >> 1;
-    for (int k = 0; k < count; k++) {
-      int t = t0 + k * R2_ENTRY;
-      DoubleVector c = DoubleVector.broadcast(S, tw[t]);
-      DoubleVector s = DoubleVector.broadcast(S, tw[t + 1]);
-      DoubleVector ns = DoubleVector.broadcast(S, tw[t + 2]);
-      int a = (k0 + k) * size;
-      for (int j = a; j < a + h; j += L) {
-        DoubleVector ar = DoubleVector.fromArray(S, buf, ro + j);
-        DoubleVector ai = DoubleVector.fromArray(S, buf, io + j);
-        DoubleVector br = DoubleVector.fromArray(S, buf, ro + j + h);
-        DoubleVector bi = DoubleVector.fromArray(S, buf, io + j + h);
-        DoubleVector tr = br.fma(c, bi.mul(ns));
-        DoubleVector ti = br.fma(s, bi.mul(c));
-        ar.add(tr).intoArray(buf, ro + j);
-        ai.add(ti).intoArray(buf, io + j);
-        ar.sub(tr).intoArray(buf, ro + j + h);
-        ai.sub(ti).intoArray(buf, io + j + h);
-      }
-    }
-  }
 
   @Override
   public void fwdR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
@@ -111,52 +86,50 @@ public final class PanamaFft implements FftKernel {
   public void fwdLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     int t = t0;
     for (int p = k0 * 4; p < (k0 + count) * 4; p += L, t += LEAF_ENTRY) {
-      DoubleVector vr = DoubleVector.fromArray(S, buf, ro + p);
-      DoubleVector vi = DoubleVector.fromArray(S, buf, io + p);
-      // level A: lanes [lo + W hi], W = [s, s, -s, -s]
-      DoubleVector war = DoubleVector.fromArray(S, tw, t);
-      DoubleVector wai = DoubleVector.fromArray(S, tw, t + 4);
-      DoubleVector lr = vr.rearrange(LO_A);
-      DoubleVector li = vi.rearrange(LO_A);
-      DoubleVector hr = vr.rearrange(HI_A);
-      DoubleVector hi = vi.rearrange(HI_A);
-      vr = hr.fma(war, lr).sub(hi.mul(wai));
-      vi = hr.fma(wai, hi.fma(war, li));
-      // level B: W = [s0, -s0, i s0, -i s0]
-      DoubleVector wbr = DoubleVector.fromArray(S, tw, t + 8);
-      DoubleVector wbi = DoubleVector.fromArray(S, tw, t + 12);
-      lr = vr.rearrange(LO_B);
-      li = vi.rearrange(LO_B);
-      hr = vr.rearrange(HI_B);
-      hi = vi.rearrange(HI_B);
-      hr.fma(wbr, lr).sub(hi.mul(wbi)).intoArray(buf, ro + p);
-      hr.fma(wbi, hi.fma(wbr, li)).intoArray(buf, io + p);
+      fwdLeaf(DoubleVector.fromArray(S, buf, ro + p), DoubleVector.fromArray(S, buf, io + p),
+          tw, t, buf, ro + p, io + p);
     }
   }
 
   @Override
-  public void invR2(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
-      int t0) {
-    int h = size >> 1;
-    for (int k = 0; k < count; k++) {
-      int t = t0 + k * R2_ENTRY;
+  public void fwdLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+    int t = t0;
+    for (int p = k0 * 8; p < (k0 + count) * 8; p += 2 * L, t += LEAF3_ENTRY) {
       DoubleVector c = DoubleVector.broadcast(S, tw[t]);
       DoubleVector s = DoubleVector.broadcast(S, tw[t + 1]);
       DoubleVector ns = DoubleVector.broadcast(S, tw[t + 2]);
-      int a = (k0 + k) * size;
-      for (int j = a; j < a + h; j += L) {
-        DoubleVector ar = DoubleVector.fromArray(S, buf, ro + j);
-        DoubleVector ai = DoubleVector.fromArray(S, buf, io + j);
-        DoubleVector br = DoubleVector.fromArray(S, buf, ro + j + h);
-        DoubleVector bi = DoubleVector.fromArray(S, buf, io + j + h);
-        DoubleVector dr = ar.sub(br);
-        DoubleVector di = ai.sub(bi);
-        ar.add(br).intoArray(buf, ro + j);
-        ai.add(bi).intoArray(buf, io + j);
-        dr.fma(c, di.mul(s)).intoArray(buf, ro + j + h);
-        di.fma(c, dr.mul(ns)).intoArray(buf, io + j + h);
-      }
+      DoubleVector ar = DoubleVector.fromArray(S, buf, ro + p);
+      DoubleVector ai = DoubleVector.fromArray(S, buf, io + p);
+      DoubleVector br = DoubleVector.fromArray(S, buf, ro + p + L);
+      DoubleVector bi = DoubleVector.fromArray(S, buf, io + p + L);
+      DoubleVector tr = br.fma(c, bi.mul(ns));
+      DoubleVector ti = br.fma(s, bi.mul(c));
+      fwdLeaf(ar.add(tr), ai.add(ti), tw, t + 4, buf, ro + p, io + p);
+      fwdLeaf(ar.sub(tr), ai.sub(ti), tw, t + 4 + LEAF_ENTRY, buf, ro + p + L, io + p + L);
     }
+  }
+
+  /** Last two levels of one size-4 node held in (vr, vi); stores the result. */
+  private static void fwdLeaf(DoubleVector vr, DoubleVector vi, double[] tw, int t,
+      double[] buf, int pr, int pi) {
+    // level A: lanes [lo + W hi], W = [s, s, -s, -s]
+    DoubleVector war = DoubleVector.fromArray(S, tw, t);
+    DoubleVector wai = DoubleVector.fromArray(S, tw, t + 4);
+    DoubleVector lr = vr.rearrange(LO_A);
+    DoubleVector li = vi.rearrange(LO_A);
+    DoubleVector hr = vr.rearrange(HI_A);
+    DoubleVector hi = vi.rearrange(HI_A);
+    DoubleVector xr = hr.fma(war, lr).sub(hi.mul(wai));
+    DoubleVector xi = hr.fma(wai, hi.fma(war, li));
+    // level B: W = [s0, -s0, i s0, -i s0]
+    DoubleVector wbr = DoubleVector.fromArray(S, tw, t + 8);
+    DoubleVector wbi = DoubleVector.fromArray(S, tw, t + 12);
+    lr = xr.rearrange(LO_B);
+    li = xi.rearrange(LO_B);
+    hr = xr.rearrange(HI_B);
+    hi = xi.rearrange(HI_B);
+    hr.fma(wbr, lr).sub(hi.mul(wbi)).intoArray(buf, pr);
+    hr.fma(wbi, hi.fma(wbr, li)).intoArray(buf, pi);
   }
 
   @Override
@@ -219,22 +192,50 @@ public final class PanamaFft implements FftKernel {
   public void invLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     int t = t0;
     for (int p = k0 * 4; p < (k0 + count) * 4; p += L, t += LEAF_ENTRY) {
-      DoubleVector vr = DoubleVector.fromArray(S, buf, ro + p);
-      DoubleVector vi = DoubleVector.fromArray(S, buf, io + p);
-      // level B: d = [x0 + x1, x0 - x1, y0 + y1, y0 - y1], times W = [1, conj s0, 1, conj i s0]
-      DoubleVector dr = vr.rearrange(HI_B).fma(SIGN_B, vr.rearrange(LO_B));
-      DoubleVector di = vi.rearrange(HI_B).fma(SIGN_B, vi.rearrange(LO_B));
-      DoubleVector wr = DoubleVector.fromArray(S, tw, t + 8);
-      DoubleVector wi = DoubleVector.fromArray(S, tw, t + 12);
-      vr = dr.fma(wr, di.mul(wi).neg());
-      vi = dr.fma(wi, di.mul(wr));
-      // level A: d = [x0 + y0, x1 + y1, x0 - y0, x1 - y1], times W = [1, 1, conj s, conj s]
-      dr = vr.rearrange(HI_A).fma(SIGN_A, vr.rearrange(LO_A));
-      di = vi.rearrange(HI_A).fma(SIGN_A, vi.rearrange(LO_A));
-      wr = DoubleVector.fromArray(S, tw, t);
-      wi = DoubleVector.fromArray(S, tw, t + 4);
-      dr.fma(wr, di.mul(wi).neg()).intoArray(buf, ro + p);
-      dr.fma(wi, di.mul(wr)).intoArray(buf, io + p);
+      invLeaf(buf, ro + p, io + p, tw, t);
     }
+  }
+
+  @Override
+  public void invLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+    int t = t0;
+    for (int p = k0 * 8; p < (k0 + count) * 8; p += 2 * L, t += LEAF3_ENTRY) {
+      invLeaf(buf, ro + p, io + p, tw, t + 4);
+      invLeaf(buf, ro + p + L, io + p + L, tw, t + 4 + LEAF_ENTRY);
+      // the loads below are forwarded from the stores just made
+      DoubleVector ar = DoubleVector.fromArray(S, buf, ro + p);
+      DoubleVector ai = DoubleVector.fromArray(S, buf, io + p);
+      DoubleVector br = DoubleVector.fromArray(S, buf, ro + p + L);
+      DoubleVector bi = DoubleVector.fromArray(S, buf, io + p + L);
+      DoubleVector c = DoubleVector.broadcast(S, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S, tw[t + 2]);
+      DoubleVector dr = ar.sub(br);
+      DoubleVector di = ai.sub(bi);
+      ar.add(br).intoArray(buf, ro + p);
+      ai.add(bi).intoArray(buf, io + p);
+      dr.fma(c, di.mul(s)).intoArray(buf, ro + p + L);
+      di.fma(c, dr.mul(ns)).intoArray(buf, io + p + L);
+    }
+  }
+
+  /** Inverse of the last two levels of the size-4 node at (buf[pr..pr+3], buf[pi..pi+3]). */
+  private static void invLeaf(double[] buf, int pr, int pi, double[] tw, int t) {
+    DoubleVector vr = DoubleVector.fromArray(S, buf, pr);
+    DoubleVector vi = DoubleVector.fromArray(S, buf, pi);
+    // level B: d = [x0 + x1, x0 - x1, y0 + y1, y0 - y1], times W = [1, conj s0, 1, conj i s0]
+    DoubleVector dr = vr.rearrange(HI_B).fma(SIGN_B, vr.rearrange(LO_B));
+    DoubleVector di = vi.rearrange(HI_B).fma(SIGN_B, vi.rearrange(LO_B));
+    DoubleVector wr = DoubleVector.fromArray(S, tw, t + 8);
+    DoubleVector wi = DoubleVector.fromArray(S, tw, t + 12);
+    vr = dr.fma(wr, di.mul(wi).neg());
+    vi = dr.fma(wi, di.mul(wr));
+    // level A: d = [x0 + y0, x1 + y1, x0 - y0, x1 - y1], times W = [1, 1, conj s, conj s]
+    dr = vr.rearrange(HI_A).fma(SIGN_A, vr.rearrange(LO_A));
+    di = vi.rearrange(HI_A).fma(SIGN_A, vi.rearrange(LO_A));
+    wr = DoubleVector.fromArray(S, tw, t);
+    wi = DoubleVector.fromArray(S, tw, t + 4);
+    dr.fma(wr, di.mul(wi).neg()).intoArray(buf, pr);
+    dr.fma(wi, di.mul(wr)).intoArray(buf, pi);
   }
 }
