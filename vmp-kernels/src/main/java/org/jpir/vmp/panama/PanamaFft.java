@@ -86,8 +86,7 @@ public final class PanamaFft implements FftKernel {
   public void fwdLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     int t = t0;
     for (int p = k0 * 4; p < (k0 + count) * 4; p += L, t += LEAF_ENTRY) {
-      fwdLeaf(DoubleVector.fromArray(S, buf, ro + p), DoubleVector.fromArray(S, buf, io + p),
-          tw, t, buf, ro + p, io + p);
+      fwdLeaf(buf, ro + p, io + p, tw, t);
     }
   }
 
@@ -95,6 +94,7 @@ public final class PanamaFft implements FftKernel {
   public void fwdLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     int t = t0;
     for (int p = k0 * 8; p < (k0 + count) * 8; p += 2 * L, t += LEAF3_ENTRY) {
+      // written out in full: helpers taking vectors made JDK 17 box them
       DoubleVector c = DoubleVector.broadcast(S, tw[t]);
       DoubleVector s = DoubleVector.broadcast(S, tw[t + 1]);
       DoubleVector ns = DoubleVector.broadcast(S, tw[t + 2]);
@@ -104,14 +104,53 @@ public final class PanamaFft implements FftKernel {
       DoubleVector bi = DoubleVector.fromArray(S, buf, io + p + L);
       DoubleVector tr = br.fma(c, bi.mul(ns));
       DoubleVector ti = br.fma(s, bi.mul(c));
-      fwdLeaf(ar.add(tr), ai.add(ti), tw, t + 4, buf, ro + p, io + p);
-      fwdLeaf(ar.sub(tr), ai.sub(ti), tw, t + 4 + LEAF_ENTRY, buf, ro + p + L, io + p + L);
+      br = ar.sub(tr);
+      bi = ai.sub(ti);
+      ar = ar.add(tr);
+      ai = ai.add(ti);
+      int ta = t + 4;
+      int tb = t + 4 + LEAF_ENTRY;
+      // level A on both halves: [lo + W hi], W = [s, s, -s, -s]
+      DoubleVector war = DoubleVector.fromArray(S, tw, ta);
+      DoubleVector wai = DoubleVector.fromArray(S, tw, ta + 4);
+      DoubleVector wbr = DoubleVector.fromArray(S, tw, tb);
+      DoubleVector wbi = DoubleVector.fromArray(S, tw, tb + 4);
+      DoubleVector alr = ar.rearrange(LO_A);
+      DoubleVector ali = ai.rearrange(LO_A);
+      DoubleVector ahr = ar.rearrange(HI_A);
+      DoubleVector ahi = ai.rearrange(HI_A);
+      DoubleVector blr = br.rearrange(LO_A);
+      DoubleVector bli = bi.rearrange(LO_A);
+      DoubleVector bhr = br.rearrange(HI_A);
+      DoubleVector bhi = bi.rearrange(HI_A);
+      ar = ahr.fma(war, alr).sub(ahi.mul(wai));
+      ai = ahr.fma(wai, ahi.fma(war, ali));
+      br = bhr.fma(wbr, blr).sub(bhi.mul(wbi));
+      bi = bhr.fma(wbi, bhi.fma(wbr, bli));
+      // level B on both halves: W = [s0, -s0, i s0, -i s0]
+      war = DoubleVector.fromArray(S, tw, ta + 8);
+      wai = DoubleVector.fromArray(S, tw, ta + 12);
+      wbr = DoubleVector.fromArray(S, tw, tb + 8);
+      wbi = DoubleVector.fromArray(S, tw, tb + 12);
+      alr = ar.rearrange(LO_B);
+      ali = ai.rearrange(LO_B);
+      ahr = ar.rearrange(HI_B);
+      ahi = ai.rearrange(HI_B);
+      blr = br.rearrange(LO_B);
+      bli = bi.rearrange(LO_B);
+      bhr = br.rearrange(HI_B);
+      bhi = bi.rearrange(HI_B);
+      ahr.fma(war, alr).sub(ahi.mul(wai)).intoArray(buf, ro + p);
+      ahr.fma(wai, ahi.fma(war, ali)).intoArray(buf, io + p);
+      bhr.fma(wbr, blr).sub(bhi.mul(wbi)).intoArray(buf, ro + p + L);
+      bhr.fma(wbi, bhi.fma(wbr, bli)).intoArray(buf, io + p + L);
     }
   }
 
-  /** Last two levels of one size-4 node held in (vr, vi); stores the result. */
-  private static void fwdLeaf(DoubleVector vr, DoubleVector vi, double[] tw, int t,
-      double[] buf, int pr, int pi) {
+  /** Last two levels of the size-4 node at (buf[pr..pr+3], buf[pi..pi+3]), in place. */
+  private static void fwdLeaf(double[] buf, int pr, int pi, double[] tw, int t) {
+    DoubleVector vr = DoubleVector.fromArray(S, buf, pr);
+    DoubleVector vi = DoubleVector.fromArray(S, buf, pi);
     // level A: lanes [lo + W hi], W = [s, s, -s, -s]
     DoubleVector war = DoubleVector.fromArray(S, tw, t);
     DoubleVector wai = DoubleVector.fromArray(S, tw, t + 4);
@@ -200,13 +239,39 @@ public final class PanamaFft implements FftKernel {
   public void invLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     int t = t0;
     for (int p = k0 * 8; p < (k0 + count) * 8; p += 2 * L, t += LEAF3_ENTRY) {
-      invLeaf(buf, ro + p, io + p, tw, t + 4);
-      invLeaf(buf, ro + p + L, io + p + L, tw, t + 4 + LEAF_ENTRY);
-      // the loads below are forwarded from the stores just made
+      int ta = t + 4;
+      int tb = t + 4 + LEAF_ENTRY;
       DoubleVector ar = DoubleVector.fromArray(S, buf, ro + p);
       DoubleVector ai = DoubleVector.fromArray(S, buf, io + p);
       DoubleVector br = DoubleVector.fromArray(S, buf, ro + p + L);
       DoubleVector bi = DoubleVector.fromArray(S, buf, io + p + L);
+      // level B on both halves: d = [x0 + x1, x0 - x1, y0 + y1, y0 - y1] times W
+      DoubleVector adr = ar.rearrange(HI_B).fma(SIGN_B, ar.rearrange(LO_B));
+      DoubleVector adi = ai.rearrange(HI_B).fma(SIGN_B, ai.rearrange(LO_B));
+      DoubleVector bdr = br.rearrange(HI_B).fma(SIGN_B, br.rearrange(LO_B));
+      DoubleVector bdi = bi.rearrange(HI_B).fma(SIGN_B, bi.rearrange(LO_B));
+      DoubleVector awr = DoubleVector.fromArray(S, tw, ta + 8);
+      DoubleVector awi = DoubleVector.fromArray(S, tw, ta + 12);
+      DoubleVector bwr = DoubleVector.fromArray(S, tw, tb + 8);
+      DoubleVector bwi = DoubleVector.fromArray(S, tw, tb + 12);
+      ar = adr.fma(awr, adi.mul(awi).neg());
+      ai = adr.fma(awi, adi.mul(awr));
+      br = bdr.fma(bwr, bdi.mul(bwi).neg());
+      bi = bdr.fma(bwi, bdi.mul(bwr));
+      // level A on both halves: d = [x0 + y0, x1 + y1, x0 - y0, x1 - y1] times W
+      adr = ar.rearrange(HI_A).fma(SIGN_A, ar.rearrange(LO_A));
+      adi = ai.rearrange(HI_A).fma(SIGN_A, ai.rearrange(LO_A));
+      bdr = br.rearrange(HI_A).fma(SIGN_A, br.rearrange(LO_A));
+      bdi = bi.rearrange(HI_A).fma(SIGN_A, bi.rearrange(LO_A));
+      awr = DoubleVector.fromArray(S, tw, ta);
+      awi = DoubleVector.fromArray(S, tw, ta + 4);
+      bwr = DoubleVector.fromArray(S, tw, tb);
+      bwi = DoubleVector.fromArray(S, tw, tb + 4);
+      ar = adr.fma(awr, adi.mul(awi).neg());
+      ai = adr.fma(awi, adi.mul(awr));
+      br = bdr.fma(bwr, bdi.mul(bwi).neg());
+      bi = bdr.fma(bwi, bdi.mul(bwr));
+      // top level of the node: (a, b) -> (a + b, (a - b) conj(s))
       DoubleVector c = DoubleVector.broadcast(S, tw[t]);
       DoubleVector s = DoubleVector.broadcast(S, tw[t + 1]);
       DoubleVector ns = DoubleVector.broadcast(S, tw[t + 2]);
