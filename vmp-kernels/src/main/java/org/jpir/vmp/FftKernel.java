@@ -9,8 +9,8 @@ package org.jpir.vmp;
  * <p>Common arguments: the complex value at position {@code p} is {@code (buf[ro + p], buf[io +
  * p])}. A stage works on {@code count} consecutive nodes of {@code size} complex values each, the
  * first at position {@code k0 * size}; node {@code k0 + j}'s twiddle entry starts at {@code tw[t0
- * + j * E]} with E = {@link #R4_ENTRY}, {@link #LEAF_ENTRY} or {@link #LEAF3_ENTRY}. Implementations
- * never allocate and do not check arguments (the plan does).
+ * + j * E]} with E = {@link #R4_ENTRY}, {@link #LEAF_ENTRY} or {@link #LEAF3_ENTRY}.
+ * Implementations never allocate and do not check arguments (the plan does).
  *
  * <p>Tree: node {@code P mod (X^M - e^{2 pi i t})} splits {@code P = A + X^{M/2} B} with {@code
  * s = e^{i pi t}} into {@code A + sB} (left, t/2) and {@code A - sB} (right, t/2 + 1/2), so the

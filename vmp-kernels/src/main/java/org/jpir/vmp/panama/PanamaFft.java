@@ -6,31 +6,37 @@ import jdk.incubator.vector.VectorSpecies;
 import org.jpir.vmp.FftKernel;
 
 /**
- * Vector API implementation of {@link FftKernel} on 256-bit vectors (4 doubles), which Zen 4
- * and AVX2 machines both run at full FMA rate. Radix-4 stages work on 8 butterflies at once (512-bit vectors;
- * the 256-bit copy only serves nodes of 16, whose quarters hold 4); the top level of the
- * 3-level leaf works on 4 butterflies at once with broadcast twiddles (half-widths of at least 4); the last
- * two levels run inside one vector of 4 complex values with constant lane shuffles and
- * per-lane twiddle vectors from the table. Complex products use fused multiply-adds, so results
- * differ from {@code RefFft} by rounding only (bound in {@code FftPlan}). No allocation.
+ * Vector API implementation of {@link FftKernel}. Radix-4 stages work on 8 butterflies at once
+ * with 512-bit vectors and broadcast twiddles where that is safe (see {@code WIDE_R4}), else on 4
+ * with 256-bit vectors; the 256-bit loops also serve nodes of 16, whose quarters hold only 4
+ * values. The leaf works on 256-bit vectors: the top level of the 3-level leaf is one 4-lane
+ * butterfly with a broadcast twiddle, and the last two levels run inside one vector of 4 complex
+ * values with constant lane shuffles and per-lane twiddle vectors from the table (a 512-bit leaf
+ * was tried and was no faster). Complex products use fused multiply-adds, so results differ from
+ * {@code RefFft} by rounding only (tolerance in {@code FftPlan}). No allocation on JDK 17 or 25
+ * (checked with JMH {@code -prof gc}).
  */
 public final class PanamaFft implements FftKernel {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_256;
   private static final int L = 4;
   /**
    * Radix-4 stages with quarters of at least 8 use 512-bit vectors (stage times 20-40% lower on
-   * JDK 25, Zen 4), but only from JDK 25 on: JDK 17's C2 boxed the 512-bit vectors of these
-   * loops (256 KB allocated per N=4096 transform, 10x slower), so it keeps the 256-bit loops.
+   * JDK 25, Zen 4) when the JVM compiles 512-bit vectors (preferred species of 512 bits: with
+   * {@code UseAVX=2} they are not compiled at all) and from JDK 25 on: JDK 17's C2 boxed the
+   * 512-bit vectors of these loops (256 KB allocated per N=4096 transform, 10x slower).
    */
-  private static final boolean WIDE_R4 = Runtime.version().feature() >= 25;
+  private static final boolean WIDE_R4 = Runtime.version().feature() >= 25
+      && DoubleVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
   private static final VectorSpecies<Double> W = DoubleVector.SPECIES_512;
   private static final int LW = 8;
   private static final VectorShuffle<Double> LO_A = VectorShuffle.fromValues(S, 0, 1, 0, 1);
   private static final VectorShuffle<Double> HI_A = VectorShuffle.fromValues(S, 2, 3, 2, 3);
   private static final VectorShuffle<Double> LO_B = VectorShuffle.fromValues(S, 0, 0, 2, 2);
   private static final VectorShuffle<Double> HI_B = VectorShuffle.fromValues(S, 1, 1, 3, 3);
-  private static final DoubleVector SIGN_A = DoubleVector.fromArray(S, new double[] {1, 1, -1, -1}, 0);
-  private static final DoubleVector SIGN_B = DoubleVector.fromArray(S, new double[] {1, -1, 1, -1}, 0);
+  private static final DoubleVector SIGN_A =
+      DoubleVector.fromArray(S, new double[] {1, 1, -1, -1}, 0);
+  private static final DoubleVector SIGN_B =
+      DoubleVector.fromArray(S, new double[] {1, -1, 1, -1}, 0);
 
   /** Public for reflective loading. */
   public PanamaFft() {}
@@ -46,8 +52,8 @@ public final class PanamaFft implements FftKernel {
   }
 
   /** As {@link #fwdR4Narrow} on 512-bit vectors, for quarters of at least 8. */
-  private static void fwdR4Wide(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
-      int t0) {
+  private static void fwdR4Wide(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
     int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * R4_ENTRY;
@@ -102,8 +108,8 @@ public final class PanamaFft implements FftKernel {
   }
 
   /** 256-bit version, used for quarters of 4 (nodes of 16). */
-  private static void fwdR4Narrow(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
-      int t0) {
+  private static void fwdR4Narrow(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
     int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * R4_ENTRY;
@@ -257,8 +263,8 @@ public final class PanamaFft implements FftKernel {
   }
 
   /** As {@link #invR4Narrow} on 512-bit vectors, for quarters of at least 8. */
-  private static void invR4Wide(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
-      int t0) {
+  private static void invR4Wide(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
     int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * R4_ENTRY;
@@ -313,8 +319,8 @@ public final class PanamaFft implements FftKernel {
   }
 
   /** 256-bit version, used for quarters of 4 (nodes of 16). */
-  private static void invR4Narrow(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
-      int t0) {
+  private static void invR4Narrow(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
     int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * R4_ENTRY;
