@@ -9,16 +9,14 @@ package org.jpir.vmp;
  * <p>Common arguments: the complex value at position {@code p} is {@code (buf[ro + p], buf[io +
  * p])}. A stage works on {@code count} consecutive nodes of {@code size} complex values each, the
  * first at position {@code k0 * size}; node {@code k0 + j}'s twiddle entry starts at {@code tw[t0
- * + j * E]} with E = {@link #R2_ENTRY}, {@link #R4_ENTRY} or {@link #LEAF_ENTRY}. Implementations
- * never allocate and do not check arguments (the plan does).
+ * + j * E]} with E = {@link #R4_ENTRY}, {@link #LEAF_ENTRY} or {@link #LEAF3_ENTRY}.
+ * Implementations never allocate and do not check arguments (the plan does).
  *
  * <p>Tree: node {@code P mod (X^M - e^{2 pi i t})} splits {@code P = A + X^{M/2} B} with {@code
  * s = e^{i pi t}} into {@code A + sB} (left, t/2) and {@code A - sB} (right, t/2 + 1/2), so the
  * right child's twiddle is {@code i} times the left child's.
  */
 public interface FftKernel {
-  /** Doubles per node in a radix-2 entry: {@code c, s, -s} with {@code s_node = c + i s}. */
-  int R2_ENTRY = 3;
   /**
    * Doubles per node in a radix-4 entry: {@code c, s, -s, c0, s0, -s0}: the node's twiddle and
    * its left child's (the right child's is {@code i} times that).
@@ -31,8 +29,11 @@ public interface FftKernel {
    */
   int LEAF_ENTRY = 16;
 
-  /** Forward radix-2 level on nodes of {@code size >= 8}: {@code (a, b) -> (a + sb, a - sb)}. */
-  void fwdR2(double[] buf, int ro, int io, int size, int k0, int count, double[] tw, int t0);
+  /**
+   * Doubles per size-8 leaf node: {@code c, s, -s, 0} (the node's twiddle, applied as a radix-2
+   * level with half-width 4), then the two children's {@link #LEAF_ENTRY} entries.
+   */
+  int LEAF3_ENTRY = 4 + 2 * LEAF_ENTRY;
 
   /** Forward: two levels at once on nodes of {@code size >= 16}. */
   void fwdR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw, int t0);
@@ -40,8 +41,11 @@ public interface FftKernel {
   /** Forward: the last two levels on nodes of size 4. */
   void fwdLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0);
 
-  /** Inverse radix-2 level: {@code (a, b) -> (a + b, (a - b) conj(s))}. */
-  void invR2(double[] buf, int ro, int io, int size, int k0, int count, double[] tw, int t0);
+  /** Forward: the last three levels on nodes of size 8. */
+  void fwdLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0);
+
+  /** Inverse of {@link #fwdLeaf3} up to the factor 8. */
+  void invLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0);
 
   /** Inverse of {@link #fwdR4} up to the factor 4. */
   void invR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw, int t0);

@@ -11,23 +11,25 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code c(w_{rev(j)})} with {@code w_k = exp(i*pi*(1+4k)/N)} and {@code rev} reversing the low
  * log2(m) bits. {@code ifft(fft(x)) = m*x}. Plans are immutable, cached per N and thread-safe.
  *
- * <p>Algorithm: the tree of {@link FftKernel}, walked as one radix-2 level (when log2(m) is odd),
- * radix-4 levels, and a leaf that does the last two levels. Levels whose nodes hold more than
+ * <p>Algorithm: the tree of {@link FftKernel}, walked as radix-4 levels and a leaf that does the
+ * last two or three levels (three when log2(m) is odd). Levels whose nodes hold more than
  * {@value #BLOCK} complex values run breadth-first over the whole buffer; below that, each
  * subtree runs all its remaining levels before the next one starts, so it stays in L1. Twiddles
  * are computed once per N, in the order the stages read them. The kernel (scalar or Vector API)
  * is chosen once per JVM by {@link Kernels}.
  *
- * <p>Precision (measured, see {@code FftPrecisionTest}): for int64 polynomials with {@code
- * ||a||_inf <= 2^A}, {@code ||b||_inf <= 2^B}, the product {@code toZnx(ifft(fft(a) * fft(b)))}
- * (pointwise {@link Reim#mul}) equals the exact negacyclic product whenever {@code A + B +
- * log2(N) <= }{@value #EXACT_PRODUCT_BITS}, for every N from 16 to 131072 and either kernel. The
- * bound holds for the worst case (all coefficients at the maximum magnitude with aligned signs,
- * which makes one product coefficient {@code N 2^{A+B}}) as well as for random inputs. Beyond it
- * rounding errors appear: worst-case inputs at {@code A + B + log2(N) = }{@value
- * #EXACT_PRODUCT_BITS}{@code  + 3} give wrong coefficients. Fft of Panama and reference kernels
- * agree to within {@code ||x||_1 * log2(N) * 2^-50} per output (they differ in fused
- * multiply-adds).
+ * <p>Precision (measured, tested by {@code FftPrecisionTest}; not a proof): for int64 polynomials
+ * with {@code ||a||_inf <= 2^A} and {@code ||b||_inf <= 2^B}, the product {@code
+ * toZnx(ifft(fft(a) * fft(b)))} (pointwise {@link Reim#mul}) equals the exact negacyclic product
+ * whenever {@code A + B + log2(N) <= }{@value #EXACT_PRODUCT_BITS}, for every N from 16 to 131072
+ * and either kernel; a sum of K products ({@link Reim#mulAdd}) needs {@code A + B + log2(N) +
+ * log2(K) <= }{@value #EXACT_PRODUCT_BITS}. The worst case is all coefficients at the maximum
+ * magnitude with aligned signs (one product coefficient is then {@code N 2^{A+B}}); measured, it
+ * first rounds wrongly at {@code A + B + log2(N) = 49} (N = 131072) or 50 (N = 16 .. 65536), so
+ * the documented bound keeps 1-2 bits of margin. Uniformly random inputs stay exact up to 53.
+ * At {@value #EXACT_PRODUCT_BITS}{@code  + 5} worst-case inputs give wrong coefficients for every
+ * N. The Vector API and reference kernels differ only by rounding (fused multiply-adds): per
+ * output, by at most {@code ||x||_1 log2(N) 2^-50}.
  */
 public final class FftPlan {
   /** Smallest supported ring degree. */
@@ -47,9 +49,9 @@ public final class FftPlan {
         Kernels.load(FftKernel.class, "org.jpir.vmp.RefFft", "org.jpir.vmp.panama.PanamaFft");
   }
 
-  private static final int R2 = 0;
   private static final int R4 = 1;
   private static final int LEAF = 2;
+  private static final int LEAF3 = 3;
 
   private final int n;
   private final int m;
@@ -69,21 +71,16 @@ public final class FftPlan {
     this.m = n / 2;
     this.kernel = null;
     int lm = Integer.numberOfTrailingZeros(m);
-    int upper = lm - 2; // levels above the leaf
-    int stages = (upper + 1) / 2 + 1;
+    // the leaf takes 2 or 3 levels so that an even number is left for radix-4 stages
+    int leafLevels = (lm & 1) == 1 ? 3 : 2;
+    int upper = lm - leafLevels;
+    int stages = upper / 2 + 1;
     kind = new int[stages];
     level = new int[stages];
     twOff = new int[stages];
     int s = 0;
     int lv = 0;
     int off = 0;
-    if ((upper & 1) == 1) {
-      kind[s] = R2;
-      level[s] = lv;
-      twOff[s++] = off;
-      off += (1 << lv) * FftKernel.R2_ENTRY;
-      lv += 1;
-    }
     while (lv < upper) {
       kind[s] = R4;
       level[s] = lv;
@@ -91,10 +88,10 @@ public final class FftPlan {
       off += (1 << lv) * FftKernel.R4_ENTRY;
       lv += 2;
     }
-    kind[s] = LEAF;
+    kind[s] = leafLevels == 3 ? LEAF3 : LEAF;
     level[s] = lv;
     twOff[s] = off;
-    off += (1 << lv) * FftKernel.LEAF_ENTRY;
+    off += (1 << lv) * (leafLevels == 3 ? FftKernel.LEAF3_ENTRY : FftKernel.LEAF_ENTRY);
     int sp = 0;
     while ((m >> level[sp]) > BLOCK) {
       sp++;
@@ -134,28 +131,35 @@ public final class FftPlan {
       double t = nodeT(lv, k);
       double c = Math.cos(Math.PI * t);
       double s = Math.sin(Math.PI * t);
-      double t1 = nodeT(lv + 1, 2 * k);
-      double c0 = Math.cos(Math.PI * t1);
-      double s0 = Math.sin(Math.PI * t1);
-      if (kind[i] == R2) {
-        int o = twOff[i] + k * FftKernel.R2_ENTRY;
-        set(o, c, s, -s);
-      } else if (kind[i] == R4) {
-        int o = twOff[i] + k * FftKernel.R4_ENTRY;
-        set(o, c, s, -s, c0, s0, -s0);
+      if (kind[i] == R4) {
+        double t1 = nodeT(lv + 1, 2 * k);
+        double c0 = Math.cos(Math.PI * t1);
+        double s0 = Math.sin(Math.PI * t1);
+        set(twOff[i] + k * FftKernel.R4_ENTRY, c, s, -s, c0, s0, -s0);
+      } else if (kind[i] == LEAF) {
+        leafEntry(lv, k, twOff[i] + k * FftKernel.LEAF_ENTRY);
       } else {
-        int o = twOff[i] + k * FftKernel.LEAF_ENTRY;
-        double[] f = {
-          c, c, -c, -c, s, s, -s, -s, c0, -c0, -s0, s0, s0, -s0, c0, -c0
-        };
-        // inverse: B = [1, conj(s0), 1, conj(i s0)], A = [1, 1, conj(s), conj(s)]
-        double[] v = {
-          1, 1, c, c, 0, 0, -s, -s, 1, c0, 1, -s0, 0, -s0, 0, -c0
-        };
-        System.arraycopy(f, 0, twFwd, o, 16);
-        System.arraycopy(v, 0, twInv, o, 16);
+        int o = twOff[i] + k * FftKernel.LEAF3_ENTRY;
+        set(o, c, s, -s, 0);
+        leafEntry(lv + 1, 2 * k, o + 4);
+        leafEntry(lv + 1, 2 * k + 1, o + 4 + FftKernel.LEAF_ENTRY);
       }
     }
+  }
+
+  /** The {@link FftKernel#LEAF_ENTRY} of node k at level lv (nodes of size 4) at offset o. */
+  private void leafEntry(int lv, int k, int o) {
+    double t = nodeT(lv, k);
+    double c = Math.cos(Math.PI * t);
+    double s = Math.sin(Math.PI * t);
+    double t1 = nodeT(lv + 1, 2 * k);
+    double c0 = Math.cos(Math.PI * t1);
+    double s0 = Math.sin(Math.PI * t1);
+    double[] f = {c, c, -c, -c, s, s, -s, -s, c0, -c0, -s0, s0, s0, -s0, c0, -c0};
+    // inverse: B = [1, conj(s0), 1, conj(i s0)], A = [1, 1, conj(s), conj(s)]
+    double[] v = {1, 1, c, c, 0, 0, -s, -s, 1, c0, 1, -s0, 0, -s0, 0, -c0};
+    System.arraycopy(f, 0, twFwd, o, 16);
+    System.arraycopy(v, 0, twInv, o, 16);
   }
 
   private void set(int o, double... v) {
@@ -266,28 +270,28 @@ public final class FftPlan {
   private void fwdStage(int s, double[] buf, int ro, int io, int k0, int count) {
     int size = m >> level[s];
     switch (kind[s]) {
-      case R2:
-        kernel.fwdR2(buf, ro, io, size, k0, count, twFwd, twOff[s] + k0 * FftKernel.R2_ENTRY);
-        break;
       case R4:
         kernel.fwdR4(buf, ro, io, size, k0, count, twFwd, twOff[s] + k0 * FftKernel.R4_ENTRY);
         break;
-      default:
+      case LEAF:
         kernel.fwdLeaf(buf, ro, io, k0, count, twFwd, twOff[s] + k0 * FftKernel.LEAF_ENTRY);
+        break;
+      default:
+        kernel.fwdLeaf3(buf, ro, io, k0, count, twFwd, twOff[s] + k0 * FftKernel.LEAF3_ENTRY);
     }
   }
 
   private void invStage(int s, double[] buf, int ro, int io, int k0, int count) {
     int size = m >> level[s];
     switch (kind[s]) {
-      case R2:
-        kernel.invR2(buf, ro, io, size, k0, count, twInv, twOff[s] + k0 * FftKernel.R2_ENTRY);
-        break;
       case R4:
         kernel.invR4(buf, ro, io, size, k0, count, twInv, twOff[s] + k0 * FftKernel.R4_ENTRY);
         break;
-      default:
+      case LEAF:
         kernel.invLeaf(buf, ro, io, k0, count, twInv, twOff[s] + k0 * FftKernel.LEAF_ENTRY);
+        break;
+      default:
+        kernel.invLeaf3(buf, ro, io, k0, count, twInv, twOff[s] + k0 * FftKernel.LEAF3_ENTRY);
     }
   }
 }

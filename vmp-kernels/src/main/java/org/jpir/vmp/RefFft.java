@@ -11,16 +11,6 @@ public final class RefFft implements FftKernel {
   public RefFft() {}
 
   @Override
-  public void fwdR2(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
-      int t0) {
-    int h = size >> 1;
-    for (int k = 0; k < count; k++) {
-      int t = t0 + k * R2_ENTRY;
-      butterflies(buf, ro, io, (k0 + k) * size, h, tw[t], tw[t + 1]);
-    }
-  }
-
-  @Override
   public void fwdR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
       int t0) {
     int h = size >> 1;
@@ -50,12 +40,20 @@ public final class RefFft implements FftKernel {
   }
 
   @Override
-  public void invR2(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
-      int t0) {
-    int h = size >> 1;
+  public void fwdLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     for (int k = 0; k < count; k++) {
-      int t = t0 + k * R2_ENTRY;
-      invButterflies(buf, ro, io, (k0 + k) * size, h, tw[t], tw[t + 1]);
+      int t = t0 + k * LEAF3_ENTRY;
+      butterflies(buf, ro, io, (k0 + k) * 8, 4, tw[t], tw[t + 1]);
+      fwdLeaf(buf, ro, io, 2 * (k0 + k), 2, tw, t + 4);
+    }
+  }
+
+  @Override
+  public void invLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * LEAF3_ENTRY;
+      invLeaf(buf, ro, io, 2 * (k0 + k), 2, tw, t + 4);
+      invButterflies(buf, ro, io, (k0 + k) * 8, 4, tw[t], tw[t + 1]);
     }
   }
 

@@ -140,7 +140,8 @@ class FftContractTest {
     for (int i = 0; i < n; i++) {
       worst = Math.max(worst, Math.abs(a[i] - b[i]));
     }
-    assertTrue(worst <= tol, "ifft: max |panama - ref| = " + worst + " > " + tol + ", seed " + seed);
+    assertTrue(worst <= tol,
+        "ifft: max |panama - ref| = " + worst + " > " + tol + ", seed " + seed);
   }
 
   /** The default plan runs the JVM-wide kernel and the named variants run what they say. */

@@ -6,54 +6,110 @@ import jdk.incubator.vector.VectorSpecies;
 import org.jpir.vmp.FftKernel;
 
 /**
- * Vector API implementation of {@link FftKernel} on 256-bit vectors (4 doubles), which Zen 4
- * and AVX2 machines both run at full FMA rate. Radix-2 and radix-4 stages work on 4 butterflies
- * at once with broadcast twiddles (every stage has half-widths of at least 4); the leaf does the
- * last two levels inside one vector of 4 complex values with constant lane shuffles and
- * per-lane twiddle vectors from the table. Complex products use fused multiply-adds, so results
- * differ from {@code RefFft} by rounding only (bound in {@code FftPlan}). No allocation.
+ * Vector API implementation of {@link FftKernel}. Radix-4 stages work on 8 butterflies at once
+ * with 512-bit vectors and broadcast twiddles where that is safe (see {@code WIDE_R4}), else on 4
+ * with 256-bit vectors; the 256-bit loops also serve nodes of 16, whose quarters hold only 4
+ * values. The leaf works on 256-bit vectors: the top level of the 3-level leaf is one 4-lane
+ * butterfly with a broadcast twiddle, and the last two levels run inside one vector of 4 complex
+ * values with constant lane shuffles and per-lane twiddle vectors from the table (a 512-bit leaf
+ * was tried and was no faster). Complex products use fused multiply-adds, so results differ from
+ * {@code RefFft} by rounding only (tolerance in {@code FftPlan}). No allocation on JDK 17 or 25
+ * (checked with JMH {@code -prof gc}).
  */
 public final class PanamaFft implements FftKernel {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_256;
   private static final int L = 4;
+  /**
+   * Radix-4 stages with quarters of at least 8 use 512-bit vectors (stage times 20-40% lower on
+   * JDK 25, Zen 4) when the JVM compiles 512-bit vectors (preferred species of 512 bits: with
+   * {@code UseAVX=2} they are not compiled at all) and from JDK 25 on: JDK 17's C2 boxed the
+   * 512-bit vectors of these loops (256 KB allocated per N=4096 transform, 10x slower).
+   */
+  private static final boolean WIDE_R4 = Runtime.version().feature() >= 25
+      && DoubleVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
+  private static final VectorSpecies<Double> W = DoubleVector.SPECIES_512;
+  private static final int LW = 8;
   private static final VectorShuffle<Double> LO_A = VectorShuffle.fromValues(S, 0, 1, 0, 1);
   private static final VectorShuffle<Double> HI_A = VectorShuffle.fromValues(S, 2, 3, 2, 3);
   private static final VectorShuffle<Double> LO_B = VectorShuffle.fromValues(S, 0, 0, 2, 2);
   private static final VectorShuffle<Double> HI_B = VectorShuffle.fromValues(S, 1, 1, 3, 3);
-  private static final DoubleVector SIGN_A = DoubleVector.fromArray(S, new double[] {1, 1, -1, -1}, 0);
-  private static final DoubleVector SIGN_B = DoubleVector.fromArray(S, new double[] {1, -1, 1, -1}, 0);
+  private static final DoubleVector SIGN_A =
+      DoubleVector.fromArray(S, new double[] {1, 1, -1, -1}, 0);
+  private static final DoubleVector SIGN_B =
+      DoubleVector.fromArray(S, new double[] {1, -1, 1, -1}, 0);
 
   /** Public for reflective loading. */
   public PanamaFft() {}
 
   @Override
-  public void fwdR2(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
+  public void fwdR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
       int t0) {
-    int h = size >> 1;
+    if (WIDE_R4 && size >= 4 * LW) {
+      fwdR4Wide(buf, ro, io, size, k0, count, tw, t0);
+    } else {
+      fwdR4Narrow(buf, ro, io, size, k0, count, tw, t0);
+    }
+  }
+
+  /** As {@link #fwdR4Narrow} on 512-bit vectors, for quarters of at least 8. */
+  private static void fwdR4Wide(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = size >> 2;
     for (int k = 0; k < count; k++) {
-      int t = t0 + k * R2_ENTRY;
-      DoubleVector c = DoubleVector.broadcast(S, tw[t]);
-      DoubleVector s = DoubleVector.broadcast(S, tw[t + 1]);
-      DoubleVector ns = DoubleVector.broadcast(S, tw[t + 2]);
+      int t = t0 + k * R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(W, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(W, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(W, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(W, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(W, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(W, tw[t + 5]);
       int a = (k0 + k) * size;
-      for (int j = a; j < a + h; j += L) {
-        DoubleVector ar = DoubleVector.fromArray(S, buf, ro + j);
-        DoubleVector ai = DoubleVector.fromArray(S, buf, io + j);
-        DoubleVector br = DoubleVector.fromArray(S, buf, ro + j + h);
-        DoubleVector bi = DoubleVector.fromArray(S, buf, io + j + h);
-        DoubleVector tr = br.fma(c, bi.mul(ns));
-        DoubleVector ti = br.fma(s, bi.mul(c));
-        ar.add(tr).intoArray(buf, ro + j);
-        ai.add(ti).intoArray(buf, io + j);
-        ar.sub(tr).intoArray(buf, ro + j + h);
-        ai.sub(ti).intoArray(buf, io + j + h);
+      for (int j = a; j < a + q; j += LW) {
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector a0r = DoubleVector.fromArray(W, buf, ro + j);
+        DoubleVector a0i = DoubleVector.fromArray(W, buf, io + j);
+        DoubleVector a1r = DoubleVector.fromArray(W, buf, ro + p1);
+        DoubleVector a1i = DoubleVector.fromArray(W, buf, io + p1);
+        DoubleVector a2r = DoubleVector.fromArray(W, buf, ro + p2);
+        DoubleVector a2i = DoubleVector.fromArray(W, buf, io + p2);
+        DoubleVector a3r = DoubleVector.fromArray(W, buf, ro + p3);
+        DoubleVector a3i = DoubleVector.fromArray(W, buf, io + p3);
+        // level 1: (a0, a2) and (a1, a3) with s
+        DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+        DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+        DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+        DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+        DoubleVector x0r = a0r.add(t2r);
+        DoubleVector x0i = a0i.add(t2i);
+        DoubleVector y0r = a0r.sub(t2r);
+        DoubleVector y0i = a0i.sub(t2i);
+        DoubleVector x1r = a1r.add(t3r);
+        DoubleVector x1i = a1i.add(t3i);
+        DoubleVector y1r = a1r.sub(t3r);
+        DoubleVector y1i = a1i.sub(t3i);
+        // level 2: (x0, x1) with s0, (y0, y1) with i s0
+        DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+        DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+        DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+        DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+        x0r.add(ur).intoArray(buf, ro + j);
+        x0i.add(ui).intoArray(buf, io + j);
+        x0r.sub(ur).intoArray(buf, ro + p1);
+        x0i.sub(ui).intoArray(buf, io + p1);
+        // y0 + i w = (y0r - wi) + i (y0i + wr)
+        y0r.sub(wi).intoArray(buf, ro + p2);
+        y0i.add(wr).intoArray(buf, io + p2);
+        y0r.add(wi).intoArray(buf, ro + p3);
+        y0i.sub(wr).intoArray(buf, io + p3);
       }
     }
   }
 
-  @Override
-  public void fwdR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
-      int t0) {
+  /** 256-bit version, used for quarters of 4 (nodes of 16). */
+  private static void fwdR4Narrow(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
     int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * R4_ENTRY;
@@ -111,57 +167,160 @@ public final class PanamaFft implements FftKernel {
   public void fwdLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     int t = t0;
     for (int p = k0 * 4; p < (k0 + count) * 4; p += L, t += LEAF_ENTRY) {
-      DoubleVector vr = DoubleVector.fromArray(S, buf, ro + p);
-      DoubleVector vi = DoubleVector.fromArray(S, buf, io + p);
-      // level A: lanes [lo + W hi], W = [s, s, -s, -s]
-      DoubleVector war = DoubleVector.fromArray(S, tw, t);
-      DoubleVector wai = DoubleVector.fromArray(S, tw, t + 4);
-      DoubleVector lr = vr.rearrange(LO_A);
-      DoubleVector li = vi.rearrange(LO_A);
-      DoubleVector hr = vr.rearrange(HI_A);
-      DoubleVector hi = vi.rearrange(HI_A);
-      vr = hr.fma(war, lr).sub(hi.mul(wai));
-      vi = hr.fma(wai, hi.fma(war, li));
-      // level B: W = [s0, -s0, i s0, -i s0]
-      DoubleVector wbr = DoubleVector.fromArray(S, tw, t + 8);
-      DoubleVector wbi = DoubleVector.fromArray(S, tw, t + 12);
-      lr = vr.rearrange(LO_B);
-      li = vi.rearrange(LO_B);
-      hr = vr.rearrange(HI_B);
-      hi = vi.rearrange(HI_B);
-      hr.fma(wbr, lr).sub(hi.mul(wbi)).intoArray(buf, ro + p);
-      hr.fma(wbi, hi.fma(wbr, li)).intoArray(buf, io + p);
+      fwdLeaf(buf, ro + p, io + p, tw, t);
     }
   }
 
   @Override
-  public void invR2(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
-      int t0) {
-    int h = size >> 1;
-    for (int k = 0; k < count; k++) {
-      int t = t0 + k * R2_ENTRY;
+  public void fwdLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+    int t = t0;
+    for (int p = k0 * 8; p < (k0 + count) * 8; p += 2 * L, t += LEAF3_ENTRY) {
+      // written out in full: helpers taking vectors made JDK 17 box them
       DoubleVector c = DoubleVector.broadcast(S, tw[t]);
       DoubleVector s = DoubleVector.broadcast(S, tw[t + 1]);
       DoubleVector ns = DoubleVector.broadcast(S, tw[t + 2]);
-      int a = (k0 + k) * size;
-      for (int j = a; j < a + h; j += L) {
-        DoubleVector ar = DoubleVector.fromArray(S, buf, ro + j);
-        DoubleVector ai = DoubleVector.fromArray(S, buf, io + j);
-        DoubleVector br = DoubleVector.fromArray(S, buf, ro + j + h);
-        DoubleVector bi = DoubleVector.fromArray(S, buf, io + j + h);
-        DoubleVector dr = ar.sub(br);
-        DoubleVector di = ai.sub(bi);
-        ar.add(br).intoArray(buf, ro + j);
-        ai.add(bi).intoArray(buf, io + j);
-        dr.fma(c, di.mul(s)).intoArray(buf, ro + j + h);
-        di.fma(c, dr.mul(ns)).intoArray(buf, io + j + h);
-      }
+      DoubleVector ar = DoubleVector.fromArray(S, buf, ro + p);
+      DoubleVector ai = DoubleVector.fromArray(S, buf, io + p);
+      DoubleVector br = DoubleVector.fromArray(S, buf, ro + p + L);
+      DoubleVector bi = DoubleVector.fromArray(S, buf, io + p + L);
+      DoubleVector tr = br.fma(c, bi.mul(ns));
+      DoubleVector ti = br.fma(s, bi.mul(c));
+      br = ar.sub(tr);
+      bi = ai.sub(ti);
+      ar = ar.add(tr);
+      ai = ai.add(ti);
+      int ta = t + 4;
+      int tb = t + 4 + LEAF_ENTRY;
+      // level A on both halves: [lo + W hi], W = [s, s, -s, -s]
+      DoubleVector war = DoubleVector.fromArray(S, tw, ta);
+      DoubleVector wai = DoubleVector.fromArray(S, tw, ta + 4);
+      DoubleVector wbr = DoubleVector.fromArray(S, tw, tb);
+      DoubleVector wbi = DoubleVector.fromArray(S, tw, tb + 4);
+      DoubleVector alr = ar.rearrange(LO_A);
+      DoubleVector ali = ai.rearrange(LO_A);
+      DoubleVector ahr = ar.rearrange(HI_A);
+      DoubleVector ahi = ai.rearrange(HI_A);
+      DoubleVector blr = br.rearrange(LO_A);
+      DoubleVector bli = bi.rearrange(LO_A);
+      DoubleVector bhr = br.rearrange(HI_A);
+      DoubleVector bhi = bi.rearrange(HI_A);
+      ar = ahr.fma(war, alr).sub(ahi.mul(wai));
+      ai = ahr.fma(wai, ahi.fma(war, ali));
+      br = bhr.fma(wbr, blr).sub(bhi.mul(wbi));
+      bi = bhr.fma(wbi, bhi.fma(wbr, bli));
+      // level B on both halves: W = [s0, -s0, i s0, -i s0]
+      war = DoubleVector.fromArray(S, tw, ta + 8);
+      wai = DoubleVector.fromArray(S, tw, ta + 12);
+      wbr = DoubleVector.fromArray(S, tw, tb + 8);
+      wbi = DoubleVector.fromArray(S, tw, tb + 12);
+      alr = ar.rearrange(LO_B);
+      ali = ai.rearrange(LO_B);
+      ahr = ar.rearrange(HI_B);
+      ahi = ai.rearrange(HI_B);
+      blr = br.rearrange(LO_B);
+      bli = bi.rearrange(LO_B);
+      bhr = br.rearrange(HI_B);
+      bhi = bi.rearrange(HI_B);
+      ahr.fma(war, alr).sub(ahi.mul(wai)).intoArray(buf, ro + p);
+      ahr.fma(wai, ahi.fma(war, ali)).intoArray(buf, io + p);
+      bhr.fma(wbr, blr).sub(bhi.mul(wbi)).intoArray(buf, ro + p + L);
+      bhr.fma(wbi, bhi.fma(wbr, bli)).intoArray(buf, io + p + L);
     }
+  }
+
+  /** Last two levels of the size-4 node at (buf[pr..pr+3], buf[pi..pi+3]), in place. */
+  private static void fwdLeaf(double[] buf, int pr, int pi, double[] tw, int t) {
+    DoubleVector vr = DoubleVector.fromArray(S, buf, pr);
+    DoubleVector vi = DoubleVector.fromArray(S, buf, pi);
+    // level A: lanes [lo + W hi], W = [s, s, -s, -s]
+    DoubleVector war = DoubleVector.fromArray(S, tw, t);
+    DoubleVector wai = DoubleVector.fromArray(S, tw, t + 4);
+    DoubleVector lr = vr.rearrange(LO_A);
+    DoubleVector li = vi.rearrange(LO_A);
+    DoubleVector hr = vr.rearrange(HI_A);
+    DoubleVector hi = vi.rearrange(HI_A);
+    DoubleVector xr = hr.fma(war, lr).sub(hi.mul(wai));
+    DoubleVector xi = hr.fma(wai, hi.fma(war, li));
+    // level B: W = [s0, -s0, i s0, -i s0]
+    DoubleVector wbr = DoubleVector.fromArray(S, tw, t + 8);
+    DoubleVector wbi = DoubleVector.fromArray(S, tw, t + 12);
+    lr = xr.rearrange(LO_B);
+    li = xi.rearrange(LO_B);
+    hr = xr.rearrange(HI_B);
+    hi = xi.rearrange(HI_B);
+    hr.fma(wbr, lr).sub(hi.mul(wbi)).intoArray(buf, pr);
+    hr.fma(wbi, hi.fma(wbr, li)).intoArray(buf, pi);
   }
 
   @Override
   public void invR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
       int t0) {
+    if (WIDE_R4 && size >= 4 * LW) {
+      invR4Wide(buf, ro, io, size, k0, count, tw, t0);
+    } else {
+      invR4Narrow(buf, ro, io, size, k0, count, tw, t0);
+    }
+  }
+
+  /** As {@link #invR4Narrow} on 512-bit vectors, for quarters of at least 8. */
+  private static void invR4Wide(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = size >> 2;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(W, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(W, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(W, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(W, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(W, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(W, tw[t + 5]);
+      int a = (k0 + k) * size;
+      for (int j = a; j < a + q; j += LW) {
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector o0r = DoubleVector.fromArray(W, buf, ro + j);
+        DoubleVector o0i = DoubleVector.fromArray(W, buf, io + j);
+        DoubleVector o1r = DoubleVector.fromArray(W, buf, ro + p1);
+        DoubleVector o1i = DoubleVector.fromArray(W, buf, io + p1);
+        DoubleVector o2r = DoubleVector.fromArray(W, buf, ro + p2);
+        DoubleVector o2i = DoubleVector.fromArray(W, buf, io + p2);
+        DoubleVector o3r = DoubleVector.fromArray(W, buf, ro + p3);
+        DoubleVector o3i = DoubleVector.fromArray(W, buf, io + p3);
+        // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+        DoubleVector x0r = o0r.add(o1r);
+        DoubleVector x0i = o0i.add(o1i);
+        DoubleVector dr = o0r.sub(o1r);
+        DoubleVector di = o0i.sub(o1i);
+        DoubleVector x1r = dr.fma(c0, di.mul(s0));
+        DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+        // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+        DoubleVector y0r = o2r.add(o3r);
+        DoubleVector y0i = o2i.add(o3i);
+        DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+        DoubleVector ei = o3r.sub(o2r);
+        DoubleVector y1r = er.fma(c0, ei.mul(s0));
+        DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+        // parent with s
+        x0r.add(y0r).intoArray(buf, ro + j);
+        x0i.add(y0i).intoArray(buf, io + j);
+        x1r.add(y1r).intoArray(buf, ro + p1);
+        x1i.add(y1i).intoArray(buf, io + p1);
+        DoubleVector fr = x0r.sub(y0r);
+        DoubleVector fi = x0i.sub(y0i);
+        fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+        fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+        DoubleVector gr = x1r.sub(y1r);
+        DoubleVector gi = x1i.sub(y1i);
+        gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+        gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  /** 256-bit version, used for quarters of 4 (nodes of 16). */
+  private static void invR4Narrow(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
     int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * R4_ENTRY;
@@ -219,22 +378,76 @@ public final class PanamaFft implements FftKernel {
   public void invLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     int t = t0;
     for (int p = k0 * 4; p < (k0 + count) * 4; p += L, t += LEAF_ENTRY) {
-      DoubleVector vr = DoubleVector.fromArray(S, buf, ro + p);
-      DoubleVector vi = DoubleVector.fromArray(S, buf, io + p);
-      // level B: d = [x0 + x1, x0 - x1, y0 + y1, y0 - y1], times W = [1, conj s0, 1, conj i s0]
-      DoubleVector dr = vr.rearrange(HI_B).fma(SIGN_B, vr.rearrange(LO_B));
-      DoubleVector di = vi.rearrange(HI_B).fma(SIGN_B, vi.rearrange(LO_B));
-      DoubleVector wr = DoubleVector.fromArray(S, tw, t + 8);
-      DoubleVector wi = DoubleVector.fromArray(S, tw, t + 12);
-      vr = dr.fma(wr, di.mul(wi).neg());
-      vi = dr.fma(wi, di.mul(wr));
-      // level A: d = [x0 + y0, x1 + y1, x0 - y0, x1 - y1], times W = [1, 1, conj s, conj s]
-      dr = vr.rearrange(HI_A).fma(SIGN_A, vr.rearrange(LO_A));
-      di = vi.rearrange(HI_A).fma(SIGN_A, vi.rearrange(LO_A));
-      wr = DoubleVector.fromArray(S, tw, t);
-      wi = DoubleVector.fromArray(S, tw, t + 4);
-      dr.fma(wr, di.mul(wi).neg()).intoArray(buf, ro + p);
-      dr.fma(wi, di.mul(wr)).intoArray(buf, io + p);
+      invLeaf(buf, ro + p, io + p, tw, t);
     }
+  }
+
+  @Override
+  public void invLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+    int t = t0;
+    for (int p = k0 * 8; p < (k0 + count) * 8; p += 2 * L, t += LEAF3_ENTRY) {
+      int ta = t + 4;
+      int tb = t + 4 + LEAF_ENTRY;
+      DoubleVector ar = DoubleVector.fromArray(S, buf, ro + p);
+      DoubleVector ai = DoubleVector.fromArray(S, buf, io + p);
+      DoubleVector br = DoubleVector.fromArray(S, buf, ro + p + L);
+      DoubleVector bi = DoubleVector.fromArray(S, buf, io + p + L);
+      // level B on both halves: d = [x0 + x1, x0 - x1, y0 + y1, y0 - y1] times W
+      DoubleVector adr = ar.rearrange(HI_B).fma(SIGN_B, ar.rearrange(LO_B));
+      DoubleVector adi = ai.rearrange(HI_B).fma(SIGN_B, ai.rearrange(LO_B));
+      DoubleVector bdr = br.rearrange(HI_B).fma(SIGN_B, br.rearrange(LO_B));
+      DoubleVector bdi = bi.rearrange(HI_B).fma(SIGN_B, bi.rearrange(LO_B));
+      DoubleVector awr = DoubleVector.fromArray(S, tw, ta + 8);
+      DoubleVector awi = DoubleVector.fromArray(S, tw, ta + 12);
+      DoubleVector bwr = DoubleVector.fromArray(S, tw, tb + 8);
+      DoubleVector bwi = DoubleVector.fromArray(S, tw, tb + 12);
+      ar = adr.fma(awr, adi.mul(awi).neg());
+      ai = adr.fma(awi, adi.mul(awr));
+      br = bdr.fma(bwr, bdi.mul(bwi).neg());
+      bi = bdr.fma(bwi, bdi.mul(bwr));
+      // level A on both halves: d = [x0 + y0, x1 + y1, x0 - y0, x1 - y1] times W
+      adr = ar.rearrange(HI_A).fma(SIGN_A, ar.rearrange(LO_A));
+      adi = ai.rearrange(HI_A).fma(SIGN_A, ai.rearrange(LO_A));
+      bdr = br.rearrange(HI_A).fma(SIGN_A, br.rearrange(LO_A));
+      bdi = bi.rearrange(HI_A).fma(SIGN_A, bi.rearrange(LO_A));
+      awr = DoubleVector.fromArray(S, tw, ta);
+      awi = DoubleVector.fromArray(S, tw, ta + 4);
+      bwr = DoubleVector.fromArray(S, tw, tb);
+      bwi = DoubleVector.fromArray(S, tw, tb + 4);
+      ar = adr.fma(awr, adi.mul(awi).neg());
+      ai = adr.fma(awi, adi.mul(awr));
+      br = bdr.fma(bwr, bdi.mul(bwi).neg());
+      bi = bdr.fma(bwi, bdi.mul(bwr));
+      // top level of the node: (a, b) -> (a + b, (a - b) conj(s))
+      DoubleVector c = DoubleVector.broadcast(S, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S, tw[t + 2]);
+      DoubleVector dr = ar.sub(br);
+      DoubleVector di = ai.sub(bi);
+      ar.add(br).intoArray(buf, ro + p);
+      ai.add(bi).intoArray(buf, io + p);
+      dr.fma(c, di.mul(s)).intoArray(buf, ro + p + L);
+      di.fma(c, dr.mul(ns)).intoArray(buf, io + p + L);
+    }
+  }
+
+  /** Inverse of the last two levels of the size-4 node at (buf[pr..pr+3], buf[pi..pi+3]). */
+  private static void invLeaf(double[] buf, int pr, int pi, double[] tw, int t) {
+    DoubleVector vr = DoubleVector.fromArray(S, buf, pr);
+    DoubleVector vi = DoubleVector.fromArray(S, buf, pi);
+    // level B: d = [x0 + x1, x0 - x1, y0 + y1, y0 - y1], times W = [1, conj s0, 1, conj i s0]
+    DoubleVector dr = vr.rearrange(HI_B).fma(SIGN_B, vr.rearrange(LO_B));
+    DoubleVector di = vi.rearrange(HI_B).fma(SIGN_B, vi.rearrange(LO_B));
+    DoubleVector wr = DoubleVector.fromArray(S, tw, t + 8);
+    DoubleVector wi = DoubleVector.fromArray(S, tw, t + 12);
+    vr = dr.fma(wr, di.mul(wi).neg());
+    vi = dr.fma(wi, di.mul(wr));
+    // level A: d = [x0 + y0, x1 + y1, x0 - y0, x1 - y1], times W = [1, 1, conj s, conj s]
+    dr = vr.rearrange(HI_A).fma(SIGN_A, vr.rearrange(LO_A));
+    di = vi.rearrange(HI_A).fma(SIGN_A, vi.rearrange(LO_A));
+    wr = DoubleVector.fromArray(S, tw, t);
+    wi = DoubleVector.fromArray(S, tw, t + 4);
+    dr.fma(wr, di.mul(wi).neg()).intoArray(buf, pr);
+    dr.fma(wi, di.mul(wr)).intoArray(buf, pi);
   }
 }
