@@ -182,6 +182,31 @@ class CompactQueryTest {
   }
 
   @Test
+  void productionCompactPresetEndToEndWithSizesWithinTargets() {
+    CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;
+    Params p = cp.server();
+    int rows = 64;
+    int cols = 16;
+    Geometry g = Geometry.of(p, (long) rows * cols, p.bytesPerPolynomial(), rows);
+    assertEquals(cols, g.cols());
+    SyntheticRecords src = new SyntheticRecords(g.recordCount(), p.bytesPerPolynomial(), 21);
+    long t0 = System.nanoTime();
+    roundTrip(cp, g, src, 0, (long) rows * cols - 1, 777);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    CompactClient c = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM), "size",
+        RANDOM);
+    int queryBytes = Wire.writeCompactQuery(c.query(0)).length;
+    int keyBytes = Wire.writeEvaluationKeys(c.evaluationKeys()).length;
+    long answerBytes = 2L * 2 * p.answerLimbs() * p.n();
+    System.out.printf(java.util.Locale.ROOT, "compact %s: query %d B, keys %d B, answer %d B"
+        + " per plane, end to end (3 queries, keygen, 20 MiB database) %.1f s%n", cp.id(),
+        queryBytes, keyBytes, answerBytes, seconds);
+    assertTrue(queryBytes <= 128 * 1024, "query " + queryBytes + " B above 128 KiB");
+    assertTrue(answerBytes <= 128 * 1024, "answer " + answerBytes + " B above 128 KiB");
+    assertTrue(keyBytes <= 6 * 1024 * 1024, "keys " + keyBytes + " B above 6 MiB");
+  }
+
+  @Test
   void missingOrWrongEvaluationKeysAreRejected() {
     Geometry g = smallGeometry();
     CompactClient alice = client(g, "alice");
