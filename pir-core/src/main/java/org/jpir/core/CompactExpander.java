@@ -40,6 +40,7 @@ public final class CompactExpander {
   private final double[] vec;
   private final double[] res;
   private final double[] tmp;
+  private final java.util.HashMap<Integer, int[]> perms = new java.util.HashMap<>();
 
   /** Time spent and work done since construction. */
   public static final class Timings {
@@ -66,18 +67,59 @@ public final class CompactExpander {
   }
 
   /**
-   * {@code out = KS(Aut_p(c))}: a GLWE under s whose phase is {@code phase(c)(X^p)}; c and out
-   * are of the key parameters' limbs and must differ.
+   * {@code out = KS(Aut_p(c))}: a GLWE under s whose phase is {@code phase(c)(X^p)}, normalized;
+   * c and out are of the key parameters' limbs and must differ. c may be unnormalized (digits of
+   * at most 40 bits).
    */
   public void automorphism(Glwe c, int p, Pmat ksk, Glwe out) {
+    keySwitch(c, p, ksk, out);
+    long[] od = out.data();
+    Znx.normalize(n, kp.base2k(), od, 0, limbs, od, 0, limbs, carry);
+    Znx.normalize(n, kp.base2k(), od, limbs * n, limbs, od, limbs * n, limbs, carry);
+  }
+
+  /** X -> X^p: coefficient j goes to {@code perm[j]} (mod 2N; at or above N: negated, minus N). */
+  private int[] permutation(int p) {
+    int[] perm = perms.get(p);
+    if (perm == null) {
+      perm = new int[n];
+      int twoN = 2 * n;
+      int pm = Math.floorMod(p, twoN);
+      int t = 0;
+      for (int j = 0; j < n; j++) {
+        perm[j] = t;
+        t += pm;
+        if (t >= twoN) {
+          t -= twoN;
+        }
+      }
+      perms.put(p, perm);
+    }
+    return perm;
+  }
+
+  /** As {@link #automorphism} but leaves out unnormalized (expansion normalizes only digits). */
+  private void keySwitch(Glwe c, int p, Pmat ksk, Glwe out) {
     if (c.limbs() != limbs || out.limbs() != limbs || ksk.nrows() != cp.ksLevels()
-        || ksk.ncols() != 2 * limbs) {
+        || ksk.ncols() != 2 * limbs || c == out) {
       throw new IllegalArgumentException("key switch shapes: " + c.limbs() + "/" + out.limbs()
           + " limbs, key " + ksk.nrows() + "x" + ksk.ncols());
     }
+    if ((p & 1) == 0) {
+      throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got " + p);
+    }
+    int[] perm = permutation(p);
     long[] cd = c.data();
     for (int col = 0; col < 2 * limbs; col++) {
-      Znx.automorphism(n, p, cd, col * n, aut, col * n);
+      int o = col * n;
+      for (int j = 0; j < n; j++) {
+        int t = perm[j];
+        if (t < n) {
+          aut[o + t] = cd[o + j];
+        } else {
+          aut[o + t - n] = -cd[o + j];
+        }
+      }
     }
     int ks = cp.ksLevels();
     Znx.normalize(n, kp.base2k(), aut, limbs * n, limbs, digits, 0, ks, carry);
@@ -86,12 +128,14 @@ public final class CompactExpander {
       plan.fft(vec, r * n);
     }
     Vmp.applyDftToDft(ksk, vec, 0, ks, res, 0, 2 * limbs, tmp);
-    kops.fromTransforms(res, out);
     long[] od = out.data();
+    for (int col = 0; col < 2 * limbs; col++) {
+      plan.ifft(res, col * n);
+      Reim.toZnx(n, res, col * n, od, col * n);
+    }
     for (int i = 0; i < limbs * n; i++) {
       od[i] += aut[i];
     }
-    Znx.normalize(n, kp.base2k(), od, 0, limbs, od, 0, limbs, carry);
   }
 
   /** Receives expanded ciphertexts: slot index and its GLWE (the callee may keep it). */
@@ -101,8 +145,8 @@ public final class CompactExpander {
 
   /**
    * Expands the packed ciphertext {@code c} (overwritten) of {@code slots} used slots, calling
-   * {@code sink} once with each slot's GLWE (key parameters' limbs), depth first (not in slot
-   * order).
+   * {@code sink} once with each slot's GLWE (key parameters' limbs, digits not normalized; valid
+   * only during the call), depth first (not in slot order).
    */
   public void expand(Glwe c, int slots, Pmat[] ksk, Sink sink, Timings t) {
     int l = CompactParams.depth(slots);
@@ -110,14 +154,27 @@ public final class CompactExpander {
       throw new IllegalArgumentException("cannot expand " + slots + " slots at N=" + n + " with "
           + ksk.length + " automorphism keys");
     }
-    tree(c, 0, l, 0, slots, ksk, sink, t);
+    Glwe[] ks = new Glwe[l];
+    Glwe[] odd = new Glwe[l];
+    for (int j = 0; j < l; j++) {
+      ks[j] = new Glwe(n, limbs);
+      odd[j] = new Glwe(n, limbs);
+    }
+    tree(c, 0, l, 0, slots, ksk, ks, odd, sink, t);
   }
 
-  private void tree(Glwe c, int j, int l, int index, int slots, Pmat[] ksk, Sink sink,
-      Timings t) {
+  /**
+   * Level j of the tree on c (slot {@code index}). Digits are left unnormalized: each level at
+   * most doubles them (the key-switch output is below 2^45, so below 2^(45+l) <= 2^61 after l <=
+   * 16 levels; the one-slot shortcut normalizes before multiplying); the key switch normalizes a(X^p) into its gadget digits, which is all the FFT
+   * needs.
+   */
+  private void tree(Glwe c, int j, int l, int index, int slots, Pmat[] ksk, Glwe[] ks,
+      Glwe[] odd, Sink sink, Timings t) {
     if (index >= slots) {
       return;
     }
+    long[] d = c.data();
     if (j == l) {
       sink.accept(index, c);
       return;
@@ -125,31 +182,37 @@ public final class CompactExpander {
     int step = 1 << j;
     if (index + step >= slots) {
       // one used slot left in this subtree: the remaining levels would only double it
-      long[] d = c.data();
+      Znx.normalize(n, kp.base2k(), d, 0, limbs, d, 0, limbs, carry);
+      Znx.normalize(n, kp.base2k(), d, limbs * n, limbs, d, limbs * n, limbs, carry);
       for (int i = 0; i < d.length; i++) {
         d[i] <<= (l - j);
       }
-      Znx.normalize(n, kp.base2k(), d, 0, limbs, d, 0, limbs, carry);
-      Znx.normalize(n, kp.base2k(), d, limbs * n, limbs, d, limbs * n, limbs, carry);
       sink.accept(index, c);
       return;
     }
-    Glwe ks = new Glwe(n, limbs);
-    automorphism(c, n / step + 1, ksk[j], ks);
+    Glwe k = ks[j];
+    keySwitch(c, n / step + 1, ksk[j], k);
     if (t != null) {
       t.keySwitches++;
     }
-    Glwe diff = new Glwe(n, limbs);
-    kops.sub(c, ks, diff);
-    Glwe c1 = new Glwe(n, limbs);
-    long[] dd = diff.data();
-    long[] d1 = c1.data();
+    long[] kd = k.data();
+    long[] od = odd[j].data();
+    // odd = (c - k) X^(-step), c = c + k
     for (int col = 0; col < 2 * limbs; col++) {
-      Znx.rotate(n, -step, dd, col * n, d1, col * n);
+      int o = col * n;
+      for (int i = 0; i < n; i++) {
+        long diff = d[o + i] - kd[o + i];
+        int dst = i - step;
+        if (dst >= 0) {
+          od[o + dst] = diff;
+        } else {
+          od[o + dst + n] = -diff;
+        }
+        d[o + i] += kd[o + i];
+      }
     }
-    kops.add(c, ks, c);
-    tree(c, j + 1, l, index, slots, ksk, sink, t);
-    tree(c1, j + 1, l, index + step, slots, ksk, sink, t);
+    tree(c, j + 1, l, index, slots, ksk, ks, odd, sink, t);
+    tree(odd[j], j + 1, l, index + step, slots, ksk, ks, odd, sink, t);
   }
 
   /**
