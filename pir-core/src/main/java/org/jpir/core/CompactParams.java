@@ -101,6 +101,24 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
     }
   }
 
+  /**
+   * The default geometry for compact queries. Expansion costs about {@code plaintextLimbs} key
+   * switches per row and phase 2 one CMux per column, both independent of the data, so rows are
+   * {@code sqrt(polys * cmux / (plaintextLimbs * keySwitch))}: with the measured ratio cmux /
+   * keySwitch of about 1/2 at N = 4096, {@code rows = sqrt(polys / 6)}, capped so that rows *
+   * plaintextLimbs fits N slots. (Geometry.choose, about sqrt(polys / 2), suits expanded
+   * queries, whose preparation per row is cheaper.)
+   */
+  public Geometry chooseGeometry(long recordCount, int recordSize) {
+    Geometry g = Geometry.of(server, recordCount, recordSize, 1);
+    long polys = g.polynomials();
+    int maxRows = server.n() / server.plaintextLimbs();
+    int rows = (int) Math.max(1, Math.min(maxRows, Math.round(Math.sqrt(polys / 6.0))));
+    Geometry out = Geometry.of(server, recordCount, recordSize, rows);
+    checkGeometry(out.rows(), out.cols());
+    return out;
+  }
+
   /** Every compact preset. */
   public static List<CompactParams> all() {
     return List.of(ONIONPIR_4096_COMPACT, TEST_INSECURE_256_COMPACT, TEST_INSECURE_1024_COMPACT);

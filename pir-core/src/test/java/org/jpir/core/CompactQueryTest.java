@@ -66,6 +66,8 @@ class CompactQueryTest {
     }
     double measured = sum / count;
     double est = Noise.fresh(kp) + Noise.keySwitch(CP);
+    System.out.printf(java.util.Locale.ROOT, "key switch: measured std 2^%.2f, estimate 2^%.2f%n",
+        Math.log(measured) / Math.log(4), Math.log(est) / Math.log(4));
     assertTrue(measured <= est * tolerance(count * n),
         "key-switch noise " + measured + " above estimate " + est);
     assertTrue(measured >= 0.5 * est, "key-switch noise must really be there: " + measured
@@ -124,6 +126,10 @@ class CompactQueryTest {
       double est = Noise.expansion(CP, slots);
       double all = sum[0] / slots;
       double constant = sum[1] / slots;
+      System.out.printf(java.util.Locale.ROOT, "expansion of %d slots: measured std 2^%.2f (all"
+          + " coefficients), 2^%.2f (constant terms), estimate 2^%.2f%n", slots,
+          Math.log(all) / Math.log(4), Math.log(constant) / Math.log(4),
+          Math.log(est) / Math.log(4));
       assertTrue(all <= est * tolerance(slots * n), slots + " slots: expansion noise " + all
           + " above estimate " + est);
       if (slots >= 32) {
@@ -157,6 +163,9 @@ class CompactQueryTest {
         System.arraycopy(enc.digits(0, g.columnOf(i)), g.rowOf(i) * digits.length, digits, 0,
             digits.length);
         double max = client.measureNoise(a, new long[][] {digits});
+        System.out.printf(java.util.Locale.ROOT, "%s %dx%d: answer noise max 2^%.2f, estimate"
+            + " std 2^%.2f%n", cp.id(), g.rows(), g.cols(), Math.log(max) / Math.log(2),
+            Math.log(estimate) / Math.log(2));
         assertTrue(max <= 4.5 * estimate, "noise " + max + " above 4.5 x estimate " + estimate);
       }
     }

@@ -28,7 +28,7 @@ import org.jpir.core.Wire;
  *
  * <p>Options: {@code --preset ID} (default onionpir-4096-compact-128), {@code --mib M}
  * (database, default 16), {@code --record-size B} (default 1024), {@code --rows R} (rows of the
- * measured database; default: those of the --geometry-mib geometry, else Geometry.choose),
+ * measured database; default: those of CompactParams.chooseGeometry for --geometry-mib),
  * {@code --queries Q} (default 4; the first is warm-up and not timed), {@code --geometry-mib G} (default 1024).
  */
 public final class CompactDemo {
@@ -59,9 +59,8 @@ public final class CompactDemo {
       i++;
     }
     Params p = cp.server();
-    int maxRows = p.n() / p.plaintextLimbs();
-    Geometry big = Geometry.choose(p, (Math.max(geometryMib, mib) << 20) / recordSize, recordSize,
-        maxRows);
+    Geometry big = cp.chooseGeometry((Math.max(geometryMib, mib) << 20) / recordSize,
+        recordSize);
     int rows = rowsOpt > 0 ? rowsOpt : big.rows();
     Geometry g = Geometry.of(p, (mib << 20) / recordSize, recordSize, rows);
     SecureRandom random = new SecureRandom();
