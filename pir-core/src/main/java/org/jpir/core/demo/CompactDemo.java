@@ -95,19 +95,30 @@ public final class CompactDemo {
       idx[i] = i == 0 ? 0 : i == 1 ? g.recordCount() - 1 : (long) (random.nextDouble()
           * g.recordCount());
     }
+    java.lang.management.ThreadMXBean mx =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    long cpuExpand = 0;
+    long cpuAnswer = 0;
     for (int qi = 0; qi < idx.length; qi++) {
       long i = idx[qi];
       if (qi == 1) {
         // the first query warms the JIT up: time the others
         expandNanos = 0;
+        cpuExpand = 0;
+        cpuAnswer = 0;
         st = new PirServer.Timings();
       }
       CompactQuery q = client.query(i);
       byte[] qb = Wire.writeCompactQuery(q);
       CompactExpander.Timings et = new CompactExpander.Timings();
+      long c0 = mx.getCurrentThreadCpuTime();
       PreparedQuery pq = ex.expand(Wire.readCompactQuery(qb, cp), g, store, et);
+      long c1 = mx.getCurrentThreadCpuTime();
       expandNanos += et.expandNanos;
       Answer a = server.answer(db, pq, st);
+      long c2 = mx.getCurrentThreadCpuTime();
+      cpuExpand += c1 - c0;
+      cpuAnswer += c2 - c1;
       byte[] ab = Wire.writeAnswer(a);
       boolean good = Arrays.equals(src.record(i), client.decode(Wire.readAnswer(ab, p), i));
       ok &= good;
@@ -121,15 +132,24 @@ public final class CompactDemo {
     double ph2 = st.phase2Nanos / 1e9 / timed;
     out("per query (measured, %d MiB, first query excluded as warm-up): expansion %.3f s, phase 1 %.3f s, phase 2 %.3f s;"
         + " expansion share %.1f%%", mib, e, ph1, ph2, 100 * e / (e + ph1 + ph2));
+    double ce = cpuExpand / 1e9 / timed;
+    double ca = cpuAnswer / 1e9 / timed;
+    out("per query CPU time (thread): expansion %.3f s, phases 1+2 %.3f s; share %.1f%%", ce, ca,
+        100 * ce / (ce + ca));
     if (geometryMib > 0) {
       CompactClient bc = new CompactClient(cp, big, CompactClient.generateSecret(cp, random),
           "big", random);
       store.register("big", Wire.writeEvaluationKeys(bc.evaluationKeys()));
       CompactExpander.Timings bt = new CompactExpander.Timings();
+      long bc0 = 0;
       for (int i = 0; i < queries; i++) {
-        ex.expand(bc.query(i), big, store, bt);
+        CompactQuery q = bc.query(i);
+        long c0 = mx.getCurrentThreadCpuTime();
+        ex.expand(q, big, store, bt);
+        bc0 += mx.getCurrentThreadCpuTime() - c0;
       }
       double be = bt.expandNanos / 1e9 / queries;
+      double bce = bc0 / 1e9 / queries;
       double scale = (double) big.cols() * big.planes() / (g.cols() * g.planes());
       double bph1 = ph1 * scale * big.rows() / g.rows();
       double bph2 = ph2 * scale;
@@ -137,6 +157,9 @@ public final class CompactDemo {
           + " phase 1 %.3f s and phase 2 %.3f s extrapolated from %d MiB; expansion share"
           + " %.1f%%", geometryMib, big.rows(), big.cols(), be, bt.keySwitches / queries, bph1,
           bph2, mib, 100 * be / (be + bph1 + bph2));
+      double bca = ca * scale;
+      out("%d MiB geometry, CPU time: expansion %.3f s measured, phases 1+2 %.3f s extrapolated;"
+          + " expansion share %.1f%%", geometryMib, bce, bca, 100 * bce / (bce + bca));
     }
     System.exit(ok ? 0 : 1);
   }
