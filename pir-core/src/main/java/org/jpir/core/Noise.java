@@ -56,6 +56,85 @@ public final class Noise {
     return phase1(p, rows) + levels(cols) * externalProduct(p) + answerRounding(p);
   }
 
+  // ---- compact queries (issue 8) -------------------------------------------------------
+
+  /** Rounding a GLWE to {@code limbs} limbs: {@code u^2/12 (1 + N 2/3)}, {@code u = 2^(-K limbs)}. */
+  public static double rounding(Params p, int limbs) {
+    double u2 = Math.pow(2, -2 * p.base2k() * limbs);
+    return u2 / 12 * (1 + p.n() * 2.0 / 3);
+  }
+
+  /**
+   * Noise added by one automorphism key switch: {@code ksLevels N E[d^2]} fresh key noises times
+   * the digits of a(X^p), plus the rounding of a(X^p) to ksLevels digits times s(X^p) ({@code N
+   * (2/3) u^2/12}, {@code u = 2^(-K ksLevels)}, zero when no limb is dropped).
+   */
+  public static double keySwitch(CompactParams cp) {
+    Params k = cp.keys();
+    int l = cp.ksLevels();
+    double u2 = Math.pow(2, -2 * k.base2k() * l);
+    double trunc = l < k.glweLimbs() ? k.n() * 2.0 / 3 * u2 / 12 : 0;
+    return l * k.n() * uniformDigitSquare(k.base2k()) * fresh(k) + trunc;
+  }
+
+  /**
+   * Bound on the noise variance of every coefficient of an expanded ciphertext, for a packed
+   * ciphertext of {@code slots} slots (depth {@code l = ceil(log2 slots)}): each level maps e to
+   * {@code e + Aut(e) + e_ks} (a coefficient fixed by the automorphism doubles, so at most 4x
+   * the variance), hence {@code 4^l fresh + (4^l - 1)/3 keySwitch}. A subtree with one used slot
+   * is multiplied by {@code 2^(levels left)} instead, the same 4x per level without key switch.
+   */
+  public static double expansion(CompactParams cp, int slots) {
+    double f = Math.pow(4, CompactParams.depth(slots));
+    return f * fresh(cp.keys()) + (f - 1) / 3 * keySwitch(cp);
+  }
+
+  /** A phase-1 row of a compact query: expansion, then rounding to the server's limbs. */
+  public static double compactRow(CompactParams cp, int rows) {
+    return expansion(cp, cp.phase1Slots(rows)) + rounding(cp.server(), cp.server().glweLimbs());
+  }
+
+  /**
+   * The external product with the GGSW of s that makes a GGSW row {@code GLWE(mu g_j s)} from an
+   * expanded {@code GLWE(mu g_j)} of variance {@code v0}: {@code s e} ({@code N (2/3) v0}), the
+   * GGSW's digit noise {@code 2 Ls N E[d^2] fresh}, and the input's rounding to Ls digits times
+   * s and s^2 ({@code u^2/12 (N 2/3 + N^2 4/9)}).
+   */
+  public static double ggswConversion(CompactParams cp, double v0) {
+    Params k = cp.keys();
+    int ls = k.ggswLevels();
+    double n = k.n();
+    double u2 = Math.pow(2, -2 * k.base2k() * ls);
+    return n * 2.0 / 3 * v0 + 2.0 * ls * n * uniformDigitSquare(k.base2k()) * fresh(k)
+        + u2 / 12 * (n * 2.0 / 3 + n * n * 4.0 / 9);
+  }
+
+  /**
+   * One CMux level with GGSWs built by expansion: {@code L N E[d^2] (v0 + v1)} (rows of the two
+   * halves, after rounding to the server's limbs) plus the input's rounding to L limbs.
+   */
+  public static double compactExternalProduct(CompactParams cp, int cols) {
+    Params s = cp.server();
+    double v0 = expansion(cp, Math.max(1, cp.phase2Slots(cols)));
+    double r = rounding(s, s.glweLimbs());
+    double v1 = ggswConversion(cp, v0) + r;
+    int lg = s.ggswLevels();
+    return lg * s.n() * uniformDigitSquare(s.base2k()) * (v0 + r + v1) + rounding(s, lg);
+  }
+
+  /** Phase 1 of a compact query: {@code rows * plaintextLimbs * N * 2^(2(K-1))} times a row's. */
+  public static double compactPhase1(CompactParams cp, int rows) {
+    Params s = cp.server();
+    double dbDigit = Math.pow(2, 2 * (s.base2k() - 1));
+    return (double) rows * s.plaintextLimbs() * s.n() * dbDigit * compactRow(cp, rows);
+  }
+
+  /** The noise variance of a decrypted answer to a compact query on a rows x cols database. */
+  public static double compactAnswer(CompactParams cp, int rows, int cols) {
+    return compactPhase1(cp, rows) + levels(cols) * compactExternalProduct(cp, cols)
+        + answerRounding(cp.server());
+  }
+
   /** Decoding is correct while |noise| is below this: half a unit of the plaintext precision. */
   public static double margin(Params p) {
     return Math.pow(2, -(p.plaintextBits() + 1));

@@ -2,7 +2,7 @@ package org.jpir.core;
 
 import java.util.List;
 
-/** Named parameter sets. Only {@link #ONIONPIR_4096} is for production. */
+/** Named parameter sets. {@link #ONIONPIR_4096} and {@link #ONIONPIR_4096_COMPACT} are for production. */
 public final class Presets {
   private Presets() {}
 
@@ -22,9 +22,28 @@ public final class Presets {
   public static final Params TEST_INSECURE_1024 =
       new Params("test-insecure-1024", 1024, 16, 56, 4, 6, 5, 5, 3.2, 0);
 
+  /**
+   * Production, compact queries ({@link CompactParams#ONIONPIR_4096_COMPACT}): the server side of
+   * the compact scheme. 40-bit plaintexts in 3 limbs (8 guard bits), phase-1 rows and results of
+   * 5 + 5 limbs (q = 2^80, noise 3.2/q: 128-bit on its own), GGSWs of 4 levels, answers of 4
+   * limbs. Every ciphertext the client sends for it (packed query, evaluation keys) is made at
+   * the key parameters of {@link CompactParams}, q = 2^112 at the 128-bit noise floor.
+   */
+  public static final Params ONIONPIR_4096_COMPACT =
+      new Params("onionpir-4096-compact-128", 4096, 16, 40, 3, 5, 4, 4, 3.2, 128);
+
+  /** Tests only: the compact server shape at N = 256 (no security). */
+  public static final Params TEST_INSECURE_256_COMPACT =
+      new Params("test-insecure-256-compact", 256, 16, 40, 3, 5, 4, 4, 3.2, 0);
+
+  /** Tests only: the compact server shape at N = 1024 (no security). */
+  public static final Params TEST_INSECURE_1024_COMPACT =
+      new Params("test-insecure-1024-compact", 1024, 16, 40, 3, 5, 4, 4, 3.2, 0);
+
   /** Every preset. */
   public static List<Params> all() {
-    return List.of(ONIONPIR_4096, TEST_INSECURE_256, TEST_INSECURE_1024);
+    return List.of(ONIONPIR_4096, TEST_INSECURE_256, TEST_INSECURE_1024, ONIONPIR_4096_COMPACT,
+        TEST_INSECURE_256_COMPACT, TEST_INSECURE_1024_COMPACT);
   }
 
   /** The preset with this id. */

@@ -23,6 +23,8 @@ public final class Wire {
   static final int TYPE_SECRET_KEY = 1;
   static final int TYPE_QUERY = 2;
   static final int TYPE_ANSWER = 3;
+  static final int TYPE_EVALUATION_KEYS = 4;
+  static final int TYPE_COMPACT_QUERY = 5;
   /** Largest array accepted (guards against absurd lengths in corrupted input). */
   static final int MAX_ARRAY = 1 << 30;
 
@@ -42,6 +44,8 @@ public final class Wire {
       case TYPE_SECRET_KEY: return "secret key";
       case TYPE_QUERY: return "query";
       case TYPE_ANSWER: return "answer";
+      case TYPE_EVALUATION_KEYS: return "evaluation keys";
+      case TYPE_COMPACT_QUERY: return "compact query";
       default: return "unknown type " + type;
     }
   }
@@ -256,6 +260,97 @@ public final class Wire {
       throw new WireException("truncated secret key");
     } catch (IOException e) {
       throw new WireException("unreadable secret key: " + e.getMessage());
+    }
+  }
+  /** Serializes a client's evaluation keys. */
+  public static byte[] writeEvaluationKeys(EvaluationKeys k) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      DataOutputStream out = header(bytes, TYPE_EVALUATION_KEYS, k.paramsId());
+      out.writeUTF(k.clientId());
+      out.write(k.seed());
+      writeShorts(out, k.kskB());
+      writeShorts(out, k.ggswSB());
+      return finish(bytes, out);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Parses and validates evaluation keys for the compact preset {@code cp}. */
+  public static EvaluationKeys readEvaluationKeys(byte[] msg, CompactParams cp) {
+    DataInputStream in = open(msg, TYPE_EVALUATION_KEYS, cp.server());
+    try {
+      String client = in.readUTF();
+      byte[] seed = new byte[Prg.SEED_BYTES];
+      in.readFully(seed);
+      long per = (long) cp.keys().glweLimbs() * cp.keys().n();
+      short[] ksk = readShorts(in, "evaluation keys' key-switching part",
+          (long) cp.automorphisms() * cp.ksLevels() * per);
+      short[] g = readShorts(in, "evaluation keys' GGSW(s) part",
+          2L * cp.keys().ggswLevels() * per);
+      expectEnd(in, "evaluation keys");
+      EvaluationKeys k = new EvaluationKeys(cp.id(), client, seed, ksk, g);
+      try {
+        k.validate(cp);
+      } catch (IllegalArgumentException e) {
+        throw new WireException("evaluation keys are invalid: " + e.getMessage());
+      }
+      return k;
+    } catch (EOFException e) {
+      throw new WireException("truncated evaluation keys");
+    } catch (IOException e) {
+      throw new WireException("unreadable evaluation keys: " + e.getMessage());
+    }
+  }
+
+  /** Serializes a compact query. */
+  public static byte[] writeCompactQuery(CompactQuery q) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      DataOutputStream out = header(bytes, TYPE_COMPACT_QUERY, q.paramsId());
+      out.writeUTF(q.clientId());
+      out.writeLong(q.keysFingerprint());
+      out.writeInt(q.rows());
+      out.writeInt(q.cols());
+      out.write(q.seed());
+      writeShorts(out, q.phase1B());
+      writeShorts(out, q.phase2B());
+      return finish(bytes, out);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Parses and validates a compact query for the compact preset {@code cp}. */
+  public static CompactQuery readCompactQuery(byte[] msg, CompactParams cp) {
+    DataInputStream in = open(msg, TYPE_COMPACT_QUERY, cp.server());
+    try {
+      String client = in.readUTF();
+      long fp = in.readLong();
+      int rows = in.readInt();
+      int cols = in.readInt();
+      if (rows < 1 || cols < 1) {
+        throw new WireException("compact query geometry " + rows + " x " + cols + " is invalid");
+      }
+      byte[] seed = new byte[Prg.SEED_BYTES];
+      in.readFully(seed);
+      long per = (long) cp.keys().glweLimbs() * cp.keys().n();
+      short[] b1 = readShorts(in, "compact query phase-1 part", per);
+      short[] b2 = readShorts(in, "compact query phase-2 part",
+          Noise.levels(cols) == 0 ? 0 : per);
+      expectEnd(in, "compact query");
+      CompactQuery q = new CompactQuery(cp.id(), client, fp, rows, cols, seed, b1, b2);
+      try {
+        q.validate(cp);
+      } catch (IllegalArgumentException e) {
+        throw new WireException("compact query is invalid: " + e.getMessage());
+      }
+      return q;
+    } catch (EOFException e) {
+      throw new WireException("truncated compact query");
+    } catch (IOException e) {
+      throw new WireException("unreadable compact query: " + e.getMessage());
     }
   }
 }

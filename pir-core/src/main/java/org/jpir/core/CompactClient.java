@@ -1,0 +1,174 @@
+package org.jpir.core;
+
+import java.security.SecureRandom;
+
+/**
+ * The client of the compact scheme: generates its evaluation keys (once, uploaded to the server
+ * under its client id), builds compact queries (two packed GLWEs) and decodes answers. The
+ * secret key never leaves it. Not thread-safe.
+ */
+public final class CompactClient {
+  private final CompactParams cp;
+  private final Geometry geometry;
+  private final SecretKey sk;
+  private final String clientId;
+  private final SecureRandom random;
+  private final GlweOps kops;
+  private final PirClient decoder;
+  private EvaluationKeys keys;
+
+  /**
+   * A client with secret {@code sk} (made for {@code cp.keys()} by {@link #generateSecret}), for
+   * a database laid out as {@code geometry} at {@code cp.server()}.
+   */
+  public CompactClient(CompactParams cp, Geometry geometry, SecretKey sk, String clientId,
+      SecureRandom random) {
+    if (!sk.params().equals(cp.keys())) {
+      throw new IllegalArgumentException("secret key is for preset " + sk.params().id()
+          + ", compact client needs " + cp.keys().id());
+    }
+    cp.checkGeometry(geometry.rows(), geometry.cols());
+    this.cp = cp;
+    this.geometry = geometry;
+    this.sk = sk;
+    this.clientId = EvaluationKeys.checkClientId(clientId);
+    this.random = random;
+    this.kops = new GlweOps(cp.keys());
+    this.decoder = new PirClient(cp.server(), geometry,
+        new SecretKey(cp.server(), sk.coefficients()), random);
+  }
+
+  /** A fresh secret for the compact parameters. */
+  public static SecretKey generateSecret(CompactParams cp, SecureRandom random) {
+    return SecretKey.generate(cp.keys(), random);
+  }
+
+  /** The client id. */
+  public String clientId() {
+    return clientId;
+  }
+
+  /** The secret key (package: tests measure noise with it). */
+  SecretKey secret() {
+    return sk;
+  }
+
+  /**
+   * This client's evaluation keys, generated on the first call: log2 N key-switching keys of
+   * ksLevels rows each and the GGSW of s.
+   */
+  public synchronized EvaluationKeys evaluationKeys() {
+    if (keys == null) {
+      keys = generateKeys();
+    }
+    return keys;
+  }
+
+  private EvaluationKeys generateKeys() {
+    Params kp = cp.keys();
+    int n = kp.n();
+    int limbs = kp.glweLimbs();
+    int per = limbs * n;
+    byte[] seed = Prg.newSeed(random);
+    Prg noise = Prg.fromSecureRandom(random);
+    long[] s = sk.coefficients();
+    short[] ksk = new short[cp.automorphisms() * cp.ksLevels() * per];
+    long[] sAut = new long[n];
+    for (int j = 0; j < cp.automorphisms(); j++) {
+      int p = n / (1 << j) + 1;
+      org.jpir.vmp.Znx.automorphism(n, p, s, 0, sAut, 0);
+      for (int i = 0; i < cp.ksLevels(); i++) {
+        long[] msg = new long[per];
+        System.arraycopy(sAut, 0, msg, i * n, n);
+        Glwe c = kops.encrypt(sk, msg, new Prg(seed, EvaluationKeys.kskStream(cp, j, i)), noise);
+        Digits.toShorts(c.data(), 0, ksk, (j * cp.ksLevels() + i) * per, per);
+      }
+    }
+    long[] s2 = negacyclicSquare(s);
+    int ls = kp.ggswLevels();
+    short[] g = new short[2 * ls * per];
+    for (int kk = 0; kk < 2; kk++) {
+      for (int i = 0; i < ls; i++) {
+        long[] msg = new long[per];
+        System.arraycopy(kk == 0 ? s : s2, 0, msg, i * n, n);
+        int q = kk * ls + i;
+        Glwe c = kops.encrypt(sk, msg, new Prg(seed, EvaluationKeys.ggswStream(q)), noise);
+        Digits.toShorts(c.data(), 0, g, q * per, per);
+      }
+    }
+    return new EvaluationKeys(cp.id(), clientId, seed, ksk, g);
+  }
+
+  /** {@code s * s mod X^N + 1}, exactly (coefficients at most N in magnitude). */
+  static long[] negacyclicSquare(long[] s) {
+    int n = s.length;
+    long[] out = new long[n];
+    for (int i = 0; i < n; i++) {
+      if (s[i] == 0) {
+        continue;
+      }
+      for (int j = 0; j < n; j++) {
+        int t = i + j;
+        if (t < n) {
+          out[t] += s[i] * s[j];
+        } else {
+          out[t - n] -= s[i] * s[j];
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A compact query for record {@code index}, made for this client's evaluation keys. */
+  public CompactQuery query(long index) {
+    geometry.checkRecord(index);
+    Params sp = cp.server();
+    Params kp = cp.keys();
+    int n = kp.n();
+    int per = kp.glweLimbs() * n;
+    int rows = geometry.rows();
+    int cols = geometry.cols();
+    int targetRow = geometry.rowOf(index);
+    int targetCol = geometry.columnOf(index);
+    byte[] seed = Prg.newSeed(random);
+    Prg noise = Prg.fromSecureRandom(random);
+    // phase 1: slot r*plaintextLimbs + l holds [r == target] 2^(-K(l+1)) 2^-l1, i.e. digit
+    // 2^(K - l1) at limb l + 1
+    int l1 = CompactParams.depth(cp.phase1Slots(rows));
+    long[] m1 = new long[per];
+    for (int l = 0; l < sp.plaintextLimbs(); l++) {
+      m1[(l + 1) * n + targetRow * sp.plaintextLimbs() + l] = 1L << (kp.base2k() - l1);
+    }
+    Glwe c1 = kops.encrypt(sk, m1, new Prg(seed, CompactQuery.PHASE1_STREAM), noise);
+    short[] b1 = new short[per];
+    Digits.toShorts(c1.data(), 0, b1, 0, per);
+    int levels = Noise.levels(cols);
+    short[] b2 = new short[levels == 0 ? 0 : per];
+    if (levels > 0) {
+      int l2 = CompactParams.depth(cp.phase2Slots(cols));
+      int lg = sp.ggswLevels();
+      long[] m2 = new long[per];
+      for (int t = 0; t < levels; t++) {
+        if (((targetCol >> t) & 1) == 1) {
+          for (int j = 0; j < lg; j++) {
+            m2[(j + 1) * n + t * lg + j] = 1L << (kp.base2k() - l2);
+          }
+        }
+      }
+      Glwe c2 = kops.encrypt(sk, m2, new Prg(seed, CompactQuery.PHASE2_STREAM), noise);
+      Digits.toShorts(c2.data(), 0, b2, 0, per);
+    }
+    return new CompactQuery(cp.id(), clientId, evaluationKeys().fingerprint(), rows, cols, seed,
+        b1, b2);
+  }
+
+  /** The bytes of record {@code index} from the answer to its compact query. */
+  public byte[] decode(Answer a, long index) {
+    return decoder.decode(a, index);
+  }
+
+  /** The largest |noise| of an answer with known plaintext digits (tests, calibration). */
+  public double measureNoise(Answer a, long[][] expectedDigits) {
+    return decoder.measureNoise(a, expectedDigits);
+  }
+}

@@ -1,0 +1,287 @@
+package org.jpir.core;
+
+import org.jpir.vmp.FftPlan;
+import org.jpir.vmp.Pmat;
+import org.jpir.vmp.Reim;
+import org.jpir.vmp.Vmp;
+import org.jpir.vmp.Znx;
+
+/**
+ * Server side of the compact scheme: expands a {@link CompactQuery} with the client's evaluation
+ * keys into the {@link PreparedQuery} that {@link PirServer} computes with.
+ *
+ * <p>Key switching of an automorphism: for c = (b, a) under s, {@code Aut_p(c) = (b(X^p),
+ * a(X^p))} is under s(X^p); with d_i the ksLevels gadget digits of a(X^p), {@code b' = b(X^p) +
+ * sum_i d_i KSK_i.b}, {@code a' = sum_i d_i KSK_i.a} (one {@code applyDftToDft} against the
+ * prepared key), whose phase under s is {@code phase(c)(X^p)} plus {@link Noise#keySwitch}.
+ *
+ * <p>Expansion (trace): for levels j = 0 .. l-1, each ciphertext c_k (k < 2^j) becomes {@code t
+ * = KS(Aut_{N/2^j+1}(c_k))}, {@code c_k <- c_k + t}, {@code c_{k+2^j} <- (c_k - t) X^(-2^j)};
+ * after l levels the constant coefficient of c_k is {@code 2^l m_k} (the client pre-scaled by
+ * 2^-l) and the others are 0 (unused slots are 0). Depth first, so only l ciphertexts are live;
+ * a subtree holding one used slot k is finished by multiplying by {@code 2^(levels left)} (no key
+ * switch), so a packed ciphertext of S slots costs S - 1 key switches. Phase-1 outputs are
+ * rounded to the server's limbs and stacked as the PMAT; phase-2 output (t, j) is the GGSW row
+ * {@code GLWE(bit_t g_j)}, and {@code externalProduct(row, GGSW(s))} is the row {@code
+ * GLWE(bit_t g_j s)}. Not thread-safe (holds scratch): one per thread.
+ */
+public final class CompactExpander {
+  private final CompactParams cp;
+  private final Params kp;
+  private final Params sp;
+  private final GlweOps kops;
+  private final GlweOps sops;
+  private final FftPlan plan;
+  private final int n;
+  private final int limbs;
+  private final long[] aut;
+  private final long[] digits;
+  private final long[] carry;
+  private final double[] vec;
+  private final double[] res;
+  private final double[] tmp;
+  private final java.util.HashMap<Integer, int[]> perms = new java.util.HashMap<>();
+
+  /** Time spent and work done since construction. */
+  public static final class Timings {
+    public long expandNanos;
+    public long keySwitches;
+    public long externalProducts;
+  }
+
+  public CompactExpander(CompactParams cp) {
+    this.cp = cp;
+    this.kp = cp.keys();
+    this.sp = cp.server();
+    this.kops = new GlweOps(kp);
+    this.sops = new GlweOps(sp);
+    this.n = kp.n();
+    this.limbs = kp.glweLimbs();
+    this.plan = FftPlan.of(n);
+    this.aut = new long[2 * limbs * n];
+    this.digits = new long[cp.ksLevels() * n];
+    this.carry = new long[n];
+    this.vec = new double[cp.ksLevels() * n];
+    this.res = new double[2 * limbs * n];
+    this.tmp = new double[Vmp.applyDftToDftTmpLength(n, cp.ksLevels(), 2 * limbs)];
+  }
+
+  /**
+   * {@code out = KS(Aut_p(c))}: a GLWE under s whose phase is {@code phase(c)(X^p)}, normalized;
+   * c and out are of the key parameters' limbs and must differ. c may be unnormalized (digits of
+   * at most 40 bits).
+   */
+  public void automorphism(Glwe c, int p, Pmat ksk, Glwe out) {
+    keySwitch(c, p, ksk, out);
+    long[] od = out.data();
+    Znx.normalize(n, kp.base2k(), od, 0, limbs, od, 0, limbs, carry);
+    Znx.normalize(n, kp.base2k(), od, limbs * n, limbs, od, limbs * n, limbs, carry);
+  }
+
+  /** X -> X^p: coefficient j goes to {@code perm[j]} (mod 2N; at or above N: negated, minus N). */
+  private int[] permutation(int p) {
+    int[] perm = perms.get(p);
+    if (perm == null) {
+      perm = new int[n];
+      int twoN = 2 * n;
+      int pm = Math.floorMod(p, twoN);
+      int t = 0;
+      for (int j = 0; j < n; j++) {
+        perm[j] = t;
+        t += pm;
+        if (t >= twoN) {
+          t -= twoN;
+        }
+      }
+      perms.put(p, perm);
+    }
+    return perm;
+  }
+
+  /** As {@link #automorphism} but leaves out unnormalized (expansion normalizes only digits). */
+  private void keySwitch(Glwe c, int p, Pmat ksk, Glwe out) {
+    if (c.limbs() != limbs || out.limbs() != limbs || ksk.nrows() != cp.ksLevels()
+        || ksk.ncols() != 2 * limbs || c == out) {
+      throw new IllegalArgumentException("key switch shapes: " + c.limbs() + "/" + out.limbs()
+          + " limbs, key " + ksk.nrows() + "x" + ksk.ncols());
+    }
+    if ((p & 1) == 0) {
+      throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got " + p);
+    }
+    int[] perm = permutation(p);
+    long[] cd = c.data();
+    for (int col = 0; col < 2 * limbs; col++) {
+      int o = col * n;
+      for (int j = 0; j < n; j++) {
+        int t = perm[j];
+        if (t < n) {
+          aut[o + t] = cd[o + j];
+        } else {
+          aut[o + t - n] = -cd[o + j];
+        }
+      }
+    }
+    int ks = cp.ksLevels();
+    Znx.normalize(n, kp.base2k(), aut, limbs * n, limbs, digits, 0, ks, carry);
+    for (int r = 0; r < ks; r++) {
+      Reim.fromZnx(n, digits, r * n, vec, r * n);
+      plan.fft(vec, r * n);
+    }
+    Vmp.applyDftToDft(ksk, vec, 0, ks, res, 0, 2 * limbs, tmp);
+    long[] od = out.data();
+    for (int col = 0; col < 2 * limbs; col++) {
+      plan.ifft(res, col * n);
+      Reim.toZnx(n, res, col * n, od, col * n);
+    }
+    for (int i = 0; i < limbs * n; i++) {
+      od[i] += aut[i];
+    }
+  }
+
+  /** Receives expanded ciphertexts: slot index and its GLWE (the callee may keep it). */
+  public interface Sink {
+    void accept(int slot, Glwe c);
+  }
+
+  /**
+   * Expands the packed ciphertext {@code c} (overwritten) of {@code slots} used slots, calling
+   * {@code sink} once with each slot's GLWE (key parameters' limbs, digits not normalized; valid
+   * only during the call), depth first (not in slot order).
+   */
+  public void expand(Glwe c, int slots, Pmat[] ksk, Sink sink, Timings t) {
+    int l = CompactParams.depth(slots);
+    if (slots < 1 || slots > n || l > ksk.length) {
+      throw new IllegalArgumentException("cannot expand " + slots + " slots at N=" + n + " with "
+          + ksk.length + " automorphism keys");
+    }
+    Glwe[] ks = new Glwe[l];
+    Glwe[] odd = new Glwe[l];
+    for (int j = 0; j < l; j++) {
+      ks[j] = new Glwe(n, limbs);
+      odd[j] = new Glwe(n, limbs);
+    }
+    tree(c, 0, l, 0, slots, ksk, ks, odd, sink, t);
+  }
+
+  /**
+   * Level j of the tree on c (slot {@code index}). Digits are left unnormalized: each level at
+   * most doubles them (the key-switch output is below 2^45, so below 2^(45+l) <= 2^61 after l <=
+   * 16 levels; the one-slot shortcut normalizes before multiplying); the key switch normalizes a(X^p) into its gadget digits, which is all the FFT
+   * needs.
+   */
+  private void tree(Glwe c, int j, int l, int index, int slots, Pmat[] ksk, Glwe[] ks,
+      Glwe[] odd, Sink sink, Timings t) {
+    if (index >= slots) {
+      return;
+    }
+    long[] d = c.data();
+    if (j == l) {
+      sink.accept(index, c);
+      return;
+    }
+    int step = 1 << j;
+    if (index + step >= slots) {
+      // one used slot left in this subtree: the remaining levels would only double it
+      Znx.normalize(n, kp.base2k(), d, 0, limbs, d, 0, limbs, carry);
+      Znx.normalize(n, kp.base2k(), d, limbs * n, limbs, d, limbs * n, limbs, carry);
+      for (int i = 0; i < d.length; i++) {
+        d[i] <<= (l - j);
+      }
+      sink.accept(index, c);
+      return;
+    }
+    Glwe k = ks[j];
+    keySwitch(c, n / step + 1, ksk[j], k);
+    if (t != null) {
+      t.keySwitches++;
+    }
+    long[] kd = k.data();
+    long[] od = odd[j].data();
+    // odd = (c - k) X^(-step), c = c + k
+    for (int col = 0; col < 2 * limbs; col++) {
+      int o = col * n;
+      for (int i = 0; i < n; i++) {
+        long diff = d[o + i] - kd[o + i];
+        int dst = i - step;
+        if (dst >= 0) {
+          od[o + dst] = diff;
+        } else {
+          od[o + dst + n] = -diff;
+        }
+        d[o + i] += kd[o + i];
+      }
+    }
+    tree(c, j + 1, l, index, slots, ksk, ks, odd, sink, t);
+    tree(odd[j], j + 1, l, index + step, slots, ksk, ks, odd, sink, t);
+  }
+
+  /**
+   * The prepared query of a compact query.
+   *
+   * @throws IllegalArgumentException when the query does not match the preset, the geometry or
+   *     the client's evaluation keys
+   */
+  public PreparedQuery expand(CompactQuery q, Geometry g, EvaluationKeyStore store, Timings t) {
+    q.validate(cp);
+    if (store.params() != cp && !store.params().equals(cp)) {
+      throw new IllegalArgumentException("key store is for preset " + store.params().id()
+          + ", expander for " + cp.id());
+    }
+    if (q.rows() != g.rows() || q.cols() != g.cols()) {
+      throw new IllegalArgumentException("compact query was made for " + q.rows() + " rows x "
+          + q.cols() + " columns, the database has " + g.rows() + " x " + g.cols());
+    }
+    PreparedEvaluationKeys keys = store.get(q.clientId());
+    if (keys.fingerprint() != q.keysFingerprint()) {
+      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+          "compact query of client '%s' was made for evaluation keys %016x, the server holds"
+              + " keys %016x for that client: upload the current keys", q.clientId(),
+          q.keysFingerprint(), keys.fingerprint()));
+    }
+    return expand(q, keys, t);
+  }
+
+  /** The prepared query of a compact query with the given (matching) prepared keys. */
+  public PreparedQuery expand(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
+    q.validate(cp);
+    if (!keys.paramsId().equals(cp.id()) || !keys.clientId().equals(q.clientId())) {
+      throw new IllegalArgumentException("evaluation keys of client '" + keys.clientId()
+          + "' (" + keys.paramsId() + ") cannot expand a query of client '" + q.clientId()
+          + "' (" + q.paramsId() + ")");
+    }
+    long t0 = System.nanoTime();
+    int sl = sp.glweLimbs();
+    int lim = sp.plaintextLimbs();
+    Pmat phase1 = Pmat.allocate(n, q.rows() * lim, sp.glweColumns());
+    Glwe c1 = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE1_STREAM,
+        q.phase1B(), 0);
+    expand(c1, cp.phase1Slots(q.rows()), keys.ksk(),
+        (slot, c) -> phase1.prepareRow(slot, sops.transform(kops.round(c, sl)), 0), t);
+    int levels = Noise.levels(q.cols());
+    int lg = sp.ggswLevels();
+    Glwe[][] rows = new Glwe[levels][2 * lg];
+    if (levels > 0) {
+      Glwe c2 = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE2_STREAM,
+          q.phase2B(), 0);
+      Glwe prod = new Glwe(n, limbs);
+      expand(c2, cp.phase2Slots(q.cols()), keys.ksk(), (slot, c) -> {
+        int bit = slot / lg;
+        int j = slot % lg;
+        rows[bit][j] = kops.round(c, sl);
+        kops.externalProduct(c, keys.ggswS(), prod);
+        rows[bit][lg + j] = kops.round(prod, sl);
+        if (t != null) {
+          t.externalProducts++;
+        }
+      }, t);
+    }
+    Pmat[] ggsw = new Pmat[levels];
+    for (int b = 0; b < levels; b++) {
+      ggsw[b] = sops.prepareGgsw(rows[b]);
+    }
+    if (t != null) {
+      t.expandNanos += System.nanoTime() - t0;
+    }
+    return new PreparedQuery(sp.id(), q.rows(), q.cols(), phase1, ggsw);
+  }
+}

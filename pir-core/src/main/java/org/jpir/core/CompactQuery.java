@@ -1,0 +1,51 @@
+package org.jpir.core;
+
+/**
+ * A compact query: two packed GLWEs at the key parameters with seeded masks (stream 0: phase 1,
+ * stream 1: phase 2), their b parts as K-bit digits in 16-bit words, the client id and the
+ * fingerprint of the evaluation keys it was made for.
+ *
+ * <p>Phase-1 packed message: slot {@code r * plaintextLimbs + l} holds {@code [r == target row] *
+ * 2^(-K(l+1)) * 2^-l1}; phase-2: slot {@code t * ggswLevels + j} holds {@code bit_t(target
+ * column) * 2^(-K(j+1)) * 2^-l2}, where {@code l = ceil(log2 slots)} is the expansion depth
+ * (the expansion multiplies by 2^l). {@link #phase2B()} is empty when the database has one
+ * column.
+ */
+public record CompactQuery(String paramsId, String clientId, long keysFingerprint, int rows,
+    int cols, byte[] seed, short[] phase1B, short[] phase2B) {
+
+  /** Mask stream of the phase-1 packed ciphertext. */
+  static final long PHASE1_STREAM = 0;
+  /** Mask stream of the phase-2 packed ciphertext. */
+  static final long PHASE2_STREAM = 1;
+
+  /** Checks every length against the parameters; the message names the mismatch. */
+  public void validate(CompactParams cp) {
+    if (!cp.id().equals(paramsId)) {
+      throw new IllegalArgumentException("compact query is for preset '" + paramsId
+          + "', server runs '" + cp.id() + "'");
+    }
+    EvaluationKeys.checkClientId(clientId);
+    cp.checkGeometry(rows, cols);
+    if (seed == null || seed.length != Prg.SEED_BYTES) {
+      throw new IllegalArgumentException("compact query seed must be " + Prg.SEED_BYTES
+          + " bytes");
+    }
+    int per = cp.keys().glweLimbs() * cp.keys().n();
+    if (phase1B == null || phase1B.length != per) {
+      throw new IllegalArgumentException("compact query phase-1 part has "
+          + (phase1B == null ? 0 : phase1B.length) + " digits, expected " + per);
+    }
+    int e2 = Noise.levels(cols) == 0 ? 0 : per;
+    if (phase2B == null || phase2B.length != e2) {
+      throw new IllegalArgumentException("compact query phase-2 part has "
+          + (phase2B == null ? 0 : phase2B.length) + " digits, expected " + e2 + " for " + cols
+          + " columns");
+    }
+  }
+
+  /** Bytes on the wire (payload only). */
+  public long sizeBytes() {
+    return 2L * (phase1B.length + phase2B.length) + seed.length + 8;
+  }
+}

@@ -1,0 +1,126 @@
+package org.jpir.core;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The server's evaluation keys, per client id, for one compact preset: prepared keys in memory
+ * and, when a directory is given, the uploaded wire bytes in {@code <dir>/<clientId>.evk} (read
+ * back on first use after a restart). Thread-safe.
+ */
+public final class EvaluationKeyStore {
+  private final CompactParams cp;
+  private final Path dir;
+  private final ConcurrentHashMap<String, PreparedEvaluationKeys> prepared =
+      new ConcurrentHashMap<>();
+
+  /** An in-memory store. */
+  public EvaluationKeyStore(CompactParams cp) {
+    this(cp, null);
+  }
+
+  /** A store persisted under {@code dir} (created if absent; null for memory only). */
+  public EvaluationKeyStore(CompactParams cp, Path dir) {
+    this.cp = cp;
+    this.dir = dir;
+    if (dir != null) {
+      try {
+        Files.createDirectories(dir);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot create evaluation key directory " + dir, e);
+      }
+    }
+  }
+
+  /** The compact parameters. */
+  public CompactParams params() {
+    return cp;
+  }
+
+  /**
+   * Registers (or replaces) the keys of {@code clientId} from their wire bytes; returns the
+   * keys' fingerprint.
+   *
+   * @throws IllegalArgumentException when the bytes are corrupted, for another preset, or for
+   *     another client id
+   */
+  public long register(String clientId, byte[] wire) {
+    EvaluationKeys k = Wire.readEvaluationKeys(wire, cp);
+    if (!k.clientId().equals(EvaluationKeys.checkClientId(clientId))) {
+      throw new IllegalArgumentException("evaluation keys belong to client '" + k.clientId()
+          + "', not to '" + clientId + "'");
+    }
+    PreparedEvaluationKeys pk = PreparedEvaluationKeys.prepare(cp, k);
+    if (dir != null) {
+      try {
+        Path tmp = dir.resolve(clientId + ".evk.tmp");
+        Files.write(tmp, wire);
+        Files.move(tmp, dir.resolve(clientId + ".evk"),
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot store evaluation keys of " + clientId, e);
+      }
+    }
+    prepared.put(clientId, pk);
+    return pk.fingerprint();
+  }
+
+  /** Registers keys already parsed (same checks as {@link #register(String, byte[])}). */
+  public long register(EvaluationKeys k) {
+    return register(k.clientId(), Wire.writeEvaluationKeys(k));
+  }
+
+  /** True when keys for {@code clientId} are held (in memory or in the directory). */
+  public boolean contains(String clientId) {
+    return prepared.containsKey(clientId)
+        || (dir != null && Files.exists(dir.resolve(clientId + ".evk")));
+  }
+
+  /**
+   * The prepared keys of {@code clientId}.
+   *
+   * @throws IllegalArgumentException naming the client when none were uploaded
+   */
+  public PreparedEvaluationKeys get(String clientId) {
+    EvaluationKeys.checkClientId(clientId);
+    PreparedEvaluationKeys pk = prepared.get(clientId);
+    if (pk != null) {
+      return pk;
+    }
+    if (dir != null) {
+      Path f = dir.resolve(clientId + ".evk");
+      if (Files.exists(f)) {
+        try {
+          EvaluationKeys k = Wire.readEvaluationKeys(Files.readAllBytes(f), cp);
+          if (!k.clientId().equals(clientId)) {
+            throw new IllegalArgumentException("stored evaluation keys " + f + " belong to '"
+                + k.clientId() + "'");
+          }
+          pk = PreparedEvaluationKeys.prepare(cp, k);
+          prepared.put(clientId, pk);
+          return pk;
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot read evaluation keys " + f, e);
+        }
+      }
+    }
+    throw new IllegalArgumentException("no evaluation keys for client '" + clientId
+        + "' under preset " + cp.id() + ": the client must upload them before a compact query");
+  }
+
+  /** Forgets the keys of {@code clientId} (memory and directory). */
+  public void remove(String clientId) {
+    prepared.remove(EvaluationKeys.checkClientId(clientId));
+    if (dir != null) {
+      try {
+        Files.deleteIfExists(dir.resolve(clientId + ".evk"));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package org.jpir.core;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * A client's evaluation keys, as uploaded once to the server: the b parts of seeded GLWEs at the
+ * key parameters ({@code keys.glweLimbs()} limbs of K-bit digits as 16-bit words) and the seed
+ * of their masks.
+ *
+ * <p>Key-switching key of automorphism j ({@code X -> X^(N/2^j + 1)}), level i: mask stream
+ * {@code j * ksLevels + i}, b part at {@code (j * ksLevels + i) * keyLimbs * N} of {@link
+ * #kskB()}; its phase is {@code s(X^p) * 2^(-K(i+1))}. GGSW of s, row q ({@code q = kk*Ls + i}):
+ * stream {@code 2^32 + q}, b part at {@code q * keyLimbs * N} of {@link #ggswSB()}; its phase is
+ * {@code s * 2^(-K(i+1))} (kk = 0) or {@code s^2 * 2^(-K(i+1))} (kk = 1), so the external product
+ * with it multiplies a phase by s.
+ */
+public record EvaluationKeys(String paramsId, String clientId, byte[] seed, short[] kskB,
+    short[] ggswSB) {
+
+  /** Mask stream of key-switching key (automorphism j, level i). */
+  static long kskStream(CompactParams cp, int j, int i) {
+    return (long) j * cp.ksLevels() + i;
+  }
+
+  /** Mask stream of row q of the GGSW of s. */
+  static long ggswStream(int q) {
+    return (1L << 32) + q;
+  }
+
+  /** Checks a client id: 1 to 64 characters of {@code [A-Za-z0-9._-]}. */
+  public static String checkClientId(String id) {
+    if (id == null || !id.matches("[A-Za-z0-9._-]{1,64}")) {
+      throw new IllegalArgumentException("client id " + (id == null ? "null" : "'" + id + "'")
+          + " must be 1 to 64 characters of [A-Za-z0-9._-]");
+    }
+    return id;
+  }
+
+  /** Checks every length against the compact parameters; the message names the mismatch. */
+  public void validate(CompactParams cp) {
+    if (!cp.id().equals(paramsId)) {
+      throw new IllegalArgumentException("evaluation keys are for preset '" + paramsId
+          + "', server runs '" + cp.id() + "'");
+    }
+    checkClientId(clientId);
+    if (seed == null || seed.length != Prg.SEED_BYTES) {
+      throw new IllegalArgumentException("evaluation key seed must be " + Prg.SEED_BYTES
+          + " bytes");
+    }
+    long per = (long) cp.keys().glweLimbs() * cp.keys().n();
+    long e1 = (long) cp.automorphisms() * cp.ksLevels() * per;
+    if (kskB == null || kskB.length != e1) {
+      throw new IllegalArgumentException("evaluation keys hold " + (kskB == null ? 0 : kskB.length)
+          + " key-switching digits, preset " + cp.id() + " needs " + e1);
+    }
+    long e2 = 2L * cp.keys().ggswLevels() * per;
+    if (ggswSB == null || ggswSB.length != e2) {
+      throw new IllegalArgumentException("evaluation keys hold "
+          + (ggswSB == null ? 0 : ggswSB.length) + " GGSW(s) digits, preset " + cp.id()
+          + " needs " + e2);
+    }
+  }
+
+  /**
+   * A fingerprint of these keys (first 8 bytes of SHA-256 over preset, client id, seed and every
+   * digit): a compact query names the keys it was made for, so the server rejects a query whose
+   * client holds other keys instead of answering garbage.
+   */
+  public long fingerprint() {
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      md.update(paramsId.getBytes(StandardCharsets.UTF_8));
+      md.update((byte) 0);
+      md.update(clientId.getBytes(StandardCharsets.UTF_8));
+      md.update((byte) 0);
+      md.update(seed);
+      for (short[] a : new short[][] {kskB, ggswSB}) {
+        byte[] buf = new byte[2 * a.length];
+        for (int i = 0; i < a.length; i++) {
+          buf[2 * i] = (byte) (a[i] >> 8);
+          buf[2 * i + 1] = (byte) a[i];
+        }
+        md.update(buf);
+      }
+      byte[] h = md.digest();
+      long v = 0;
+      for (int i = 0; i < 8; i++) {
+        v = (v << 8) | (h[i] & 0xFF);
+      }
+      return v;
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available in this JVM", e);
+    }
+  }
+
+  /** Bytes on the wire (payload only). */
+  public long sizeBytes() {
+    return 2L * (kskB.length + ggswSB.length) + seed.length;
+  }
+}

@@ -1,0 +1,60 @@
+package org.jpir.core.demo;
+
+import java.util.Locale;
+import org.jpir.core.CompactParams;
+import org.jpir.core.Noise;
+import org.jpir.core.Params;
+
+/**
+ * Prints the noise budget of a compact preset (default onionpir-4096-compact-128) from the
+ * closed forms in {@link Noise}: every step's standard deviation as log2 on the torus, and the
+ * failure probability per coefficient, at several geometries (rows x cols). Option: the preset
+ * id.
+ */
+public final class CompactBudget {
+  private CompactBudget() {}
+
+  public static void main(String[] args) {
+    CompactParams cp = args.length > 0 ? CompactParams.byId(args[0])
+        : CompactParams.ONIONPIR_4096_COMPACT;
+    Params s = cp.server();
+    Params k = cp.keys();
+    out("preset %s: N=%d, keys q=2^%d sigma=%.1f (torus std 2^%.2f, 128-bit floor 2^%.2f),"
+        + " server q=2^%d, %d-bit plaintexts in %d limbs, GGSW %d levels, answer %d limbs,"
+        + " key switching %d x %d-bit digits, GGSW(s) %d levels", cp.id(), s.n(), k.logQ(),
+        k.sigma(), lg(k.noiseStdTorus()), lg(org.jpir.core.Security.minNoiseStdTorus(s.n())),
+        s.logQ(), s.plaintextBits(), s.plaintextLimbs(), s.ggswLevels(), s.answerLimbs(),
+        cp.ksLevels(), k.base2k(), k.ggswLevels());
+    out("fresh (keys, query)          2^%.1f", lg2v(Noise.fresh(k)));
+    out("one key switch               2^%.1f", lg2v(Noise.keySwitch(cp)));
+    out("margin (decoding)            2^%.1f", lg(Noise.margin(s)));
+    out("%6s %8s | %7s %7s %7s %7s %7s %7s %7s | %9s", "rows", "cols", "l1", "row", "phase1",
+        "l2", "ggsw0", "cmux", "answer", "log2 fail");
+    int[][] geo = {{16, 16}, {93, 564}, {256, 256}, {1024, 1 << 12}, {s.n() / s.plaintextLimbs(),
+        1 << 20}};
+    for (int[] g : geo) {
+      int rows = g[0];
+      int cols = g[1];
+      double v = Noise.compactAnswer(cp, rows, cols);
+      out("%6d %8d | %7d %7.1f %7.1f %7d %7.1f %7.1f %7.1f | %9.0f", rows, cols,
+          CompactParams.depth(cp.phase1Slots(rows)), lg2v(Noise.compactRow(cp, rows)),
+          lg2v(Noise.compactPhase1(cp, rows)), CompactParams.depth(cp.phase2Slots(cols)),
+          lg2v(Noise.expansion(cp, Math.max(1, cp.phase2Slots(cols)))),
+          lg2v(Noise.compactExternalProduct(cp, cols)), lg2v(v),
+          Noise.log2FailureProbability(s, v));
+    }
+  }
+
+  private static double lg(double x) {
+    return Math.log(x) / Math.log(2);
+  }
+
+  /** log2 of the standard deviation of a variance. */
+  private static double lg2v(double v) {
+    return lg(v) / 2;
+  }
+
+  private static void out(String f, Object... a) {
+    System.out.println(String.format(Locale.ROOT, f, a));
+  }
+}

@@ -1,0 +1,170 @@
+package org.jpir.core.demo;
+
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.Locale;
+import org.jpir.core.Answer;
+import org.jpir.core.CompactClient;
+import org.jpir.core.CompactExpander;
+import org.jpir.core.CompactParams;
+import org.jpir.core.CompactQuery;
+import org.jpir.core.EvaluationKeyStore;
+import org.jpir.core.Geometry;
+import org.jpir.core.Noise;
+import org.jpir.core.Params;
+import org.jpir.core.PirServer;
+import org.jpir.core.PreparedDatabase;
+import org.jpir.core.PreparedQuery;
+import org.jpir.core.SyntheticRecords;
+import org.jpir.core.Wire;
+
+/**
+ * Compact queries on one core: keygen, key upload, compact queries through the wire format,
+ * expansion, phase 1 and phase 2, decoding checked against the generator. Prints sizes, the
+ * noise budget and the time of each step. With {@code --geometry-mib G} it also times the
+ * expansion alone at the default geometry of a G MiB database (expansion depends only on rows
+ * and columns, not on the data) and extrapolates phase 1 linearly in columns from the measured
+ * database. Exits 1 if any record is wrong.
+ *
+ * <p>Options: {@code --preset ID} (default onionpir-4096-compact-128), {@code --mib M}
+ * (database, default 16), {@code --record-size B} (default 1024), {@code --rows R} (rows of the
+ * measured database; default: those of CompactParams.chooseGeometry for --geometry-mib),
+ * {@code --queries Q} (default 4; the first is warm-up and not timed), {@code --geometry-mib G} (default 1024).
+ */
+public final class CompactDemo {
+  private CompactDemo() {}
+
+  public static void main(String[] args) {
+    CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;
+    long mib = 16;
+    int recordSize = 1024;
+    int rowsOpt = -1;
+    int queries = 4;
+    long geometryMib = 1024;
+    for (int i = 0; i < args.length; i++) {
+      String v = i + 1 < args.length ? args[i + 1] : null;
+      if (v == null) {
+        throw new IllegalArgumentException("option " + args[i] + " needs a value");
+      }
+      switch (args[i]) {
+        case "--preset": cp = CompactParams.byId(v); break;
+        case "--mib": mib = Long.parseLong(v); break;
+        case "--record-size": recordSize = Integer.parseInt(v); break;
+        case "--rows": rowsOpt = Integer.parseInt(v); break;
+        case "--queries": queries = Integer.parseInt(v); break;
+        case "--geometry-mib": geometryMib = Long.parseLong(v); break;
+        default: throw new IllegalArgumentException("unknown option '" + args[i] + "' (known:"
+            + " --preset --mib --record-size --rows --queries --geometry-mib)");
+      }
+      i++;
+    }
+    Params p = cp.server();
+    Geometry big = cp.chooseGeometry((Math.max(geometryMib, mib) << 20) / recordSize,
+        recordSize);
+    int rows = rowsOpt > 0 ? rowsOpt : big.rows();
+    Geometry g = Geometry.of(p, (mib << 20) / recordSize, recordSize, rows);
+    SecureRandom random = new SecureRandom();
+    out("preset %s (keys %s), N=%d; database %d MiB as %d rows x %d cols x %d planes", cp.id(),
+        cp.keys().id(), p.n(), mib, g.rows(), g.cols(), g.planes());
+    long t0 = System.nanoTime();
+    CompactClient client = new CompactClient(cp, g, CompactClient.generateSecret(cp, random),
+        "demo", random);
+    byte[] keyBytes = Wire.writeEvaluationKeys(client.evaluationKeys());
+    long t1 = System.nanoTime();
+    EvaluationKeyStore store = new EvaluationKeyStore(cp);
+    store.register("demo", keyBytes);
+    long t2 = System.nanoTime();
+    out("evaluation keys: %d bytes (%.2f MiB), keygen %.0f ms, server preparation %.0f ms,"
+        + " prepared %.1f MiB", keyBytes.length, keyBytes.length / 1048576.0, (t1 - t0) / 1e6,
+        (t2 - t1) / 1e6, store.get("demo").sizeBytes() / 1048576.0);
+    double v = Noise.compactAnswer(cp, g.rows(), g.cols());
+    out("noise estimate: std 2^%.1f, margin 2^%.0f, failure 2^%.0f per coefficient",
+        Math.log(v) / Math.log(4), Math.log(Noise.margin(p)) / Math.log(2),
+        Noise.log2FailureProbability(p, v));
+    SyntheticRecords src = new SyntheticRecords(g.recordCount(), recordSize, 2026);
+    long t3 = System.nanoTime();
+    PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
+    out("database prepared in %.1f s", (System.nanoTime() - t3) / 1e9);
+    PirServer server = new PirServer(p);
+    CompactExpander ex = new CompactExpander(cp);
+    boolean ok = true;
+    long expandNanos = 0;
+    PirServer.Timings st = new PirServer.Timings();
+    long[] idx = new long[queries];
+    for (int i = 0; i < queries; i++) {
+      idx[i] = i == 0 ? 0 : i == 1 ? g.recordCount() - 1 : (long) (random.nextDouble()
+          * g.recordCount());
+    }
+    java.lang.management.ThreadMXBean mx =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    long cpuExpand = 0;
+    long cpuAnswer = 0;
+    for (int qi = 0; qi < idx.length; qi++) {
+      long i = idx[qi];
+      if (qi == 1) {
+        // the first query warms the JIT up: time the others
+        expandNanos = 0;
+        cpuExpand = 0;
+        cpuAnswer = 0;
+        st = new PirServer.Timings();
+      }
+      CompactQuery q = client.query(i);
+      byte[] qb = Wire.writeCompactQuery(q);
+      CompactExpander.Timings et = new CompactExpander.Timings();
+      long c0 = mx.getCurrentThreadCpuTime();
+      PreparedQuery pq = ex.expand(Wire.readCompactQuery(qb, cp), g, store, et);
+      long c1 = mx.getCurrentThreadCpuTime();
+      expandNanos += et.expandNanos;
+      Answer a = server.answer(db, pq, st);
+      long c2 = mx.getCurrentThreadCpuTime();
+      cpuExpand += c1 - c0;
+      cpuAnswer += c2 - c1;
+      byte[] ab = Wire.writeAnswer(a);
+      boolean good = Arrays.equals(src.record(i), client.decode(Wire.readAnswer(ab, p), i));
+      ok &= good;
+      out("record %d: %s; query %d B, answer %d B; expansion %.0f ms (%d key switches, %d"
+          + " external products)", i, good ? "ok" : "WRONG", qb.length, ab.length,
+          et.expandNanos / 1e6, et.keySwitches, et.externalProducts);
+    }
+    int timed = Math.max(1, queries - 1);
+    double e = expandNanos / 1e9 / timed;
+    double ph1 = st.phase1Nanos / 1e9 / timed;
+    double ph2 = st.phase2Nanos / 1e9 / timed;
+    out("per query (measured, %d MiB, first query excluded as warm-up): expansion %.3f s, phase 1 %.3f s, phase 2 %.3f s;"
+        + " expansion share %.1f%%", mib, e, ph1, ph2, 100 * e / (e + ph1 + ph2));
+    double ce = cpuExpand / 1e9 / timed;
+    double ca = cpuAnswer / 1e9 / timed;
+    out("per query CPU time (thread): expansion %.3f s, phases 1+2 %.3f s; share %.1f%%", ce, ca,
+        100 * ce / (ce + ca));
+    if (geometryMib > 0) {
+      CompactClient bc = new CompactClient(cp, big, CompactClient.generateSecret(cp, random),
+          "big", random);
+      store.register("big", Wire.writeEvaluationKeys(bc.evaluationKeys()));
+      CompactExpander.Timings bt = new CompactExpander.Timings();
+      long bc0 = 0;
+      for (int i = 0; i < queries; i++) {
+        CompactQuery q = bc.query(i);
+        long c0 = mx.getCurrentThreadCpuTime();
+        ex.expand(q, big, store, bt);
+        bc0 += mx.getCurrentThreadCpuTime() - c0;
+      }
+      double be = bt.expandNanos / 1e9 / queries;
+      double bce = bc0 / 1e9 / queries;
+      double scale = (double) big.cols() * big.planes() / (g.cols() * g.planes());
+      double bph1 = ph1 * scale * big.rows() / g.rows();
+      double bph2 = ph2 * scale;
+      out("%d MiB geometry %d rows x %d cols: expansion %.3f s measured (%d key switches);"
+          + " phase 1 %.3f s and phase 2 %.3f s extrapolated from %d MiB; expansion share"
+          + " %.1f%%", geometryMib, big.rows(), big.cols(), be, bt.keySwitches / queries, bph1,
+          bph2, mib, 100 * be / (be + bph1 + bph2));
+      double bca = ca * scale;
+      out("%d MiB geometry, CPU time: expansion %.3f s measured, phases 1+2 %.3f s extrapolated;"
+          + " expansion share %.1f%%", geometryMib, bce, bca, 100 * bce / (bce + bca));
+    }
+    System.exit(ok ? 0 : 1);
+  }
+
+  private static void out(String f, Object... a) {
+    System.out.println(String.format(Locale.ROOT, f, a));
+  }
+}

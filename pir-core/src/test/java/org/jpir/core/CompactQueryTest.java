@@ -1,0 +1,354 @@
+package org.jpir.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import org.jpir.vmp.Znx;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompactQueryTest {
+  static final CompactParams CP = CompactParams.TEST_INSECURE_256_COMPACT;
+  static final SecureRandom RANDOM = new SecureRandom();
+
+  static double variance(double[] e) {
+    return GlweOpsTest.variance(e);
+  }
+
+  /** Allowed excess of a measured variance over its estimate: 5 standard errors. */
+  static double tolerance(int samples) {
+    return GlweOpsTest.tolerance(samples);
+  }
+
+  static Geometry smallGeometry() {
+    Params p = CP.server();
+    // 1280 bytes per polynomial, 12 records of 100 bytes each; 16 rows x 5 columns
+    return Geometry.of(p, 12 * 16 * 5 - 7, 100, 16);
+  }
+
+  static CompactClient client(Geometry g, String id) {
+    return new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM), id, RANDOM);
+  }
+
+  @Test
+  void keySwitchedAutomorphismHasTheAutomorphismOfThePhase() {
+    Params kp = CP.keys();
+    int n = kp.n();
+    CompactClient c = client(smallGeometry(), "alice");
+    PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(CP, c.evaluationKeys());
+    GlweOps ops = new GlweOps(kp);
+    CompactExpander ex = new CompactExpander(CP);
+    Prg prg = Prg.fromSecureRandom(RANDOM);
+    double sum = 0;
+    int count = 0;
+    for (int j = 0; j < CP.automorphisms(); j++) {
+      int p = n / (1 << j) + 1;
+      long[] msg = new long[kp.glweLimbs() * n];
+      prg.fillUniformDigits(msg, 0, 3 * n, kp.base2k());
+      Glwe x = ops.encrypt(c.secret(), msg, prg, prg);
+      Glwe out = new Glwe(n, kp.glweLimbs());
+      ex.automorphism(x, p, keys.ksk()[j], out);
+      long[] autMsg = new long[msg.length];
+      for (int i = 0; i < kp.glweLimbs(); i++) {
+        Znx.automorphism(n, p, msg, i * n, autMsg, i * n);
+      }
+      double[] e = ops.noise(c.secret(), out, autMsg);
+      for (double v : e) {
+        assertTrue(Math.abs(v) < 1e-20, "switched phase is Aut_p(phase) (p=" + p + "): " + v);
+      }
+      sum += variance(e);
+      count++;
+    }
+    double measured = sum / count;
+    double est = Noise.fresh(kp) + Noise.keySwitch(CP);
+    System.out.printf(java.util.Locale.ROOT, "key switch: measured std 2^%.2f, estimate 2^%.2f%n",
+        Math.log(measured) / Math.log(4), Math.log(est) / Math.log(4));
+    assertTrue(measured <= est * tolerance(count * n),
+        "key-switch noise " + measured + " above estimate " + est);
+    assertTrue(measured >= 0.5 * est, "key-switch noise must really be there: " + measured
+        + " vs " + est);
+  }
+
+  @Test
+  void expansionRecoversEverySlotWithNoiseAtOrBelowEstimate() {
+    Params kp = CP.keys();
+    int n = kp.n();
+    int k = kp.base2k();
+    CompactClient c = client(smallGeometry(), "bob");
+    PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(CP, c.evaluationKeys());
+    GlweOps ops = new GlweOps(kp);
+    CompactExpander ex = new CompactExpander(CP);
+    Prg prg = Prg.fromSecureRandom(RANDOM);
+    for (int slots : new int[] {n, 48, 37}) {
+      int l = CompactParams.depth(slots);
+      // slot i holds a random 32-bit value v_i at limbs 0..1, pre-scaled by 2^-l
+      long[][] values = new long[slots][2];
+      long[] msg = new long[kp.glweLimbs() * n];
+      for (int i = 0; i < slots; i++) {
+        long[] v = new long[2];
+        prg.fillUniformDigits(v, 0, 2, k);
+        values[i] = v;
+        // v0 2^-K + v1 2^-2K, times 2^-l: digits v0 2^(K-l) at limb 1, v1 2^(K-l) at limb 2
+        msg[n + i] = v[0] << (k - l);
+        msg[2 * n + i] = v[1] << (k - l);
+      }
+      Glwe packed = ops.encrypt(c.secret(), msg, prg, prg);
+      CompactExpander.Timings t = new CompactExpander.Timings();
+      double[] sum = {0, 0};
+      boolean[] seen = new boolean[slots];
+      ex.expand(packed, slots, keys.ksk(), (slot, g) -> {
+        assertTrue(!seen[slot], "slot " + slot + " once");
+        seen[slot] = true;
+        long[] expect = new long[kp.glweLimbs() * n];
+        expect[0] = values[slot][0];
+        expect[n] = values[slot][1];
+        Glwe gn = g.copy();
+        Znx.normalize(n, k, gn.data(), 0, kp.glweLimbs(), gn.data(), 0, kp.glweLimbs(),
+            new long[n]);
+        Znx.normalize(n, k, gn.data(), kp.glweLimbs() * n, kp.glweLimbs(), gn.data(),
+            kp.glweLimbs() * n, kp.glweLimbs(), new long[n]);
+        double[] e = ops.noise(c.secret(), gn, expect);
+        for (double v : e) {
+          assertTrue(Math.abs(v) < Math.pow(2, -40), "slot " + slot + " noise " + v);
+        }
+        sum[0] += variance(e);
+        sum[1] += e[0] * e[0];
+      }, t);
+      for (int i = 0; i < slots; i++) {
+        assertTrue(seen[i], "slot " + i + " expanded");
+      }
+      assertEquals(slots - 1, t.keySwitches, "a packed ciphertext of S slots costs S-1 switches");
+      double est = Noise.expansion(CP, slots);
+      double all = sum[0] / slots;
+      double constant = sum[1] / slots;
+      System.out.printf(java.util.Locale.ROOT, "expansion of %d slots: measured std 2^%.2f (all"
+          + " coefficients), 2^%.2f (constant terms), estimate 2^%.2f%n", slots,
+          Math.log(all) / Math.log(4), Math.log(constant) / Math.log(4),
+          Math.log(est) / Math.log(4));
+      assertTrue(all <= est * tolerance(slots * n), slots + " slots: expansion noise " + all
+          + " above estimate " + est);
+      if (slots >= 32) {
+        assertTrue(constant <= est * tolerance(slots), slots + " slots: constant-term noise "
+            + constant + " above estimate " + est);
+      }
+      assertTrue(constant >= 0.05 * est, "expansion noise must really be there: " + constant
+          + " vs " + est);
+    }
+  }
+
+  /** Queries each index through the wire, answers, checks the bytes and the noise estimate. */
+  static void roundTrip(CompactParams cp, Geometry g, SyntheticRecords src, long... indices) {
+    Params p = cp.server();
+    CompactClient client = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM),
+        "carol", RANDOM);
+    EvaluationKeyStore store = new EvaluationKeyStore(cp);
+    store.register(client.clientId(), Wire.writeEvaluationKeys(client.evaluationKeys()));
+    PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
+    PirServer server = new PirServer(p);
+    CompactExpander ex = new CompactExpander(cp);
+    ColumnEncoder enc = new ColumnEncoder(p, g, src);
+    double estimate = Math.sqrt(Noise.compactAnswer(cp, g.rows(), g.cols()));
+    for (long i : indices) {
+      byte[] qBytes = Wire.writeCompactQuery(client.query(i));
+      PreparedQuery pq = ex.expand(Wire.readCompactQuery(qBytes, cp), g, store, null);
+      Answer a = Wire.readAnswer(Wire.writeAnswer(server.answer(db, pq, null)), p);
+      assertArrayEquals(src.record(i), client.decode(a, i), "record " + i + " of " + g);
+      if (g.planes() == 1) {
+        long[] digits = new long[p.plaintextLimbs() * p.n()];
+        System.arraycopy(enc.digits(0, g.columnOf(i)), g.rowOf(i) * digits.length, digits, 0,
+            digits.length);
+        double max = client.measureNoise(a, new long[][] {digits});
+        System.out.printf(java.util.Locale.ROOT, "%s %dx%d: answer noise max 2^%.2f, estimate"
+            + " std 2^%.2f%n", cp.id(), g.rows(), g.cols(), Math.log(max) / Math.log(2),
+            Math.log(estimate) / Math.log(2));
+        assertTrue(max <= 4.5 * estimate, "noise " + max + " above 4.5 x estimate " + estimate);
+      }
+    }
+  }
+
+  @Test
+  void compactQueriesDecodeExactRecords() {
+    Geometry g = smallGeometry();
+    assertEquals(16, g.rows());
+    assertEquals(5, g.cols());
+    SyntheticRecords src = new SyntheticRecords(g.recordCount(), 100, 11);
+    roundTrip(CP, g, src, 0, 1, 15, 16 * 12, 700, g.recordCount() - 1);
+  }
+
+  @Test
+  void compactQueriesAtMaximumRowsAndOneColumnAndSeveralPlanes() {
+    Params p = CP.server();
+    // 85 rows x 3 limbs = 255 slots of 256
+    Geometry g = Geometry.of(p, 85 * 2, p.bytesPerPolynomial(), 85);
+    roundTrip(CP, g, new SyntheticRecords(g.recordCount(), p.bytesPerPolynomial(), 12), 0, 84,
+        85, 169);
+    Geometry one = Geometry.of(p, 20, 60, 64);
+    assertEquals(1, one.cols());
+    roundTrip(CP, one, new SyntheticRecords(20, 60, 13), 0, 19);
+    Geometry planes = Geometry.of(p, 9, 3000, 4);
+    assertEquals(3, planes.planes());
+    roundTrip(CP, planes, new SyntheticRecords(9, 3000, 14), 0, 5, 8);
+  }
+
+  @Test
+  void productionCompactPresetEndToEndWithSizesWithinTargets() {
+    CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;
+    Params p = cp.server();
+    int rows = 64;
+    int cols = 16;
+    Geometry g = Geometry.of(p, (long) rows * cols, p.bytesPerPolynomial(), rows);
+    assertEquals(cols, g.cols());
+    SyntheticRecords src = new SyntheticRecords(g.recordCount(), p.bytesPerPolynomial(), 21);
+    long t0 = System.nanoTime();
+    roundTrip(cp, g, src, 0, (long) rows * cols - 1, 777);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    CompactClient c = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM), "size",
+        RANDOM);
+    int queryBytes = Wire.writeCompactQuery(c.query(0)).length;
+    int keyBytes = Wire.writeEvaluationKeys(c.evaluationKeys()).length;
+    long answerBytes = 2L * 2 * p.answerLimbs() * p.n();
+    System.out.printf(java.util.Locale.ROOT, "compact %s: query %d B, keys %d B, answer %d B"
+        + " per plane, end to end (3 queries, keygen, 20 MiB database) %.1f s%n", cp.id(),
+        queryBytes, keyBytes, answerBytes, seconds);
+    assertTrue(queryBytes <= 128 * 1024, "query " + queryBytes + " B above 128 KiB");
+    assertTrue(answerBytes <= 128 * 1024, "answer " + answerBytes + " B above 128 KiB");
+    assertTrue(keyBytes <= 6 * 1024 * 1024, "keys " + keyBytes + " B above 6 MiB");
+  }
+
+  @Test
+  void missingOrWrongEvaluationKeysAreRejected() {
+    Geometry g = smallGeometry();
+    CompactClient alice = client(g, "alice");
+    CompactClient mallory = client(g, "mallory");
+    EvaluationKeyStore store = new EvaluationKeyStore(CP);
+    CompactExpander ex = new CompactExpander(CP);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ex.expand(alice.query(3), g, store, null));
+    assertTrue(e.getMessage().contains("no evaluation keys for client 'alice'"), e.getMessage());
+    // keys registered under another client's id
+    byte[] malloryKeys = Wire.writeEvaluationKeys(mallory.evaluationKeys());
+    e = assertThrows(IllegalArgumentException.class, () -> store.register("alice", malloryKeys));
+    assertTrue(e.getMessage().contains("belong to client 'mallory'"), e.getMessage());
+    // stale keys: alice's query made for keys other than the stored ones
+    CompactClient alice2 = new CompactClient(CP, g, alice.secret(), "alice", RANDOM);
+    store.register(alice2.clientId(), Wire.writeEvaluationKeys(alice2.evaluationKeys()));
+    e = assertThrows(IllegalArgumentException.class,
+        () -> ex.expand(alice.query(3), g, store, null));
+    assertTrue(e.getMessage().contains("was made for evaluation keys"), e.getMessage());
+    // keys of another preset
+    CompactParams other = CompactParams.TEST_INSECURE_1024_COMPACT;
+    CompactClient stranger = new CompactClient(other,
+        Geometry.of(other.server(), 100, 100, 4), CompactClient.generateSecret(other, RANDOM),
+        "alice", RANDOM);
+    byte[] otherKeys = Wire.writeEvaluationKeys(stranger.evaluationKeys());
+    e = assertThrows(Wire.WireException.class, () -> store.register("alice", otherKeys));
+    assertTrue(e.getMessage().contains("is for preset 'test-insecure-1024-compact'"),
+        e.getMessage());
+    // corrupted keys
+    byte[] good = Wire.writeEvaluationKeys(alice.evaluationKeys());
+    byte[] bad = good.clone();
+    bad[bad.length / 2] ^= 0x10;
+    e = assertThrows(Wire.WireException.class, () -> store.register("alice", bad));
+    assertTrue(e.getMessage().contains("checksum"), e.getMessage());
+    // a query of a classic preset's shape is refused by the compact reader
+    assertThrows(Wire.WireException.class,
+        () -> Wire.readCompactQuery(Wire.writeEvaluationKeys(alice.evaluationKeys()), CP));
+  }
+
+  @Test
+  void evaluationKeysAndCompactQueriesRoundTripAndCorruptionIsRejected() {
+    Geometry g = smallGeometry();
+    CompactClient c = client(g, "dave");
+    EvaluationKeys k = c.evaluationKeys();
+    byte[] kb = Wire.writeEvaluationKeys(k);
+    EvaluationKeys k2 = Wire.readEvaluationKeys(kb, CP);
+    assertEquals(k.clientId(), k2.clientId());
+    assertArrayEquals(k.seed(), k2.seed());
+    assertArrayEquals(k.kskB(), k2.kskB());
+    assertArrayEquals(k.ggswSB(), k2.ggswSB());
+    assertEquals(k.fingerprint(), k2.fingerprint());
+    CompactQuery q = c.query(5);
+    byte[] qb = Wire.writeCompactQuery(q);
+    CompactQuery q2 = Wire.readCompactQuery(qb, CP);
+    assertEquals(q.clientId(), q2.clientId());
+    assertEquals(q.keysFingerprint(), q2.keysFingerprint());
+    assertEquals(q.rows(), q2.rows());
+    assertEquals(q.cols(), q2.cols());
+    assertArrayEquals(q.seed(), q2.seed());
+    assertArrayEquals(q.phase1B(), q2.phase1B());
+    assertArrayEquals(q.phase2B(), q2.phase2B());
+    for (byte[] msg : new byte[][] {kb, qb}) {
+      for (int pos : new int[] {5, 20, msg.length / 2, msg.length - 1}) {
+        byte[] bad = msg.clone();
+        bad[pos] ^= 0x01;
+        assertThrows(Wire.WireException.class, () -> {
+          if (msg == kb) {
+            Wire.readEvaluationKeys(bad, CP);
+          } else {
+            Wire.readCompactQuery(bad, CP);
+          }
+        });
+      }
+      byte[] cut = java.util.Arrays.copyOf(msg, msg.length - 9);
+      assertThrows(Wire.WireException.class, () -> {
+        if (msg == kb) {
+          Wire.readEvaluationKeys(cut, CP);
+        } else {
+          Wire.readCompactQuery(cut, CP);
+        }
+      });
+    }
+    assertThrows(Wire.WireException.class, () -> Wire.readQuery(qb, CP.server()));
+  }
+
+  @Test
+  void keyStoreInADirectorySurvivesARestart(@TempDir Path dir) throws Exception {
+    Geometry g = smallGeometry();
+    CompactClient c = client(g, "erin");
+    EvaluationKeyStore store = new EvaluationKeyStore(CP, dir);
+    long fp = store.register(c.clientId(), Wire.writeEvaluationKeys(c.evaluationKeys()));
+    assertTrue(Files.exists(dir.resolve("erin.evk")));
+    EvaluationKeyStore restarted = new EvaluationKeyStore(CP, dir);
+    assertTrue(restarted.contains("erin"));
+    assertEquals(fp, restarted.get("erin").fingerprint());
+    restarted.remove("erin");
+    assertTrue(!restarted.contains("erin"));
+    assertThrows(IllegalArgumentException.class, () -> restarted.get("../etc"));
+  }
+
+  @Test
+  void compactPresetsAreSecureAndTheirBudgetClosesAtTheStatedMaximumGeometry() {
+    for (CompactParams cp : CompactParams.all()) {
+      if (cp.server().secure()) {
+        assertTrue(Security.meets128(cp.server()), cp.id());
+        assertTrue(Security.meets128(cp.keys()), cp.keys().id());
+      } else {
+        assertTrue(cp.keys().id().contains("insecure"), cp.keys().id());
+        assertTrue(!Security.meets128(cp.keys()), cp.keys().id());
+      }
+      // keys sit exactly at the 128-bit noise floor (not above: more noise costs precision)
+      if (cp.server().n() == 4096) {
+        assertEquals(Security.minNoiseStdTorus(4096), cp.keys().noiseStdTorus(), 0);
+      }
+      Params s = cp.server();
+      // stated maximum: one packed ciphertext per phase (rows * 3 <= N), 2^20 columns
+      int maxRows = s.n() / s.plaintextLimbs();
+      double v = Noise.compactAnswer(cp, maxRows, 1 << 20);
+      double lf = Noise.log2FailureProbability(s, v);
+      assertTrue(lf <= -40, cp.id() + ": failure 2^" + lf + " per coefficient");
+    }
+    // the budget does not close for 56-bit plaintexts with this expansion: the reason for 40
+    CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;
+    Params p56 = new Params("x-insecure", 4096, 16, 56, 4, 6, 5, 5, 3.2, 0);
+    CompactParams c56 = new CompactParams(p56, new Params("x-insecure-keys", 4096, 16, 56, 4, 7,
+        6, 7, 25.6, 0), 6);
+    assertTrue(Noise.log2FailureProbability(p56, Noise.compactAnswer(c56, 256, 256)) > -40);
+    assertEquals("onionpir-4096-compact-128", cp.id());
+    assertEquals(cp.server(), Presets.byId(cp.id()));
+  }
+}
