@@ -243,12 +243,23 @@ public final class CompactExpander {
 
   /** The prepared query of a compact query with the given (matching) prepared keys. */
   public PreparedQuery expand(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
+    Pmat phase1 = expandPhase1(q, keys, t);
+    Pmat[] ggsw = expandPhase2(q, keys, t);
+    return new PreparedQuery(sp.id(), q.rows(), q.cols(), phase1, ggsw);
+  }
+
+  private void checkKeys(CompactQuery q, PreparedEvaluationKeys keys) {
     q.validate(cp);
     if (!keys.paramsId().equals(cp.id()) || !keys.clientId().equals(q.clientId())) {
       throw new IllegalArgumentException("evaluation keys of client '" + keys.clientId()
           + "' (" + keys.paramsId() + ") cannot expand a query of client '" + q.clientId()
           + "' (" + q.paramsId() + ")");
     }
+  }
+
+  /** Phase 1 only: the packed selection GLWE expanded and stacked into the phase-1 PMAT. */
+  public Pmat expandPhase1(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
+    checkKeys(q, keys);
     long t0 = System.nanoTime();
     int sl = sp.glweLimbs();
     int lim = sp.plaintextLimbs();
@@ -257,6 +268,17 @@ public final class CompactExpander {
         q.phase1B(), 0);
     expand(c1, cp.phase1Slots(q.rows()), keys.ksk(),
         (slot, c) -> phase1.prepareRow(slot, sops.transform(kops.round(c, sl)), 0), t);
+    if (t != null) {
+      t.expandNanos += System.nanoTime() - t0;
+    }
+    return phase1;
+  }
+
+  /** Phase 2 only: one prepared GGSW per column bit (what the driver's fold needs). */
+  public Pmat[] expandPhase2(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
+    checkKeys(q, keys);
+    long t0 = System.nanoTime();
+    int sl = sp.glweLimbs();
     int levels = Noise.levels(q.cols());
     int lg = sp.ggswLevels();
     Glwe[][] rows = new Glwe[levels][2 * lg];
@@ -282,6 +304,6 @@ public final class CompactExpander {
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }
-    return new PreparedQuery(sp.id(), q.rows(), q.cols(), phase1, ggsw);
+    return ggsw;
   }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class EvaluationKeyStore {
   private final CompactParams cp;
   private final Path dir;
+  private final ConcurrentHashMap<String, byte[]> wires = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, PreparedEvaluationKeys> prepared =
       new ConcurrentHashMap<>();
 
@@ -66,7 +67,30 @@ public final class EvaluationKeyStore {
       }
     }
     prepared.put(clientId, pk);
+    wires.put(clientId, wire.clone());
     return pk.fingerprint();
+  }
+
+  /**
+   * The wire bytes of the keys of {@code clientId} (what a server ships to executors that
+   * expand queries themselves).
+   *
+   * @throws IllegalArgumentException naming the client when none were uploaded
+   */
+  public byte[] wire(String clientId) {
+    byte[] w = wires.get(EvaluationKeys.checkClientId(clientId));
+    if (w != null) {
+      return w.clone();
+    }
+    if (dir != null && Files.exists(dir.resolve(clientId + ".evk"))) {
+      try {
+        return Files.readAllBytes(dir.resolve(clientId + ".evk"));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    throw new IllegalArgumentException("no evaluation keys for client '" + clientId
+        + "' under preset " + cp.id() + ": the client must upload them before a compact query");
   }
 
   /** Registers keys already parsed (same checks as {@link #register(String, byte[])}). */
@@ -115,6 +139,7 @@ public final class EvaluationKeyStore {
   /** Forgets the keys of {@code clientId} (memory and directory). */
   public void remove(String clientId) {
     prepared.remove(EvaluationKeys.checkClientId(clientId));
+    wires.remove(clientId);
     if (dir != null) {
       try {
         Files.deleteIfExists(dir.resolve(clientId + ".evk"));

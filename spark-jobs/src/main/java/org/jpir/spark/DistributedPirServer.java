@@ -15,6 +15,11 @@ import org.apache.spark.api.java.function.Function;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
 import org.jpir.core.Answer;
+import org.jpir.core.CompactExpander;
+import org.jpir.core.CompactQuery;
+import org.jpir.core.EvaluationKeyStore;
+import org.jpir.core.Wire;
+import org.jpir.vmp.Pmat;
 import org.jpir.core.Geometry;
 import org.jpir.core.Glwe;
 import org.jpir.core.Noise;
@@ -42,9 +47,17 @@ public final class DistributedPirServer {
   private final PirServer driverServer;
   private int failFirstAttemptOf = -1;
 
+  /**
+   * Where compact queries are expanded: on the driver, which then broadcasts the prepared
+   * matrices (network: {@code 8 N rows*limbs*2*glweLimbs} bytes per query per executor), or on
+   * every executor from the broadcast compact query and evaluation keys (network: ~0.1 MiB per
+   * query plus the keys; compute: every partition repeats the phase-1 expansion).
+   */
+  public enum ExpandMode { DRIVER, EXECUTOR }
+
   /** Statistics of one batch. */
   public record BatchStats(int queries, long wallNanos, long phase1Nanos, long phase2Nanos,
-      long foldNanos) {}
+      long foldNanos, long expandNanos) {}
 
   private DistributedPirServer(JavaSparkContext sc, Params params, Geometry geometry,
       ColumnPartitioning parts, JavaRDD<PreparedPartition> prepared) {
@@ -117,31 +130,177 @@ public final class DistributedPirServer {
       b.destroy();
     }
     long t1 = System.nanoTime();
-    partials.sort(Comparator.comparingInt(PartialAnswer::partition));
     long p1 = 0;
     long p2 = 0;
     for (PartialAnswer pa : partials) {
       p1 += pa.phase1Nanos();
       p2 += pa.phase2Nanos();
     }
-    Answer[] out = new Answer[qs.length];
-    int levels = Noise.levels(geometry.cols());
+    Pmat[][] ggsw = new Pmat[qs.length][];
     for (int qi = 0; qi < qs.length; qi++) {
+      ggsw[qi] = qs[qi].ggsw();
+    }
+    Answer[] out = fold(partials, ggsw);
+    long t2 = System.nanoTime();
+    if (statsOut != null && statsOut.length > 0) {
+      statsOut[0] = new BatchStats(qs.length, t2 - t0, p1, p2, t2 - t1, 0);
+    }
+    return out;
+  }
+
+  /**
+   * Answers a batch of compact queries (same preset and geometry), expanding them where {@code
+   * mode} says. The driver always expands the phase-2 GGSWs itself (small) for its fold.
+   *
+   * @throws IllegalArgumentException when a query does not match the keys, preset or geometry
+   */
+  public Answer[] answerCompactBatch(org.jpir.core.CompactParams cp, List<CompactQuery> queries,
+      EvaluationKeyStore store, ExpandMode mode, BatchStats[] statsOut) {
+    if (!cp.server().equals(params)) {
+      throw new IllegalArgumentException("compact preset " + cp.id() + " serves "
+          + cp.server().id() + ", this database runs " + params.id());
+    }
+    CompactExpander ex = new CompactExpander(cp);
+    if (mode == ExpandMode.DRIVER) {
+      long t0 = System.nanoTime();
+      List<PreparedQuery> prepared = new ArrayList<>();
+      for (CompactQuery q : queries) {
+        prepared.add(ex.expand(q, geometry, store, null));
+      }
+      long te = System.nanoTime() - t0;
+      Answer[] a = answerBatch(prepared, statsOut);
+      if (statsOut != null && statsOut.length > 0) {
+        BatchStats b = statsOut[0];
+        statsOut[0] = new BatchStats(b.queries(), b.wallNanos() + te, b.phase1Nanos(),
+            b.phase2Nanos(), b.foldNanos(), te);
+      }
+      return a;
+    }
+    long t0 = System.nanoTime();
+    int nq = queries.size();
+    byte[][] payload = new byte[2 * nq][];
+    Pmat[][] ggsw = new Pmat[nq][];
+    long te = 0;
+    for (int i = 0; i < nq; i++) {
+      CompactQuery q = queries.get(i);
+      if (q.rows() != geometry.rows() || q.cols() != geometry.cols()) {
+        throw new IllegalArgumentException("compact query was made for " + q.rows() + " rows x "
+            + q.cols() + " columns, the database has " + geometry.rows() + " x "
+            + geometry.cols());
+      }
+      org.jpir.core.PreparedEvaluationKeys keys = store.get(q.clientId());
+      if (keys.fingerprint() != q.keysFingerprint()) {
+        throw new IllegalArgumentException("compact query of client '" + q.clientId()
+            + "' was made for other evaluation keys than the server holds");
+      }
+      long a = System.nanoTime();
+      ggsw[i] = ex.expandPhase2(q, keys, null);
+      te += System.nanoTime() - a;
+      payload[i] = Wire.writeCompactQuery(q);
+      payload[nq + i] = store.wire(q.clientId());
+    }
+    Broadcast<byte[][]> b = sc.broadcast(payload);
+    List<PartialAnswer> partials;
+    try {
+      partials = new ArrayList<>(prepared.map(
+          new CompactAnswerFn(cp.server().id(), b, failFirstAttemptOf)).collect());
+    } finally {
+      b.destroy();
+    }
+    long t1 = System.nanoTime();
+    Answer[] out = fold(partials, ggsw);
+    long t2 = System.nanoTime();
+    if (statsOut != null && statsOut.length > 0) {
+      long p1 = 0;
+      long p2 = 0;
+      long pe = 0;
+      for (PartialAnswer pa : partials) {
+        p1 += pa.phase1Nanos();
+        p2 += pa.phase2Nanos();
+        pe += pa.expandNanos();
+      }
+      statsOut[0] = new BatchStats(nq, t2 - t0, p1, p2, t2 - t1, te + pe);
+    }
+    return out;
+  }
+
+  /** The driver's fold of partition nodes, per query, with each query's GGSWs. */
+  private Answer[] fold(List<PartialAnswer> partials, Pmat[][] ggsw) {
+    partials.sort(Comparator.comparingInt(PartialAnswer::partition));
+    Answer[] out = new Answer[ggsw.length];
+    int levels = Noise.levels(geometry.cols());
+    for (int qi = 0; qi < ggsw.length; qi++) {
       Glwe[] roots = new Glwe[geometry.planes()];
       for (int pl = 0; pl < roots.length; pl++) {
         List<Glwe> nodes = new ArrayList<>(partials.size());
         for (PartialAnswer pa : partials) {
           nodes.add(pa.nodes()[qi][pl]);
         }
-        roots[pl] = driverServer.fold(nodes, parts.level(), levels, qs[qi].ggsw()).get(0);
+        roots[pl] = driverServer.fold(nodes, parts.level(), levels, ggsw[qi]).get(0);
       }
       out[qi] = driverServer.toAnswer(roots);
     }
-    long t2 = System.nanoTime();
-    if (statsOut != null && statsOut.length > 0) {
-      statsOut[0] = new BatchStats(qs.length, t2 - t0, p1, p2, t2 - t1);
-    }
     return out;
+  }
+
+  /** Expands the broadcast compact queries on an executor, then answers its partition. */
+  static final class CompactAnswerFn implements Function<PreparedPartition, PartialAnswer> {
+    private static final long serialVersionUID = 1L;
+    private final String serverParamsId;
+    private final Broadcast<byte[][]> payload;
+    private final int failFirstAttemptOf;
+
+    CompactAnswerFn(String serverParamsId, Broadcast<byte[][]> payload, int failFirstAttemptOf) {
+      this.serverParamsId = serverParamsId;
+      this.payload = payload;
+      this.failFirstAttemptOf = failFirstAttemptOf;
+    }
+
+    @Override
+    public PartialAnswer call(PreparedPartition pp) {
+      TaskContext tc = TaskContext.get();
+      if (pp.index() == failFirstAttemptOf && tc != null && tc.attemptNumber() == 0) {
+        throw new IllegalStateException("injected failure of the first attempt of partition "
+            + pp.index());
+      }
+      org.jpir.core.CompactParams cp = org.jpir.core.CompactParams.byId(serverParamsId);
+      byte[][] pl = payload.value();
+      int nq = pl.length / 2;
+      CompactExpander ex = new CompactExpander(cp);
+      CompactExpander.Timings et = new CompactExpander.Timings();
+      PreparedQuery[] qs = new PreparedQuery[nq];
+      for (int i = 0; i < nq; i++) {
+        CompactQuery q = Wire.readCompactQuery(pl[i], cp);
+        qs[i] = ex.expand(q, ExecutorKeys.get(cp, pl[nq + i]), et);
+      }
+      PirServer server = new PirServer(Presets.byId(serverParamsId));
+      PirServer.Timings t = new PirServer.Timings();
+      Glwe[][] nodes = server.answerRange(pp.database(), qs, t);
+      return new PartialAnswer(pp.index(), nodes, t.phase1Nanos, t.phase2Nanos, et.expandNanos,
+          executorId());
+    }
+  }
+
+  /** Prepared evaluation keys cached per executor JVM by their wire bytes' hash. */
+  static final class ExecutorKeys {
+    private static final java.util.Map<String, org.jpir.core.PreparedEvaluationKeys> CACHE =
+        java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          protected boolean removeEldestEntry(
+              java.util.Map.Entry<String, org.jpir.core.PreparedEvaluationKeys> e) {
+            return size() > 64;
+          }
+        });
+
+    private ExecutorKeys() {}
+
+    static org.jpir.core.PreparedEvaluationKeys get(org.jpir.core.CompactParams cp, byte[] wire) {
+      String key = cp.id() + ":" + java.util.Arrays.hashCode(wire) + ":" + wire.length;
+      return CACHE.computeIfAbsent(key, k -> org.jpir.core.PreparedEvaluationKeys.prepare(cp,
+          Wire.readEvaluationKeys(wire, cp)));
+    }
   }
 
   /** Prepares one partition on an executor. */
@@ -203,7 +362,7 @@ public final class DistributedPirServer {
       PirServer server = new PirServer(Presets.byId(paramsId));
       PirServer.Timings t = new PirServer.Timings();
       Glwe[][] nodes = server.answerRange(pp.database(), queries.value(), t);
-      return new PartialAnswer(pp.index(), nodes, t.phase1Nanos, t.phase2Nanos, executorId());
+      return new PartialAnswer(pp.index(), nodes, t.phase1Nanos, t.phase2Nanos, 0, executorId());
     }
   }
 

@@ -20,7 +20,7 @@ public final class PirKryoRegistrator implements KryoRegistrator {
   public static final Class<?>[] CLASSES = {Glwe.class, Glwe[].class, Glwe[][].class,
       Pmat.class, Pmat[].class, PreparedQuery.class, PreparedQuery[].class,
       PartialAnswer.class, double[].class, long[].class, short[].class, double[][].class,
-      byte[].class, int[].class, java.util.ArrayList.class, java.util.HashMap.class,
+      byte[].class, byte[][].class, int[].class, java.util.ArrayList.class, java.util.HashMap.class,
       org.apache.spark.util.StatCounter.class};
 
   @Override
@@ -38,6 +38,7 @@ public final class PirKryoRegistrator implements KryoRegistrator {
     kryo.register(short[].class);
     kryo.register(double[][].class);
     kryo.register(byte[].class);
+    kryo.register(byte[][].class);
     kryo.register(int[].class);
     kryo.register(java.util.ArrayList.class);
     kryo.register(java.util.HashMap.class);
@@ -118,6 +119,7 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       kryo.writeObject(out, a.nodes());
       out.writeLong(a.phase1Nanos());
       out.writeLong(a.phase2Nanos());
+      out.writeLong(a.expandNanos());
       out.writeString(a.executor());
     }
 
@@ -125,7 +127,8 @@ public final class PirKryoRegistrator implements KryoRegistrator {
     public PartialAnswer read(Kryo kryo, Input in, Class<PartialAnswer> type) {
       int partition = in.readInt();
       Glwe[][] nodes = kryo.readObject(in, Glwe[][].class);
-      return new PartialAnswer(partition, nodes, in.readLong(), in.readLong(), in.readString());
+      return new PartialAnswer(partition, nodes, in.readLong(), in.readLong(), in.readLong(),
+          in.readString());
     }
   }
 }

@@ -64,16 +64,18 @@ class KryoRoundTripTest {
     Pmat m = q.ggsw()[0];
     assertArrayEquals(m.data(), roundTrip(m).data());
     assertEquals(2, roundTrip(new Pmat[] {m, m}).length);
-    PartialAnswer pa = new PartialAnswer(3, arr2, 11, 12, "exec-1");
+    PartialAnswer pa = new PartialAnswer(3, arr2, 11, 12, 13, "exec-1");
     PartialAnswer pb = roundTrip(pa);
     assertEquals(3, pb.partition());
     assertEquals("exec-1", pb.executor());
+    assertEquals(13, pb.expandNanos());
     assertArrayEquals(arr2[1], pb.nodes()[1]);
     assertArrayEquals(new double[] {1.5, -2}, roundTrip(new double[] {1.5, -2}));
     assertArrayEquals(new long[] {1, -2}, roundTrip(new long[] {1, -2}));
     assertArrayEquals(new short[] {1, -2}, roundTrip(new short[] {1, -2}));
     assertArrayEquals(new int[] {1, -2}, roundTrip(new int[] {1, -2}));
     assertArrayEquals(new byte[] {1, -2}, roundTrip(new byte[] {1, -2}));
+    assertArrayEquals(new byte[] {7}, roundTrip(new byte[][] {{7}, {}})[0]);
     assertArrayEquals(new double[] {3}, roundTrip(new double[][] {{3}})[0]);
     ArrayList<Integer> list = new ArrayList<>();
     list.add(5);
@@ -84,7 +86,7 @@ class KryoRoundTripTest {
     StatCounter sc = new StatCounter();
     sc.merge(2.0);
     assertEquals(2.0, roundTrip(sc).mean());
-    assertEquals(PirKryoRegistrator.CLASSES.length, 17, "a new registered class needs a test");
+    assertEquals(PirKryoRegistrator.CLASSES.length, 18, "a new registered class needs a test");
   }
 
   @Test
