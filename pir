@@ -73,6 +73,7 @@ usage() {
   cat <<USAGE
 jpir launcher (JDK: $JAVA_HOME)
   ./pir demo [options]     the main job in Spark local mode on a generated database (see README)
+  ./pir demo-compact       compact queries (~0.1 MiB) on Spark, expansion on driver vs executors
   ./pir answer ...         answer a directory of query files (Spark)
   ./pir client ...         keygen | query | decode | verify
   ./pir setup <source> ... import a source into a stored database (= ./pir data import)
@@ -92,7 +93,7 @@ cmd="${1:-help}"; shift || true
 case "$cmd" in
   test)  need_mvn; exec "$MVN" -B verify "$@" ;;
   build) need_mvn; exec "$MVN" -B -DskipTests package "$@" ;;
-  demo|answer|client|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
+  demo|demo-compact|answer|client|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
   data) run_spark org.jpir.datasets.cli.DatasetsCli "$@" ;;
   local-demo) run_java org.jpir.core.demo.LocalDemo "$@" ;;
   bench) run_java org.jpir.bench.BenchRunner "$@" ;;

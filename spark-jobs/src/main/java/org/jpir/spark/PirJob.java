@@ -51,6 +51,19 @@ public final class PirJob {
               o.getLong("seed", 2026)) ? 0 : 1;
         }
       }
+      case "demo-compact": {
+        Options o = new Options("demo-compact", args, 1, Set.of("mib", "queries", "batch",
+            "partitions", "preset", "master", "reps"));
+        org.jpir.core.CompactParams cp = org.jpir.core.CompactParams.byId(
+            o.get("preset", org.jpir.core.CompactParams.ONIONPIR_4096_COMPACT.id()));
+        try (JavaSparkContext sc = new JavaSparkContext(
+            SparkSetup.conf("jpir compact demo", o.get("master", "local[2]")))) {
+          sc.setLogLevel("WARN");
+          return CompactDemoJob.run(sc, cp, o.getLong("mib", 64), o.getInt("queries", 4),
+              o.getInt("batch", 2), o.getInt("partitions", 2 * sc.defaultParallelism()),
+              o.getInt("reps", 3)) ? 0 : 1;
+        }
+      }
       case "answer": {
         Options o = new Options("answer", args, 1, Set.of("db", "queries", "out", "batch",
             "partitions", "max-rows", "preset", "summary"));
@@ -92,7 +105,7 @@ public final class PirJob {
         return org.jpir.datasets.cli.DatasetsCli.run(imp, System.out, System.err);
       default:
         throw new IllegalArgumentException("unknown command '" + args[0]
-            + "' (known: demo, answer, client, setup)");
+            + "' (known: demo, demo-compact, answer, client, setup)");
     }
   }
 
