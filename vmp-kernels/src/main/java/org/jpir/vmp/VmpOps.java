@@ -39,7 +39,15 @@ public final class VmpOps {
   /** See {@link Vmp#applyPvecBatchTmpLength}. */
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns) {
-    long len = 16L * queries * columns * ncols;
+    return applyPvecBatchTmpLength(queries, n, nrows, ncols, columns,
+        defaultTileRows(queries, ncols));
+  }
+
+  /** Scratch for {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[], int)}. */
+  public static int applyPvecBatchTmpLength(
+      int queries, int n, int nrows, int ncols, int columns, int tileRows) {
+    long len = 16L * queries * columns * ncols
+        + 8L * queries * ncols * Math.min(Math.max(tileRows, 1), nrows);
     if (len > Pmat.MAX_LENGTH) {
       throw new IllegalArgumentException("batch scratch 16*queries*columns*ncols = " + len
           + " doubles does not fit one Java array; split the columns");
@@ -152,10 +160,9 @@ public final class VmpOps {
     if (nc == 0) {
       return;
     }
-    Checks.range("tmp", tmp, 0, applyPvecBatchTmpLength(nq, n, nrows, ncols, nc));
+    int tile = tileRows > 0 ? tileRows : defaultTileRows(nq, ncols);
+    Checks.range("tmp", tmp, 0, applyPvecBatchTmpLength(nq, n, nrows, ncols, nc, tile));
     final int rows = Math.min(pvRows, nrows);
-    int tile = tileRows > 0 ? tileRows
-        : (int) Math.max(8, TILE_BYTES / (64L * nq * ncols));
     batch(queries, cols, res, tmp, rows, pvRows, tile);
   }
 
@@ -258,11 +265,17 @@ public final class VmpOps {
     }
   }
 
+  /** Default row tile: the packed PMAT tiles of all queries take about {@link #TILE_BYTES}. */
+  static int defaultTileRows(int queries, int ncols) {
+    return (int) Math.max(8, TILE_BYTES / (64L * queries * ncols));
+  }
+
   /**
-   * The block-outer pass: per reim4 block, rows in tiles of {@code tile}; per tile, database
-   * columns in groups of 3, each group against every query's PMAT tile (kept in L2) in groups
-   * of 4 matrix columns. State of (query q, column c, matrix column j) at {@code
-   * 16*((q*nc + c)*ncols + j)}, carried across tiles.
+   * The block-outer pass. Per reim4 block b: per row tile [t0, t0+tr), each query's PMAT tile is
+   * packed row-major into tmp (one read of the PMAT from memory; the packed tile stays in L2),
+   * then the database columns stream through it, register-blocked. State of (query q, column c,
+   * matrix column j) at {@code tmp[16*((q*nc + c)*ncols + j)]}, carried across tiles, so the
+   * FMA chains are exactly those of the per-column apply.
    */
   private void batch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp, int rows,
       int pvRows, int tile) {
@@ -274,49 +287,20 @@ public final class VmpOps {
     final int blocks = n / 8;
     final int stLen = 16 * nq * nc * ncols;
     final int stStride = 16 * ncols;
-    final int quads = 2 * (ncols / 2) / 4 * 4; // columns covered by groups of 4 full pairs
+    final int w = 8 * ncols;
+    final int packLen = Math.min(tile, rows) * w;
     for (int b = 0; b < blocks; b++) {
       Arrays.fill(tmp, 0, stLen, 0.0);
-      final int vb = b * 8 * nrows * ncols;
       for (int t0 = 0; t0 < rows; t0 += tile) {
         final int tr = Math.min(tile, rows - t0);
         final int uOff = b * 8 * pvRows + 8 * t0;
-        int c = 0;
-        for (; c + 3 <= nc; c += 3) {
-          double[] u0 = cols[c].data();
-          double[] u1 = cols[c + 1].data();
-          double[] u2 = cols[c + 2].data();
-          for (int q = 0; q < nq; q++) {
-            double[] v = queries[q].data();
-            int st = stStride * (q * nc + c);
-            int j = 0;
-            for (; j < quads; j += 4) {
-              int p = vb + j * 8 * nrows + 16 * t0;
-              k.mac3x4(tr, u0, u1, u2, uOff, v, p, p + 16 * nrows, tmp, st + 16 * j, stStride);
-            }
-            for (; j < ncols; j++) {
-              int stride = Pmat.rowStride(ncols, j);
-              int p = vb + (j / 2) * 16 * nrows + 8 * (j % 2) + stride * t0;
-              k.mac3x1(tr, u0, u1, u2, uOff, v, p, stride, tmp, st + 16 * j, stStride);
-            }
-          }
+        for (int q = 0; q < nq; q++) {
+          k.packTile(queries[q].data(), nrows, ncols, b, t0, tr, tmp, stLen + q * packLen);
         }
-        for (; c < nc; c++) {
-          double[] u = cols[c].data();
-          for (int q = 0; q < nq; q++) {
-            double[] v = queries[q].data();
-            int st = stStride * (q * nc + c);
-            int j = 0;
-            for (; j < quads; j += 4) {
-              int p = vb + j * 8 * nrows + 16 * t0;
-              k.mac1x4(tr, u, uOff, v, p, p + 16 * nrows, tmp, st + 16 * j);
-            }
-            for (; j < ncols; j++) {
-              int stride = Pmat.rowStride(ncols, j);
-              int p = vb + (j / 2) * 16 * nrows + 8 * (j % 2) + stride * t0;
-              k.mac1(tr, u, uOff, v, p, stride, tmp, st + 16 * j);
-            }
-          }
+        for (int q = 0; q < nq; q++) {
+          final int vOff = stLen + q * packLen;
+          final int st = stStride * q * nc;
+          tile(cols, tmp, nc, ncols, tr, uOff, vOff, w, st, stStride);
         }
       }
       for (int q = 0; q < nq; q++) {
@@ -327,6 +311,47 @@ public final class VmpOps {
             finish(tmp, st + 16 * j, out, j * n, n, b, false);
           }
         }
+      }
+    }
+  }
+
+  /**
+   * One row tile against one query's packed PMAT tile: database columns in pairs, matrix columns
+   * in groups of 6 ({@link VmpKernel#mac2x6}: 24 accumulators), then 4, 2, 1; an odd last
+   * database column with {@link VmpKernel#mac1x4} and {@link VmpKernel#mac1}.
+   */
+  private void tile(Pvec[] cols, double[] tmp, int nc, int ncols, int tr, int uOff, int vOff,
+      int w, int st0, int stStride) {
+    int c = 0;
+    for (; c + 2 <= nc; c += 2) {
+      double[] u0 = cols[c].data();
+      double[] u1 = cols[c + 1].data();
+      int st = st0 + stStride * c;
+      int j = 0;
+      for (; j + 6 <= ncols; j += 6) {
+        k.mac2x6(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
+      }
+      if (j + 4 <= ncols) {
+        k.mac2x4(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
+        j += 4;
+      }
+      if (j + 2 <= ncols) {
+        k.mac2x2(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
+        j += 2;
+      }
+      if (j < ncols) {
+        k.mac2x1(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
+      }
+    }
+    for (; c < nc; c++) {
+      double[] u = cols[c].data();
+      int st = st0 + stStride * c;
+      int j = 0;
+      for (; j + 4 <= ncols; j += 4) {
+        k.mac1x4(tr, u, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
+      }
+      for (; j < ncols; j++) {
+        k.mac1(tr, u, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j);
       }
     }
   }

@@ -397,8 +397,10 @@ class VmpContractTest {
         o.applyPvecToDft(qs[q], cols[c], expect[q][c], 0, ncols, t);
       }
     }
-    double[] tmp = new double[Vmp.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc)];
     for (int tile : new int[] {0, 1, 2, 5, 1000}) {
+      double[] tmp = new double[tile == 0
+          ? Vmp.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc)
+          : VmpOps.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc, tile)];
       String tag = tag(kernel, n, nrows, ncols, seed) + " tileRows=" + tile;
       double[][][] got = new double[nq][nc][n * ncols];
       o.applyPvecBatch(qs, cols, got, tmp, tile);
