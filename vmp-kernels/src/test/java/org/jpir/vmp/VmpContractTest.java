@@ -391,7 +391,7 @@ class VmpContractTest {
     }
     VmpOps o = ops(kernel);
     double[][][] expect = new double[nq][nc][n * ncols];
-    double[] t = new double[32];
+    double[] t = new double[Vmp.applyPvecToDftTmpLength(n, nrows, ncols)];
     for (int q = 0; q < nq; q++) {
       for (int c = 0; c < nc; c++) {
         o.applyPvecToDft(qs[q], cols[c], expect[q][c], 0, ncols, t);
