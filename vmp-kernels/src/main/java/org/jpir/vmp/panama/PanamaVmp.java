@@ -13,8 +13,11 @@ import org.jpir.vmp.VmpKernel;
  * vector; each vector row is duplicated once into {@code [re|re]} and {@code [im|im]} (two
  * constant rearranges) and multiplied by each matrix column's block {@code [vre|vim]} as loaded,
  * so the state halves {@code [re*vre|re*vim]}, {@code [im*vre|im*vim]} are two 512-bit
- * accumulators per (vector, column). The multi-column tile ({@link #mac3x4}) keeps 3 x 4 x 2 =
- * 24 accumulators in registers.
+ * accumulators per (vector, column). The multi-column tile ({@link #mac2x6}: 2 database columns x
+ * 6 matrix columns x 2 = 24 accumulators) reads a packed, row-major PMAT tile; the narrower
+ * {@code mac2x4, mac2x2, mac2x1, mac1x4} take the remainders. (A 3 x 4 block on the unpacked
+ * PMAT was tried: with the pair streams 16*nrows doubles apart, i.e. 4 KiB-aliased, it was not
+ * faster; the kernel bodies are generated-style straight-line code on purpose.)
  *
  * <p>The memory-bound applies ({@link #mac1}, {@link #mac2}) use 256-bit vectors on both paths:
  * re and im halves are separate vectors, four accumulators per (vector, column), no rearranges.
