@@ -414,6 +414,34 @@ class VmpContractTest {
     }
   }
 
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void multiUsesMinOfVectorAndMatrixRowsLikeTheApply(String kernel) {
+    VmpOps o = ops(kernel);
+    int n = 32;
+    int nrows = 9;
+    int ncols = 10; // 6 + 4 matrix columns
+    for (int pvRows : new int[] {4, 9, 12}) {
+      long seed = SEED + 1000 + pvRows;
+      SplittableRandom rnd = new SplittableRandom(seed);
+      Pmat pm = randomPmat(rnd, n, nrows, ncols);
+      Pvec[] cols = new Pvec[5];
+      for (int c = 0; c < cols.length; c++) {
+        cols[c] = Pvec.allocate(n, pvRows);
+        cols[c].prepareFromReim(randomDoubles(rnd, n * pvRows), 0);
+      }
+      double[][] got = new double[cols.length][n * ncols];
+      o.applyPvecMulti(pm, cols, got, new double[VmpOps.applyPvecBatchTmpLength(1, n, nrows,
+          ncols, cols.length, 4)], 4);
+      for (int c = 0; c < cols.length; c++) {
+        double[] one = new double[n * ncols];
+        o.applyPvecToDft(pm, cols[c], one, 0, ncols, new double[64]);
+        assertArrayEquals(one, got[c], kernel + " pvRows=" + pvRows + " col " + c + " seed="
+            + seed);
+      }
+    }
+  }
+
   // ---------------------------------------------------------------- bad arguments
 
   static void assertIae(String needle, Executable e) {
