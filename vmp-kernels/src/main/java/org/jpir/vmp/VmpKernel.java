@@ -49,6 +49,27 @@ public interface VmpKernel {
     }
   }
 
+  /**
+   * Extracts blocks {@code block0 .. block0+nblocks-1} of nrows reim vectors (row r at {@code
+   * srcOff + r*n}) row by row (each row read once, sequentially): block {@code block0 + g}, row
+   * r lands at {@code dst[dstOff + g*8*nrows + 8r ..]} as in {@link #extractBlock}.
+   */
+  default void extractBlocks(int n, int block0, int nblocks, int nrows, double[] src,
+      int srcOff, double[] dst, int dstOff) {
+    int m = n >> 1;
+    for (int r = 0; r < nrows; r++) {
+      int re = srcOff + r * n + 4 * block0;
+      int im = re + m;
+      for (int g = 0; g < nblocks; g++) {
+        int d = dstOff + g * 8 * nrows + 8 * r;
+        for (int k = 0; k < 4; k++) {
+          dst[d + k] = src[re + 4 * g + k];
+          dst[d + 4 + k] = src[im + 4 * g + k];
+        }
+      }
+    }
+  }
+
   /** The inverse of {@link #extractBlock} (with ncols in place of nrows). */
   default void saveBlock(
       int n, int block, int ncols, double[] src, int srcOff, double[] dst, int dstOff) {

@@ -34,7 +34,17 @@ public final class VmpOps {
 
   /** See {@link Vmp#applyDftToDftTmpLength}. */
   public static int applyDftToDftTmpLength(int n, int nrows, int ncols) {
-    return 32 + 8 * nrows;
+    return 32 + 8 * extractGroup(n) * nrows;
+  }
+
+  /**
+   * Blocks extracted per pass over the vector rows: 8 (64 doubles = 4 cache lines of re and of
+   * im per row), fewer for N &lt; 64. Row-by-row extraction of a group touches each row's pages
+   * once per group rather than once per block (4096 rows at N=4096 span 8192 pages, more than
+   * the TLB holds).
+   */
+  static int extractGroup(int n) {
+    return Math.min(8, n / 8);
   }
 
   /** See {@link Vmp#applyPvecToDftTmpLength}. */
@@ -187,9 +197,12 @@ public final class VmpOps {
     Checks.range("tmp", tmp, 0, applyDftToDftTmpLength(n, pmat.nrows(), pmat.ncols()));
     final int rows = Math.min(vecRows, pmat.nrows());
     final int blocks = n / 8;
-    for (int b = 0; b < blocks; b++) {
-      k.extractBlock(n, b, rows, vec, vecOff, tmp, 32);
-      block(pmat, b, rows, tmp, 32, res, resOff, resCols, tmp, add);
+    final int group = extractGroup(n);
+    for (int b0 = 0; b0 < blocks; b0 += group) {
+      k.extractBlocks(n, b0, group, rows, vec, vecOff, tmp, 32);
+      for (int g = 0; g < group; g++) {
+        block(pmat, b0 + g, rows, tmp, 32 + g * 8 * rows, res, resOff, resCols, tmp, add);
+      }
     }
     if (!add) {
       zeroExtra(pmat, res, resOff, resCols);

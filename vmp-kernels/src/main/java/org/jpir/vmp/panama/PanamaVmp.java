@@ -71,6 +71,22 @@ public final class PanamaVmp implements VmpKernel {
   }
 
   @Override
+  public void extractBlocks(int n, int block0, int nblocks, int nrows, double[] src,
+      int srcOff, double[] dst, int dstOff) {
+    final int m = n >> 1;
+    final int gs = 8 * nrows;
+    for (int r = 0; r < nrows; r++) {
+      int re = srcOff + r * n + 4 * block0;
+      int im = re + m;
+      int d = dstOff + 8 * r;
+      for (int g = 0; g < nblocks; g++, re += 4, im += 4, d += gs) {
+        DoubleVector.fromArray(S4, src, re).intoArray(dst, d);
+        DoubleVector.fromArray(S4, src, im).intoArray(dst, d + 4);
+      }
+    }
+  }
+
+  @Override
   public void saveBlock(
       int n, int block, int ncols, double[] src, int srcOff, double[] dst, int dstOff) {
     int re = dstOff + 4 * block;
