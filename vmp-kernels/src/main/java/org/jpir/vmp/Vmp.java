@@ -32,7 +32,7 @@ public final class Vmp {
     return new VmpOps(kernel);
   }
 
-  /** Scratch doubles for {@link #applyDftToDft}: {@code 8*nrows + 32}. */
+  /** Scratch doubles for {@link #applyDftToDft}: {@code 32 + 8*min(8, N/8)*nrows}. */
   public static int applyDftToDftTmpLength(int n, int nrows, int ncols) {
     return VmpOps.applyDftToDftTmpLength(n, nrows, ncols);
   }

@@ -49,6 +49,27 @@ public interface VmpKernel {
     }
   }
 
+  /**
+   * Extracts blocks {@code block0 .. block0+nblocks-1} of nrows reim vectors (row r at {@code
+   * srcOff + r*n}) row by row (each row read once, sequentially): block {@code block0 + g}, row
+   * r lands at {@code dst[dstOff + g*8*nrows + 8r ..]} as in {@link #extractBlock}.
+   */
+  default void extractBlocks(int n, int block0, int nblocks, int nrows, double[] src,
+      int srcOff, double[] dst, int dstOff) {
+    int m = n >> 1;
+    for (int r = 0; r < nrows; r++) {
+      int re = srcOff + r * n + 4 * block0;
+      int im = re + m;
+      for (int g = 0; g < nblocks; g++) {
+        int d = dstOff + g * 8 * nrows + 8 * r;
+        for (int k = 0; k < 4; k++) {
+          dst[d + k] = src[re + 4 * g + k];
+          dst[d + 4 + k] = src[im + 4 * g + k];
+        }
+      }
+    }
+  }
+
   /** The inverse of {@link #extractBlock} (with ncols in place of nrows). */
   default void saveBlock(
       int n, int block, int ncols, double[] src, int srcOff, double[] dst, int dstOff) {
@@ -79,32 +100,88 @@ public interface VmpKernel {
     mac1(rows, u, uOff, v, vOff + 8, 16, st, stOff + 16);
   }
 
-  /**
-   * One vector x two PMAT column pairs (vStride 16, pairs at vOff0 and vOff1): states of the four
-   * columns at {@code stOff + 16j}, j &lt; 4.
-   */
-  default void mac1x4(int rows, double[] u, int uOff, double[] v, int vOff0, int vOff1,
-      double[] st, int stOff) {
-    mac2(rows, u, uOff, v, vOff0, st, stOff);
-    mac2(rows, u, uOff, v, vOff1, st, stOff + 32);
-  }
+  // The register-blocked tiles of the multi-column pass. They read a packed matrix tile: row r,
+  // column j at v[vOff + vStride*r + 8j .. +8] (reim4 block); vector i row r at
+  // u_i[uOff + 8r ..]; state of (vector i, column j) at st[stOff + i*stStride + 16j ..].
 
-  /**
-   * Three vectors (same offset uOff in u0, u1, u2) x two PMAT column pairs: state of vector i,
-   * column j at {@code stOff + i*stStride + 16j}.
-   */
-  default void mac3x4(int rows, double[] u0, double[] u1, double[] u2, int uOff, double[] v,
-      int vOff0, int vOff1, double[] st, int stOff, int stStride) {
-    mac1x4(rows, u0, uOff, v, vOff0, vOff1, st, stOff);
-    mac1x4(rows, u1, uOff, v, vOff0, vOff1, st, stOff + stStride);
-    mac1x4(rows, u2, uOff, v, vOff0, vOff1, st, stOff + 2 * stStride);
-  }
-
-  /** Three vectors x one matrix column: state of vector i at {@code stOff + i*stStride}. */
-  default void mac3x1(int rows, double[] u0, double[] u1, double[] u2, int uOff, double[] v,
-      int vOff, int vStride, double[] st, int stOff, int stStride) {
+  /** Two vectors x six consecutive packed columns. */
+  default void mac2x6(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff, int vStride,
+      double[] st, int stOff, int stStride) {
     mac1(rows, u0, uOff, v, vOff, vStride, st, stOff);
-    mac1(rows, u1, uOff, v, vOff, vStride, st, stOff + stStride);
-    mac1(rows, u2, uOff, v, vOff, vStride, st, stOff + 2 * stStride);
+    mac1(rows, u0, uOff, v, vOff + 8, vStride, st, stOff + 16);
+    mac1(rows, u0, uOff, v, vOff + 16, vStride, st, stOff + 32);
+    mac1(rows, u0, uOff, v, vOff + 24, vStride, st, stOff + 48);
+    mac1(rows, u0, uOff, v, vOff + 32, vStride, st, stOff + 64);
+    mac1(rows, u0, uOff, v, vOff + 40, vStride, st, stOff + 80);
+    mac1(rows, u1, uOff, v, vOff, vStride, st, stOff + stStride + 0);
+    mac1(rows, u1, uOff, v, vOff + 8, vStride, st, stOff + stStride + 16);
+    mac1(rows, u1, uOff, v, vOff + 16, vStride, st, stOff + stStride + 32);
+    mac1(rows, u1, uOff, v, vOff + 24, vStride, st, stOff + stStride + 48);
+    mac1(rows, u1, uOff, v, vOff + 32, vStride, st, stOff + stStride + 64);
+    mac1(rows, u1, uOff, v, vOff + 40, vStride, st, stOff + stStride + 80);
+  }
+
+  /** One vector x four consecutive packed columns. */
+  default void mac1x4(int rows, double[] u0, int uOff, double[] v, int vOff, int vStride,
+      double[] st, int stOff, int stStride) {
+    mac1(rows, u0, uOff, v, vOff, vStride, st, stOff);
+    mac1(rows, u0, uOff, v, vOff + 8, vStride, st, stOff + 16);
+    mac1(rows, u0, uOff, v, vOff + 16, vStride, st, stOff + 32);
+    mac1(rows, u0, uOff, v, vOff + 24, vStride, st, stOff + 48);
+  }
+
+  /** Two vectors x four consecutive packed columns. */
+  default void mac2x4(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff, int vStride,
+      double[] st, int stOff, int stStride) {
+    mac1(rows, u0, uOff, v, vOff, vStride, st, stOff);
+    mac1(rows, u0, uOff, v, vOff + 8, vStride, st, stOff + 16);
+    mac1(rows, u0, uOff, v, vOff + 16, vStride, st, stOff + 32);
+    mac1(rows, u0, uOff, v, vOff + 24, vStride, st, stOff + 48);
+    mac1(rows, u1, uOff, v, vOff, vStride, st, stOff + stStride + 0);
+    mac1(rows, u1, uOff, v, vOff + 8, vStride, st, stOff + stStride + 16);
+    mac1(rows, u1, uOff, v, vOff + 16, vStride, st, stOff + stStride + 32);
+    mac1(rows, u1, uOff, v, vOff + 24, vStride, st, stOff + stStride + 48);
+  }
+
+  /** Two vectors x two consecutive packed columns. */
+  default void mac2x2(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff, int vStride,
+      double[] st, int stOff, int stStride) {
+    mac1(rows, u0, uOff, v, vOff, vStride, st, stOff);
+    mac1(rows, u0, uOff, v, vOff + 8, vStride, st, stOff + 16);
+    mac1(rows, u1, uOff, v, vOff, vStride, st, stOff + stStride + 0);
+    mac1(rows, u1, uOff, v, vOff + 8, vStride, st, stOff + stStride + 16);
+  }
+
+  /** Two vectors x one packed column. */
+  default void mac2x1(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff, int vStride,
+      double[] st, int stOff, int stStride) {
+    mac1(rows, u0, uOff, v, vOff, vStride, st, stOff);
+    mac1(rows, u1, uOff, v, vOff, vStride, st, stOff + stStride + 0);
+  }
+
+  /**
+   * Packs rows [r0, r0+rows) of block b of a PMAT (N, nrows, ncols; data at v) into a row-major
+   * tile: {@code dst[dstOff + 8*ncols*i + 8c .. +8] = v[Pmat.offset(n, nrows, ncols, b, r0 + i,
+   * c) .. +8]}.
+   */
+  default void packTile(double[] v, int nrows, int ncols, int block, int r0, int rows,
+      double[] dst, int dstOff) {
+    final int w = 8 * ncols;
+    final int base = block * 8 * nrows * ncols;
+    final int pairs = ncols / 2;
+    for (int j = 0; j < pairs; j++) {
+      int src = base + j * 16 * nrows + 16 * r0;
+      int d = dstOff + 16 * j;
+      for (int i = 0; i < rows; i++, src += 16, d += w) {
+        System.arraycopy(v, src, dst, d, 16);
+      }
+    }
+    if ((ncols & 1) == 1) {
+      int src = base + (ncols - 1) * 8 * nrows + 8 * r0;
+      int d = dstOff + 8 * (ncols - 1);
+      for (int i = 0; i < rows; i++, src += 8, d += w) {
+        System.arraycopy(v, src, dst, d, 8);
+      }
+    }
   }
 }

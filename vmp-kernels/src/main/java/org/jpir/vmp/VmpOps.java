@@ -8,9 +8,15 @@ import java.util.Arrays;
  * there); immutable and thread-safe (all scratch comes from the caller).
  */
 public final class VmpOps {
-  /** Default L2 budget, in bytes, for the PMAT tiles of one batch pass. */
+  /**
+   * Default budget, in bytes, for the packed PMAT row tiles of all queries in a batch pass
+   * ({@code -Djpir.vmp.tileBytes=...} overrides). 1.5 MiB gives 2048-row tiles at ncols=12: the
+   * tile then lives in L3 rather than the 1 MiB L2, but every database column is read in 128 KiB
+   * contiguous runs. Measured here (N=4096, 4096x12, 32 columns, best of 5): 2048-row tiles
+   * 34-38 GFLOP/s against 28-31 for 682-row (512 KiB, L2-resident) tiles.
+   */
   static final long TILE_BYTES =
-      Long.getLong("jpir.vmp.tileBytes", 512L * 1024);
+      Long.getLong("jpir.vmp.tileBytes", 1536L * 1024);
 
   private final VmpKernel k;
 
@@ -28,7 +34,17 @@ public final class VmpOps {
 
   /** See {@link Vmp#applyDftToDftTmpLength}. */
   public static int applyDftToDftTmpLength(int n, int nrows, int ncols) {
-    return 32 + 8 * nrows;
+    return 32 + 8 * extractGroup(n) * nrows;
+  }
+
+  /**
+   * Blocks extracted per pass over the vector rows: 8 (64 doubles = 4 cache lines of re and of
+   * im per row), fewer for N &lt; 64. Row-by-row extraction of a group touches each row's pages
+   * once per group rather than once per block (4096 rows at N=4096 span 8192 pages, more than
+   * the TLB holds).
+   */
+  static int extractGroup(int n) {
+    return Math.min(8, n / 8);
   }
 
   /** See {@link Vmp#applyPvecToDftTmpLength}. */
@@ -39,7 +55,15 @@ public final class VmpOps {
   /** See {@link Vmp#applyPvecBatchTmpLength}. */
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns) {
-    long len = 16L * queries * columns * ncols;
+    return applyPvecBatchTmpLength(queries, n, nrows, ncols, columns,
+        defaultTileRows(queries, ncols));
+  }
+
+  /** Scratch for {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[], int)}. */
+  public static int applyPvecBatchTmpLength(
+      int queries, int n, int nrows, int ncols, int columns, int tileRows) {
+    long len = 16L * queries * columns * ncols
+        + 8L * queries * ncols * Math.min(Math.max(tileRows, 1), nrows);
     if (len > Pmat.MAX_LENGTH) {
       throw new IllegalArgumentException("batch scratch 16*queries*columns*ncols = " + len
           + " doubles does not fit one Java array; split the columns");
@@ -152,10 +176,9 @@ public final class VmpOps {
     if (nc == 0) {
       return;
     }
-    Checks.range("tmp", tmp, 0, applyPvecBatchTmpLength(nq, n, nrows, ncols, nc));
+    int tile = tileRows > 0 ? tileRows : defaultTileRows(nq, ncols);
+    Checks.range("tmp", tmp, 0, applyPvecBatchTmpLength(nq, n, nrows, ncols, nc, tile));
     final int rows = Math.min(pvRows, nrows);
-    int tile = tileRows > 0 ? tileRows
-        : (int) Math.max(8, TILE_BYTES / (64L * nq * ncols));
     batch(queries, cols, res, tmp, rows, pvRows, tile);
   }
 
@@ -174,9 +197,12 @@ public final class VmpOps {
     Checks.range("tmp", tmp, 0, applyDftToDftTmpLength(n, pmat.nrows(), pmat.ncols()));
     final int rows = Math.min(vecRows, pmat.nrows());
     final int blocks = n / 8;
-    for (int b = 0; b < blocks; b++) {
-      k.extractBlock(n, b, rows, vec, vecOff, tmp, 32);
-      block(pmat, b, rows, tmp, 32, res, resOff, resCols, tmp, add);
+    final int group = extractGroup(n);
+    for (int b0 = 0; b0 < blocks; b0 += group) {
+      k.extractBlocks(n, b0, group, rows, vec, vecOff, tmp, 32);
+      for (int g = 0; g < group; g++) {
+        block(pmat, b0 + g, rows, tmp, 32 + g * 8 * rows, res, resOff, resCols, tmp, add);
+      }
     }
     if (!add) {
       zeroExtra(pmat, res, resOff, resCols);
@@ -258,11 +284,17 @@ public final class VmpOps {
     }
   }
 
+  /** Default row tile: the packed PMAT tiles of all queries take about {@link #TILE_BYTES}. */
+  static int defaultTileRows(int queries, int ncols) {
+    return (int) Math.max(8, TILE_BYTES / (64L * queries * ncols));
+  }
+
   /**
-   * The block-outer pass: per reim4 block, rows in tiles of {@code tile}; per tile, database
-   * columns in groups of 3, each group against every query's PMAT tile (kept in L2) in groups
-   * of 4 matrix columns. State of (query q, column c, matrix column j) at {@code
-   * 16*((q*nc + c)*ncols + j)}, carried across tiles.
+   * The block-outer pass. Per reim4 block b: per row tile [t0, t0+tr), each query's PMAT tile is
+   * packed row-major into tmp (one read of the PMAT from memory; the packed tile stays in L2),
+   * then the database columns stream through it, register-blocked. State of (query q, column c,
+   * matrix column j) at {@code tmp[16*((q*nc + c)*ncols + j)]}, carried across tiles, so the
+   * FMA chains are exactly those of the per-column apply.
    */
   private void batch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp, int rows,
       int pvRows, int tile) {
@@ -274,49 +306,20 @@ public final class VmpOps {
     final int blocks = n / 8;
     final int stLen = 16 * nq * nc * ncols;
     final int stStride = 16 * ncols;
-    final int quads = 2 * (ncols / 2) / 4 * 4; // columns covered by groups of 4 full pairs
+    final int w = 8 * ncols;
+    final int packLen = Math.min(tile, rows) * w;
     for (int b = 0; b < blocks; b++) {
       Arrays.fill(tmp, 0, stLen, 0.0);
-      final int vb = b * 8 * nrows * ncols;
       for (int t0 = 0; t0 < rows; t0 += tile) {
         final int tr = Math.min(tile, rows - t0);
         final int uOff = b * 8 * pvRows + 8 * t0;
-        int c = 0;
-        for (; c + 3 <= nc; c += 3) {
-          double[] u0 = cols[c].data();
-          double[] u1 = cols[c + 1].data();
-          double[] u2 = cols[c + 2].data();
-          for (int q = 0; q < nq; q++) {
-            double[] v = queries[q].data();
-            int st = stStride * (q * nc + c);
-            int j = 0;
-            for (; j < quads; j += 4) {
-              int p = vb + j * 8 * nrows + 16 * t0;
-              k.mac3x4(tr, u0, u1, u2, uOff, v, p, p + 16 * nrows, tmp, st + 16 * j, stStride);
-            }
-            for (; j < ncols; j++) {
-              int stride = Pmat.rowStride(ncols, j);
-              int p = vb + (j / 2) * 16 * nrows + 8 * (j % 2) + stride * t0;
-              k.mac3x1(tr, u0, u1, u2, uOff, v, p, stride, tmp, st + 16 * j, stStride);
-            }
-          }
+        for (int q = 0; q < nq; q++) {
+          k.packTile(queries[q].data(), nrows, ncols, b, t0, tr, tmp, stLen + q * packLen);
         }
-        for (; c < nc; c++) {
-          double[] u = cols[c].data();
-          for (int q = 0; q < nq; q++) {
-            double[] v = queries[q].data();
-            int st = stStride * (q * nc + c);
-            int j = 0;
-            for (; j < quads; j += 4) {
-              int p = vb + j * 8 * nrows + 16 * t0;
-              k.mac1x4(tr, u, uOff, v, p, p + 16 * nrows, tmp, st + 16 * j);
-            }
-            for (; j < ncols; j++) {
-              int stride = Pmat.rowStride(ncols, j);
-              int p = vb + (j / 2) * 16 * nrows + 8 * (j % 2) + stride * t0;
-              k.mac1(tr, u, uOff, v, p, stride, tmp, st + 16 * j);
-            }
-          }
+        for (int q = 0; q < nq; q++) {
+          final int vOff = stLen + q * packLen;
+          final int st = stStride * q * nc;
+          tile(cols, tmp, nc, ncols, tr, uOff, vOff, w, st, stStride);
         }
       }
       for (int q = 0; q < nq; q++) {
@@ -327,6 +330,47 @@ public final class VmpOps {
             finish(tmp, st + 16 * j, out, j * n, n, b, false);
           }
         }
+      }
+    }
+  }
+
+  /**
+   * One row tile against one query's packed PMAT tile: database columns in pairs, matrix columns
+   * in groups of 6 ({@link VmpKernel#mac2x6}: 24 accumulators), then 4, 2, 1; an odd last
+   * database column with {@link VmpKernel#mac1x4} and {@link VmpKernel#mac1}.
+   */
+  private void tile(Pvec[] cols, double[] tmp, int nc, int ncols, int tr, int uOff, int vOff,
+      int w, int st0, int stStride) {
+    int c = 0;
+    for (; c + 2 <= nc; c += 2) {
+      double[] u0 = cols[c].data();
+      double[] u1 = cols[c + 1].data();
+      int st = st0 + stStride * c;
+      int j = 0;
+      for (; j + 6 <= ncols; j += 6) {
+        k.mac2x6(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
+      }
+      if (j + 4 <= ncols) {
+        k.mac2x4(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
+        j += 4;
+      }
+      if (j + 2 <= ncols) {
+        k.mac2x2(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
+        j += 2;
+      }
+      if (j < ncols) {
+        k.mac2x1(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
+      }
+    }
+    for (; c < nc; c++) {
+      double[] u = cols[c].data();
+      int st = st0 + stStride * c;
+      int j = 0;
+      for (; j + 4 <= ncols; j += 4) {
+        k.mac1x4(tr, u, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
+      }
+      for (; j < ncols; j++) {
+        k.mac1(tr, u, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j);
       }
     }
   }

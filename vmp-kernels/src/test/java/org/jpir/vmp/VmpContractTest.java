@@ -391,14 +391,16 @@ class VmpContractTest {
     }
     VmpOps o = ops(kernel);
     double[][][] expect = new double[nq][nc][n * ncols];
-    double[] t = new double[32];
+    double[] t = new double[Vmp.applyPvecToDftTmpLength(n, nrows, ncols)];
     for (int q = 0; q < nq; q++) {
       for (int c = 0; c < nc; c++) {
         o.applyPvecToDft(qs[q], cols[c], expect[q][c], 0, ncols, t);
       }
     }
-    double[] tmp = new double[Vmp.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc)];
     for (int tile : new int[] {0, 1, 2, 5, 1000}) {
+      double[] tmp = new double[tile == 0
+          ? Vmp.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc)
+          : VmpOps.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc, tile)];
       String tag = tag(kernel, n, nrows, ncols, seed) + " tileRows=" + tile;
       double[][][] got = new double[nq][nc][n * ncols];
       o.applyPvecBatch(qs, cols, got, tmp, tile);
@@ -408,6 +410,34 @@ class VmpContractTest {
         assertArrayEquals(expect[0][c], got[0][c], tag + " batch q0 col " + c);
         assertArrayEquals(expect[1][c], got[1][c], tag + " batch q1 col " + c);
         assertArrayEquals(expect[1][c], single[c], tag + " multi col " + c);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void multiUsesMinOfVectorAndMatrixRowsLikeTheApply(String kernel) {
+    VmpOps o = ops(kernel);
+    int n = 32;
+    int nrows = 9;
+    int ncols = 10; // 6 + 4 matrix columns
+    for (int pvRows : new int[] {4, 9, 12}) {
+      long seed = SEED + 1000 + pvRows;
+      SplittableRandom rnd = new SplittableRandom(seed);
+      Pmat pm = randomPmat(rnd, n, nrows, ncols);
+      Pvec[] cols = new Pvec[5];
+      for (int c = 0; c < cols.length; c++) {
+        cols[c] = Pvec.allocate(n, pvRows);
+        cols[c].prepareFromReim(randomDoubles(rnd, n * pvRows), 0);
+      }
+      double[][] got = new double[cols.length][n * ncols];
+      o.applyPvecMulti(pm, cols, got, new double[VmpOps.applyPvecBatchTmpLength(1, n, nrows,
+          ncols, cols.length, 4)], 4);
+      for (int c = 0; c < cols.length; c++) {
+        double[] one = new double[n * ncols];
+        o.applyPvecToDft(pm, cols[c], one, 0, ncols, new double[64]);
+        assertArrayEquals(one, got[c], kernel + " pvRows=" + pvRows + " col " + c + " seed="
+            + seed);
       }
     }
   }
