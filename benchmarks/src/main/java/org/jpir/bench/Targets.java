@@ -23,6 +23,15 @@ final class Targets {
     int nrows = intParam(r, "nrows");
     int ncols = intParam(r, "ncols");
     int cols = Math.max(intParam(r, "columns"), intParam(r, "cols"));
+    String shape = r.param("shape");
+    if (shape != null) {
+      // N:nrows:ncols[:columns]
+      String[] f = shape.split(":");
+      n = Integer.parseInt(f[0]);
+      nrows = Integer.parseInt(f[1]);
+      ncols = Integer.parseInt(f[2]);
+      cols = f.length > 3 ? Integer.parseInt(f[3]) : cols;
+    }
     int queries = Math.max(1, intParam(r, "queries"));
     if (r.benchmark().endsWith("PirBench." + m)) {
       int mib = intParam(r, "mib");
