@@ -25,7 +25,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * README table from them ({@link Report}).
  *
  * <p>Options: {@code --quick} (1 fork, short iterations: a smoke run, not for the README),
- * {@code --include REGEX} (repeatable; default: the README suite), {@code --forks F},
+ * {@code --include REGEX} (repeatable; default: the README suite), {@code --param NAME=V1,V2}
+ * (override a JMH parameter), {@code --forks F},
  * {@code --iterations I}, {@code --no-readme} (write the report but leave README.md alone).
  */
 public final class BenchRunner {
@@ -41,6 +42,7 @@ public final class BenchRunner {
     int forks = 3;
     int iterations = 8;
     List<String> includes = new ArrayList<>();
+    java.util.Map<String, String[]> params = new java.util.LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--quick": quick = true; break;
@@ -48,8 +50,16 @@ public final class BenchRunner {
         case "--include": includes.add(value(args, ++i)); break;
         case "--forks": forks = Integer.parseInt(value(args, ++i)); break;
         case "--iterations": iterations = Integer.parseInt(value(args, ++i)); break;
+        case "--param": {
+          String[] kv = value(args, ++i).split("=", 2);
+          if (kv.length != 2) {
+            throw new IllegalArgumentException("--param needs name=v1,v2,...");
+          }
+          params.put(kv[0], kv[1].split(","));
+          break;
+        }
         default: throw new IllegalArgumentException("unknown option '" + args[i]
-            + "' (known: --quick --include REGEX --forks F --iterations I --no-readme)");
+            + "' (known: --quick --include REGEX --param NAME=V1,V2 --forks F --iterations I --no-readme)");
       }
     }
     if (includes.isEmpty()) {
@@ -86,6 +96,7 @@ public final class BenchRunner {
     for (String inc : includes) {
       ob.include(inc);
     }
+    params.forEach(ob::param);
     System.out.println("bench: " + Environment.cpuModel() + ", " + Environment.jdk()
         + ", revision " + rev + ", kernels " + Kernels.choice().name() + " by default");
     new Runner(ob.build()).run();

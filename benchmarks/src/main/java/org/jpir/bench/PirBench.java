@@ -27,7 +27,8 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Server time per query at the production preset on one core, split into query expansion,
- * phase 1 alone, and the whole answer (phase 1 + phase 2), for a synthetic database of
+ * phase 1 alone (for {@code batch} queries in one pass), and the whole answer (phase 1 + phase 2),
+ * for a synthetic database of
  * {@code mib} MiB of records one polynomial (28 KiB) each, in the geometry {@link
  * Geometry#choose} picks (or {@code rows} rows when non-zero). {@code @Setup} decodes one answer
  * and checks it against the generator before anything is timed.
@@ -42,11 +43,16 @@ public class PirBench {
   @Param({"0"})
   public int rows;
 
+  /** Queries answered together by {@link #phase1} (one pass over the database). */
+  @Param({"1"})
+  public int batch;
+
   Params p;
   Geometry g;
   PreparedDatabase db;
   ClientQuery query;
   PreparedQuery prepared;
+  PreparedQuery[] batchQueries;
   QueryExpander expander;
   PirServer server;
 
@@ -66,6 +72,10 @@ public class PirBench {
     expander = new QueryExpander(p);
     server = new PirServer(p);
     prepared = expander.expand(query, g);
+    batchQueries = new PreparedQuery[batch];
+    for (int i = 0; i < batch; i++) {
+      batchQueries[i] = i == 0 ? prepared : expander.expand(client.query((index + i) % count), g);
+    }
     Answer a = server.answer(db, prepared, null);
     if (!Arrays.equals(client.decode(a, index), src.record(index))) {
       throw new IllegalStateException("PirBench setup: decoded record differs from the database");
@@ -87,7 +97,7 @@ public class PirBench {
 
   @Benchmark
   public long phase1() {
-    return server.phase1Only(db, new PreparedQuery[] {prepared});
+    return server.phase1Only(db, batchQueries);
   }
 
   @Benchmark

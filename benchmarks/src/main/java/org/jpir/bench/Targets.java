@@ -35,7 +35,8 @@ final class Targets {
     int queries = Math.max(1, intParam(r, "queries"));
     if (r.benchmark().endsWith("PirBench." + m)) {
       int mib = intParam(r, "mib");
-      double raw = PirBench.rawBytes(mib);
+      double raw = PirBench.rawBytes(mib) * (m.equals("phase1") ? Math.max(1, intParam(r,
+          "batch")) : 1);
       String rate = gbs(raw / seconds) + " raw DB";
       if (m.equals("phase1")) {
         boolean ok = raw / seconds >= 1.5e9;
@@ -51,7 +52,7 @@ final class Targets {
       case "fft":
       case "ifft": {
         double c = n == 4096 ? 3.5e-6 : n == 16384 ? 16.4e-6 : Double.NaN;
-        return time(seconds, 1.3 * c, "<= 1.3x spqlios (" + us(c) + ")", ref);
+        return time(seconds, 1.3 * c, "<= 1.3 x spqlios " + us(c) + " = " + us(1.3 * c), ref);
       }
       case "applyDftToDft":
       case "applyPvecToDft": {

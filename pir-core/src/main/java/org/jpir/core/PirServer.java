@@ -16,8 +16,12 @@ import org.jpir.vmp.Vmp;
  * ({@link #answerRange} then {@link #fold}). Not thread-safe (holds scratch): one per thread.
  */
 public final class PirServer {
-  /** Columns per phase-1 pass (a power of two). */
-  public static final int CHUNK = 16;
+  /**
+   * Columns per phase-1 pass (a power of two): the query's PMAT is streamed once per chunk, so
+   * larger chunks read it fewer times; each column of a chunk holds 2*glweLimbs transforms of
+   * scratch (384 KiB at N = 4096).
+   */
+  public static final int CHUNK = 64;
 
   private final Params p;
   private final GlweOps ops;
