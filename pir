@@ -83,6 +83,7 @@ jpir launcher (JDK: $JAVA_HOME)
   ./pir bench [options]    run the JMH kernel benchmarks, write JSON and the README table
   ./pir info               print the JDK, the kernel choice and the JVM options
   ./pir java <class> ...   run any main class with the project's JVM options
+  ./pir spark-java <class> ... the same with Spark on the class path
   ./pir cluster ...        a standalone Spark cluster on 127.0.0.1 (deploy/cluster.sh)
 Environment: JAVA_HOME (JDK to use), PIR_JAVA_OPTS (extra JVM options), PIR_DRIVER_MEMORY
 (default 8g), MVN (maven binary)
@@ -95,6 +96,7 @@ case "$cmd" in
   build) need_mvn; exec "$MVN" -B -DskipTests package "$@" ;;
   demo|demo-compact|answer|client|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
   data) run_spark org.jpir.datasets.cli.DatasetsCli "$@" ;;
+  spark-java) [ $# -ge 1 ] || die "usage: ./pir spark-java <main class> [args]"; run_spark "$@" ;;
   local-demo) run_java org.jpir.core.demo.LocalDemo "$@" ;;
   bench) run_java org.jpir.bench.BenchRunner "$@" ;;
   info)  run_java org.jpir.bench.Info "$@" ;;

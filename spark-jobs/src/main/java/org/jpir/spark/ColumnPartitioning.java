@@ -22,17 +22,18 @@ public record ColumnPartitioning(int cols, int width) implements Serializable {
     }
   }
 
-  /** The narrowest power-of-two width that gives at most {@code maxPartitions} ranges. */
-  public static ColumnPartitioning forPartitions(int cols, int maxPartitions) {
-    if (maxPartitions < 1) {
-      throw new IllegalArgumentException("partitions " + maxPartitions + " must be at least 1");
+  /**
+   * The widest power-of-two width that still gives at least {@code minPartitions} ranges (fewer
+   * only when there are fewer columns): between minPartitions and about twice as many ranges, so
+   * tasks stay balanced over the cores (a range of a power-of-two width cannot split the columns
+   * evenly; more, smaller ranges even the load out).
+   */
+  public static ColumnPartitioning forPartitions(int cols, int minPartitions) {
+    if (minPartitions < 1) {
+      throw new IllegalArgumentException("partitions " + minPartitions + " must be at least 1");
     }
-    int per = (cols + maxPartitions - 1) / maxPartitions;
-    int w = Integer.highestOneBit(Math.max(1, per));
-    if (w < per) {
-      w <<= 1;
-    }
-    return new ColumnPartitioning(cols, w);
+    int per = Math.max(1, cols / minPartitions);
+    return new ColumnPartitioning(cols, Integer.highestOneBit(per));
   }
 
   /** Number of ranges. */

@@ -23,6 +23,10 @@ public final class SparkSetup {
     c.set("spark.kryo.registrationRequired", "true");
     c.set("spark.kryo.registrator", PirKryoRegistrator.class.getName());
     c.setIfMissing("spark.kryoserializer.buffer.max", "1024m");
+    // bulk copies for the large double[] of prepared matrices instead of per-element writes
+    c.setIfMissing("spark.kryo.unsafe", "true");
+    // ciphertexts and prepared matrices are uniformly random: compressing them only costs time
+    c.setIfMissing("spark.broadcast.compress", "false");
     c.setIfMissing("spark.ui.enabled", "false");
     String opts = JvmOptions.joined();
     String existing = c.get("spark.executor.extraJavaOptions", "");

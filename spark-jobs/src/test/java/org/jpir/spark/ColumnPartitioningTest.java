@@ -12,7 +12,8 @@ class ColumnPartitioningTest {
     for (int cols = 1; cols < 300; cols += 7) {
       for (int parts = 1; parts < 12; parts++) {
         ColumnPartitioning cp = ColumnPartitioning.forPartitions(cols, parts);
-        assertTrue(cp.count() <= parts, cols + " cols into " + parts + ": " + cp.count());
+        assertTrue(cp.count() >= Math.min(parts, cols) && cp.count() <= 2 * parts + 1,
+            cols + " cols into " + parts + ": " + cp.count());
         assertEquals(1, Integer.bitCount(cp.width()));
         int covered = 0;
         for (int i = 0; i < cp.count(); i++) {

@@ -37,7 +37,7 @@ class DistributedPirServerTest extends SparkTestBase {
     SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 37, 1792, 3);
     Geometry g = Geometry.of(P, 8 * 37, 1792, 8);
     assertEquals(37, g.cols());
-    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 5);
+    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 4);
     assertEquals(5, server.partitioning().count());
     PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
     QueryExpander ex = new QueryExpander(P);
