@@ -11,7 +11,8 @@
 #   deploy/cluster.sh status
 # Environment: JAVA_HOME (else the launcher's choice), JPIR_CLUSTER_DIR (default
 # deploy/target/cluster), JPIR_MASTER_PORT (7077), JPIR_MASTER_UI_PORT (8080),
-# JPIR_WORKER_UI_PORT (8081, +1 per worker), JPIR_DRIVER_MEMORY (2g), SUBMIT_TIMEOUT (900 s).
+# JPIR_WORKER_UI_PORT (8081, +1 per worker), JPIR_DRIVER_MEMORY (2g), JPIR_EXECUTOR_MEMORY (2g),
+# SUBMIT_TIMEOUT (900 s).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIR="${JPIR_CLUSTER_DIR:-$ROOT/deploy/target/cluster}"
@@ -93,6 +94,7 @@ cmd_submit() {
     -Dlog4j2.configurationFile="$HOME_DIR/conf/log4j2.properties" \
     -cp "$(cp_spark)" org.apache.spark.deploy.SparkSubmit --master "$MASTER" \
     --conf spark.driver.memory="${JPIR_DRIVER_MEMORY:-2g}" \
+    --conf spark.executor.memory="${JPIR_EXECUTOR_MEMORY:-2g}" \
     --class org.jpir.spark.PirJob "$APP_JAR" "$@"
 }
 
