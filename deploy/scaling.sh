@@ -22,7 +22,7 @@ WORK="$JPIR_CLUSTER_DIR/data"
 trap 'deploy/cluster.sh stop >/dev/null 2>&1 || true' EXIT
 mkdir -p "$OUT" "$WORK"
 CSV="$OUT/scaling.csv"
-echo "date,revision,cpu,db_mib,executors,batch,partitions,rows,cols,raw_bytes,answered,seconds,server_seconds,phase1_task_seconds,phase2_task_seconds,gbps,qps" > "$CSV"
+echo "date,revision,cpu,db_mib,executors,batch,partitions,rows,cols,raw_bytes,answered,seconds,server_seconds,phase1_task_seconds,phase2_task_seconds,gbps,qps,steady_gbps" > "$CSV"
 rev=$(git rev-parse --short HEAD)
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2 | xargs)
 deploy/cluster.sh home >/dev/null
@@ -45,7 +45,10 @@ for mib in $SIZES_MIB; do
       ./pir client verify --preset "$PRESET" --db "$db" --key "$WORK/key.bin" --answers "$WORK/a" >/dev/null 2>&1 \
         || { echo "scaling: answers wrong at $mib MiB, $ex executors, batch $b"; exit 1; }
       eval "$(tr ' ' '\n' < "$WORK/summary.txt" | grep = | sed 's/^/S_/')"
-      echo "$(date -u +%FT%TZ),$rev,$cpu,$mib,$ex,$b,$S_partitions,$S_rows,$S_cols,$S_raw_bytes,$S_answered,$S_seconds,$S_server_seconds,$S_phase1_task_seconds,$S_phase2_task_seconds,$S_gbps,$S_qps" | tee -a "$CSV"
+      # steady state: every batch but the first (which includes the executors' JIT warm-up)
+      steady=$(grep -oE "batch [0-9]+/[0-9]+: [0-9]+ queries answered in [0-9.]+ s" "$WORK/run.log" | tail -n +2 \
+        | awk -v raw="$S_raw_bytes" '{q += $3; s += $7} END {if (s > 0) printf "%.5f", raw * q / s / 1e9; else print "nan"}')
+      echo "$(date -u +%FT%TZ),$rev,$cpu,$mib,$ex,$b,$S_partitions,$S_rows,$S_cols,$S_raw_bytes,$S_answered,$S_seconds,$S_server_seconds,$S_phase1_task_seconds,$S_phase2_task_seconds,$S_gbps,$S_qps,$steady" | tee -a "$CSV"
     done
     deploy/cluster.sh stop >/dev/null
   done

@@ -25,7 +25,11 @@ public final class ScalingPlot {
       double ex = Double.parseDouble(f[head.indexOf("executors")]);
       String key = f[head.indexOf("db_mib")] + " MiB, batch " + f[head.indexOf("batch")];
       double answered = Double.parseDouble(f[head.indexOf("answered")]);
-      thr.add(key, ex, Double.parseDouble(f[head.indexOf("gbps")]));
+      thr.add(key + ", whole job", ex, Double.parseDouble(f[head.indexOf("gbps")]));
+      int st = head.indexOf("steady_gbps");
+      if (st >= 0 && !f[st].equals("nan")) {
+        thr.add(key + ", after 1st batch", ex, Double.parseDouble(f[st]));
+      }
       phases.add("phase 1, " + key, ex,
           Double.parseDouble(f[head.indexOf("phase1_task_seconds")]) / answered);
       phases.add("phase 2, " + key, ex,

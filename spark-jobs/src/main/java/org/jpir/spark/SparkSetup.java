@@ -27,6 +27,8 @@ public final class SparkSetup {
     c.setIfMissing("spark.kryo.unsafe", "true");
     // ciphertexts and prepared matrices are uniformly random: compressing them only costs time
     c.setIfMissing("spark.broadcast.compress", "false");
+    // prepared matrices are ~100 MiB: fetch them in few large pieces, not hundreds of 4 MiB ones
+    c.setIfMissing("spark.broadcast.blockSize", "64m");
     c.setIfMissing("spark.ui.enabled", "false");
     String opts = JvmOptions.joined();
     String existing = c.get("spark.executor.extraJavaOptions", "");
