@@ -270,14 +270,48 @@ public final class DistributedPirServer {
       CompactExpander.Timings et = new CompactExpander.Timings();
       PreparedQuery[] qs = new PreparedQuery[nq];
       for (int i = 0; i < nq; i++) {
-        CompactQuery q = Wire.readCompactQuery(pl[i], cp);
-        qs[i] = ex.expand(q, ExecutorKeys.get(cp, pl[nq + i]), et);
+        qs[i] = ExecutorQueries.get(cp, pl[i], pl[nq + i], ex, et);
       }
       PirServer server = new PirServer(Presets.byId(serverParamsId));
       PirServer.Timings t = new PirServer.Timings();
       Glwe[][] nodes = server.answerRange(pp.database(), qs, t);
       return new PartialAnswer(pp.index(), nodes, t.phase1Nanos, t.phase2Nanos, et.expandNanos,
           executorId());
+    }
+  }
+
+  /**
+   * Expanded compact queries cached per executor JVM (by a SHA-256 of the query and key bytes),
+   * so the partitions of one executor expand each query once, not once per partition.
+   */
+  static final class ExecutorQueries {
+    private static final java.util.Map<String, PreparedQuery> CACHE =
+        java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          protected boolean removeEldestEntry(java.util.Map.Entry<String, PreparedQuery> e) {
+            return size() > 32;
+          }
+        });
+
+    private ExecutorQueries() {}
+
+    static PreparedQuery get(org.jpir.core.CompactParams cp, byte[] query, byte[] keys,
+        CompactExpander ex, CompactExpander.Timings t) {
+      String id;
+      try {
+        java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+        md.update(query);
+        md.update(keys);
+        id = java.util.HexFormat.of().formatHex(md.digest());
+      } catch (java.security.NoSuchAlgorithmException e) {
+        throw new IllegalStateException(e);
+      }
+      // computeIfAbsent on the synchronized map: concurrent tasks of this executor wait for the
+      // first expansion of a query and reuse it
+      return CACHE.computeIfAbsent(id, k -> ex.expand(Wire.readCompactQuery(query, cp),
+          ExecutorKeys.get(cp, keys), t));
     }
   }
 
