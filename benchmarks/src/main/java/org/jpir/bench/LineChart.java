@@ -42,7 +42,7 @@ public final class LineChart {
     int w = 900;
     int h = 560;
     int left = 80;
-    int right = 220;
+    int right = 300;
     int top = 50;
     int bottom = 60;
     BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
