@@ -64,6 +64,22 @@ public final class CompactClient {
     return keys;
   }
 
+  /**
+   * Adopts evaluation keys generated earlier by this client (and uploaded to the server), so
+   * that queries carry their fingerprint; a client started again must do this before querying.
+   *
+   * @throws IllegalArgumentException when the keys belong to another client or preset
+   */
+  public synchronized void useEvaluationKeys(EvaluationKeys k) {
+    if (!k.clientId().equals(clientId)) {
+      throw new IllegalArgumentException("evaluation keys belong to client '" + k.clientId()
+          + "', not to '" + clientId + "'");
+    }
+    byte[] wire = Wire.writeEvaluationKeys(k);
+    Wire.readEvaluationKeys(wire, cp); // checks the preset and every length
+    this.keys = k;
+  }
+
   private EvaluationKeys generateKeys() {
     Params kp = cp.keys();
     int n = kp.n();

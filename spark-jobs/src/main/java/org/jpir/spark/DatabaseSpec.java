@@ -74,9 +74,23 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
     return Presets.byId(requested != null ? requested : Presets.ONIONPIR_4096.id());
   }
 
-  /** The geometry client and server agree on. */
+  /** The geometry client and server agree on (a compact preset's own chooser for its server). */
   public Geometry geometry(Params p, int maxRows) {
-    return storedGeometry != null ? storedGeometry
+    if (storedGeometry != null) {
+      return storedGeometry;
+    }
+    org.jpir.core.CompactParams cp = compactFor(p);
+    return cp != null ? cp.chooseGeometry(count, recordSize)
         : Geometry.choose(p, count, recordSize, maxRows);
+  }
+
+  /** The compact preset whose server parameters are {@code p}, or null. */
+  public static org.jpir.core.CompactParams compactFor(Params p) {
+    for (org.jpir.core.CompactParams c : org.jpir.core.CompactParams.all()) {
+      if (c.server().equals(p)) {
+        return c;
+      }
+    }
+    return null;
   }
 }

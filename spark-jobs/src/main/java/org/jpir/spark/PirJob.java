@@ -66,15 +66,23 @@ public final class PirJob {
       }
       case "answer": {
         Options o = new Options("answer", args, 1, Set.of("db", "queries", "out", "batch",
-            "partitions", "max-rows", "preset", "summary"));
+            "partitions", "max-rows", "preset", "summary", "keys", "expand"));
         DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
         Params p = db.params(o.get("preset", null));
         Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
         try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir answer", "local[*]"))) {
           DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, db.factory(),
               o.getInt("partitions", 2 * sc.defaultParallelism()));
+          org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
+          AnswerJob.Compact compact = null;
+          if (cp != null && o.get("keys", null) != null) {
+            DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
+                o.get("expand", "executor").toUpperCase(Locale.ROOT));
+            compact = new AnswerJob.Compact(cp, new org.jpir.core.EvaluationKeyStore(cp,
+                Path.of(o.get("keys", null))), mode);
+          }
           AnswerJob.Summary s = AnswerJob.run(server, p, Path.of(o.require("queries")),
-              Path.of(o.require("out")), o.getInt("batch", 4));
+              Path.of(o.require("out")), o.getInt("batch", 4), compact);
           System.out.println(String.format(Locale.ROOT, "answer: %d answered, %d rejected in"
               + " %.2f s; %.3f GB/s of raw database; %.2f queries/s", s.answered(),
               s.rejected(), s.seconds(), s.bytesPerSecond() / 1e9,
@@ -109,55 +117,106 @@ public final class PirJob {
     }
   }
 
+  /** One client, classic or compact (by the database's preset), behind the same calls. */
+  private static final class AnyClient {
+    private final PirClient classic;
+    private final org.jpir.core.CompactClient compact;
+
+    AnyClient(Options o, SecureRandom random) throws java.io.IOException {
+      DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
+      Params p = db.params(o.get("preset", null));
+      Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
+      byte[] key = Files.readAllBytes(Path.of(o.require("key")));
+      org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
+      if (cp != null) {
+        compact = new org.jpir.core.CompactClient(cp, g, Wire.readSecretKey(key, cp.keys()),
+            o.require("client-id"), random);
+        String evk = o.get("evk", null);
+        if (evk != null) {
+          compact.useEvaluationKeys(Wire.readEvaluationKeys(Files.readAllBytes(Path.of(evk)),
+              cp));
+        }
+        classic = null;
+      } else {
+        classic = new PirClient(p, g, Wire.readSecretKey(key, p), random);
+        compact = null;
+      }
+    }
+
+    byte[] query(long index, boolean haveEvk) {
+      if (compact != null && !haveEvk) {
+        throw new IllegalArgumentException("a compact query needs the client's uploaded"
+            + " evaluation keys: --evk FILE (made by client evk)");
+      }
+      return compact != null ? Wire.writeCompactQuery(compact.query(index))
+          : Wire.writeQuery(classic.query(index));
+    }
+
+    byte[] decode(byte[] answer, Params p, long index) {
+      return compact != null ? compact.decode(Wire.readAnswer(answer, p), index)
+          : classic.decode(Wire.readAnswer(answer, p), index);
+    }
+
+    byte[] evaluationKeys() {
+      if (compact == null) {
+        throw new IllegalArgumentException("evaluation keys exist only for compact presets");
+      }
+      return Wire.writeEvaluationKeys(compact.evaluationKeys());
+    }
+  }
+
   private static int client(String[] args) throws Exception {
     if (args.length < 2) {
-      throw new IllegalArgumentException("usage: client keygen|query|decode [options]");
+      throw new IllegalArgumentException("usage: client keygen|evk|query|decode|verify [options]");
     }
     SecureRandom random = new SecureRandom();
+    Set<String> common = Set.of("preset", "db", "key", "index", "out", "max-rows", "client-id",
+        "answer", "answers", "evk");
     switch (args[1]) {
       case "keygen": {
         Options o = new Options("client keygen", args, 2, Set.of("preset", "out"));
         Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
+        org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
+        SecretKey sk = cp != null ? org.jpir.core.CompactClient.generateSecret(cp, random)
+            : SecretKey.generate(p, random);
         Path out = Path.of(o.require("out"));
-        AnswerJob.write(out.toAbsolutePath(), Wire.writeSecretKey(SecretKey.generate(p, random)));
+        AnswerJob.write(out.toAbsolutePath(), Wire.writeSecretKey(sk));
         System.out.println("client: secret key for " + p.id() + " written to " + out);
         return 0;
       }
+      case "evk": {
+        Options o = new Options("client evk", args, 2, common);
+        byte[] evk = new AnyClient(o, random).evaluationKeys();
+        AnswerJob.write(Path.of(o.require("out")).toAbsolutePath(), evk);
+        System.out.println("client: evaluation keys of '" + o.require("client-id") + "' ("
+            + evk.length + " bytes) written; the server reads <client-id>.evk from its --keys"
+            + " directory");
+        return 0;
+      }
       case "query": {
-        Options o = new Options("client query", args, 2, Set.of("preset", "db", "key", "index",
-            "out", "max-rows"));
-        DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
-        Params p = db.params(o.get("preset", null));
-        Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
-        SecretKey sk = Wire.readSecretKey(Files.readAllBytes(Path.of(o.require("key"))), p);
+        Options o = new Options("client query", args, 2, common);
         long index = o.getLong("index", -1);
-        byte[] q = Wire.writeQuery(new PirClient(p, g, sk, random).query(index));
+        byte[] q = new AnyClient(o, random).query(index, o.get("evk", null) != null);
         AnswerJob.write(Path.of(o.require("out")).toAbsolutePath(), q);
         System.out.println("client: query for record " + index + " (" + q.length + " bytes)");
         return 0;
       }
       case "decode": {
-        Options o = new Options("client decode", args, 2, Set.of("preset", "db", "key", "index",
-            "answer", "out", "max-rows"));
+        Options o = new Options("client decode", args, 2, common);
         DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
         Params p = db.params(o.get("preset", null));
-        Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
-        SecretKey sk = Wire.readSecretKey(Files.readAllBytes(Path.of(o.require("key"))), p);
         long index = o.getLong("index", -1);
-        byte[] rec = new PirClient(p, g, sk, random).decode(
-            Wire.readAnswer(Files.readAllBytes(Path.of(o.require("answer"))), p), index);
+        byte[] rec = new AnyClient(o, random).decode(
+            Files.readAllBytes(Path.of(o.require("answer"))), p, index);
         AnswerJob.write(Path.of(o.require("out")).toAbsolutePath(), rec);
         System.out.println("client: record " + index + " (" + rec.length + " bytes) written");
         return 0;
       }
       case "verify": {
-        Options o = new Options("client verify", args, 2, Set.of("preset", "db", "key",
-            "answers", "max-rows"));
+        Options o = new Options("client verify", args, 2, common);
         DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
         Params p = db.params(o.get("preset", null));
-        Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
-        SecretKey sk = Wire.readSecretKey(Files.readAllBytes(Path.of(o.require("key"))), p);
-        PirClient client = new PirClient(p, g, sk, random);
+        AnyClient client = new AnyClient(o, random);
         org.jpir.core.RecordSource truth = db.factory().open();
         int ok = 0;
         int bad = 0;
@@ -166,7 +225,7 @@ public final class PirJob {
             long index = Long.parseLong(AnswerJob.stem(f));
             byte[] want = new byte[truth.recordSize()];
             truth.read(index, want, 0);
-            byte[] got = client.decode(Wire.readAnswer(Files.readAllBytes(f), p), index);
+            byte[] got = client.decode(Files.readAllBytes(f), p, index);
             if (java.util.Arrays.equals(want, got)) {
               ok++;
             } else {
@@ -180,7 +239,7 @@ public final class PirJob {
       }
       default:
         throw new IllegalArgumentException("unknown client command '" + args[1]
-            + "' (known: keygen, query, decode, verify)");
+            + "' (known: keygen, evk, query, decode, verify)");
     }
   }
 }

@@ -51,4 +51,40 @@ class CompactSparkTest extends SparkTestBase {
           e.getMessage());
     }
   }
+
+  @Test
+  void answerJobServesCompactQueryFilesWithKeysFromADirectory(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    int recordSize = 300;
+    SyntheticSourceFactory src = new SyntheticSourceFactory(500, recordSize, 13);
+    Geometry g = DatabaseSpec.parse("synthetic:500x300:13").geometry(CP.server(), 1024);
+    DistributedPirServer server = DistributedPirServer.prepare(sc, CP.server(), g, src, 2);
+    CompactClient bob = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM), "bob",
+        RANDOM);
+    java.nio.file.Path keys = java.nio.file.Files.createDirectories(dir.resolve("keys"));
+    java.nio.file.Files.write(keys.resolve("bob.evk"),
+        org.jpir.core.Wire.writeEvaluationKeys(bob.evaluationKeys()));
+    java.nio.file.Path q = java.nio.file.Files.createDirectories(dir.resolve("q"));
+    for (long i : new long[] {0, 499, 250}) {
+      java.nio.file.Files.write(q.resolve(i + ".cquery"),
+          org.jpir.core.Wire.writeCompactQuery(bob.query(i)));
+    }
+    CompactClient eve = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM), "eve",
+        RANDOM);
+    java.nio.file.Files.write(q.resolve("77.cquery"),
+        org.jpir.core.Wire.writeCompactQuery(eve.query(77)));
+    AnswerJob.Summary s = AnswerJob.run(server, CP.server(), q, dir.resolve("a"), 2,
+        new AnswerJob.Compact(CP, new EvaluationKeyStore(CP, keys),
+            DistributedPirServer.ExpandMode.EXECUTOR));
+    org.junit.jupiter.api.Assertions.assertEquals(3, s.answered());
+    org.junit.jupiter.api.Assertions.assertEquals(1, s.rejected());
+    String err = java.nio.file.Files.readString(dir.resolve("a/77.error"));
+    assertTrue(err.contains("no evaluation keys for client 'eve'"), err);
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    for (long i : new long[] {0, 499, 250}) {
+      Answer a = org.jpir.core.Wire.readAnswer(
+          java.nio.file.Files.readAllBytes(dir.resolve("a/" + i + ".answer")), CP.server());
+      assertArrayEquals(truth.record(i), bob.decode(a, i), "record " + i);
+    }
+  }
 }
