@@ -11,6 +11,10 @@ package org.jpir.vmp;
  * distinct buffers. Integer arithmetic wraps (two's complement) like Java's {@code long}.
  */
 public final class Znx {
+  /** The JVM-wide normalization kernel (scalar or Vector API, chosen by {@link Kernels}). */
+  private static final ZnxKernel KERNEL =
+      Kernels.load(ZnxKernel.class, "org.jpir.vmp.RefZnx", "org.jpir.vmp.panama.PanamaZnx");
+
   private Znx() {}
 
   /** {@code res[j] = a[j] + b[j]} for j < N. */
@@ -125,35 +129,14 @@ public final class Znx {
         resSize) * n) {
       throw new IllegalArgumentException("normalize: input and result overlap at different offsets");
     }
-    int shift = 64 - base2k;
     java.util.Arrays.fill(tmp, 0, n, 0L);
     // limbs below the result's precision only feed carries
     for (int i = aSize - 1; i >= resSize; i--) {
-      int o = aOff + i * n;
-      for (int j = 0; j < n; j++) {
-        long x = a[o + j] + tmp[j];
-        long d = (x << shift) >> shift;
-        tmp[j] = (x - d) >> base2k;
-      }
+      KERNEL.normalizeStep(n, base2k, a, aOff + i * n, tmp, null, 0);
     }
     for (int i = resSize - 1; i >= 0; i--) {
-      int ro = resOff + i * n;
-      if (i < aSize) {
-        int o = aOff + i * n;
-        for (int j = 0; j < n; j++) {
-          long x = a[o + j] + tmp[j];
-          long d = (x << shift) >> shift;
-          tmp[j] = (x - d) >> base2k;
-          res[ro + j] = d;
-        }
-      } else {
-        for (int j = 0; j < n; j++) {
-          long x = tmp[j];
-          long d = (x << shift) >> shift;
-          tmp[j] = (x - d) >> base2k;
-          res[ro + j] = d;
-        }
-      }
+      KERNEL.normalizeStep(n, base2k, i < aSize ? a : null, aOff + i * n, tmp, res,
+          resOff + i * n);
     }
   }
 
