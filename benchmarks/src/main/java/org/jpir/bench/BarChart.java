@@ -55,7 +55,7 @@ public final class BarChart {
     int top = 70;
     int bottom = 200;
     int groupW = Math.max(40, 18 * Math.max(1, series.size()) + 14);
-    int w = Math.max(600, left + right + groupW * groups.size());
+    int w = Math.max(720, left + right + groupW * groups.size());
     int h = 620;
     BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = img.createGraphics();
@@ -121,9 +121,9 @@ public final class BarChart {
         g.drawLine(x + 3, yhi, x + barW - 3, yhi);
       }
       g.setColor(c);
-      g.fillRect(left + 10 + si * 190, 40, 14, 10);
+      g.fillRect(left + 10 + si * 215, 38, 14, 10);
       g.setColor(Color.BLACK);
-      g.drawString(e.getKey(), left + 28 + si * 190, 50);
+      g.drawString(e.getKey(), left + 28 + si * 215, 48);
       si++;
     }
     AffineTransform orig = g.getTransform();

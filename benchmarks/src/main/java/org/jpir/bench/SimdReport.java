@@ -226,6 +226,18 @@ public final class SimdReport {
     layout(sb, table);
     List<String[]> bounds = bounds(sb, table, streamGbs, peakGflops);
     findings(sb, speedups, bounds);
+    Path notes = raw.resolve("notes.md");
+    if (Files.exists(notes)) {
+      sb.append("## Interpretation (hand-written, kept in `").append(rel.resolve("notes.md"))
+          .append("`)\n\n").append(Files.readString(notes, StandardCharsets.UTF_8).trim())
+          .append("\n\n");
+    }
+    if (env.has("failures") && env.getAsJsonArray("failures").size() > 0) {
+      sb.append("## Jobs that failed\n\n");
+      env.getAsJsonArray("failures").forEach(f -> sb.append("- ").append(f.getAsString())
+          .append('\n'));
+      sb.append('\n');
+    }
     plots(sb, table, speedups, raw, rel);
     return sb.toString();
   }

@@ -68,6 +68,13 @@ public final class SimdStudy {
       new Variant("panama-jdk17", 17, List.of("-Djpir.kernels=panama"),
           "Java 17, C2, Vector API kernels"));
 
+  /**
+   * The order variants run in: the ceilings and the Java 25 comparisons first, so that a campaign
+   * cut short keeps the most important data (each finished job is its own JSON file).
+   */
+  static final List<String> RUN_ORDER = List.of("machine", "panama", "c2", "c2-nosw", "c1",
+      "panama-jdk17", "c2-jdk17", "interp");
+
   /** One JMH run inside a variant: benchmark regex, parameter overrides, forks. */
   record Job(String name, String include, Map<String, String[]> params, int forks) {}
 
@@ -200,14 +207,16 @@ public final class SimdStudy {
     Files.writeString(envFile, new GsonBuilder().setPrettyPrinting().create().toJson(env),
         StandardCharsets.UTF_8);
     Instant t0 = Instant.now();
-    for (Map.Entry<String, List<Job>> e : prof.jobs().entrySet()) {
-      String vname = e.getKey();
-      if (only != null && !only.contains(vname)) {
+    JsonArray failures = new JsonArray();
+    JsonObject results = new JsonObject();
+    for (String vname : RUN_ORDER) {
+      List<Job> jobList = prof.jobs().get(vname);
+      if (jobList == null || (only != null && !only.contains(vname))) {
         continue;
       }
       Variant v = VARIANTS.stream().filter(x -> x.name().equals(vname)).findFirst()
           .orElse(new Variant("machine", 25, List.of(), "machine ceilings"));
-      for (Job job : e.getValue()) {
+      for (Job job : jobList) {
         Path out = raw.resolve(vname + "__" + job.name() + ".json");
         List<String> jvm = new ArrayList<>(JvmOptions.list());
         jvm.add("-Xms" + prof.heap());
@@ -222,15 +231,24 @@ public final class SimdStudy {
             .measurementTime(TimeValue.milliseconds(prof.iterationMs()))
             .jvm(Path.of(v.jdk() == 17 ? jdk17 : jdk25, "bin", "java").toString())
             .jvmArgsAppend(jvm.toArray(new String[0]))
-            .shouldFailOnError(true)
+            .shouldFailOnError(false) // a failing benchmark leaves a hole, not a lost job
             .resultFormat(ResultFormatType.JSON)
             .result(out.toString());
         job.params().forEach(ob::param);
         System.out.printf("simd: %s / %s (%s) after %ds%n", vname, job.name(),
             String.join(" ", v.args()), Duration.between(t0, Instant.now()).toSeconds());
-        new Runner(ob.build()).run();
+        try {
+          int got = new Runner(ob.build()).run().size();
+          System.out.printf("simd: %s / %s gave %d results%n", vname, job.name(), got);
+          results.addProperty(vname + " / " + job.name(), got);
+        } catch (Exception ex) { // one failed job must not lose the others
+          System.out.println("simd: FAILED " + vname + " / " + job.name() + ": " + ex);
+          failures.add(vname + " / " + job.name() + ": " + ex);
+        }
       }
     }
+    env.add("failures", failures);
+    env.add("resultsPerJob", results);
     env.addProperty("finished", Instant.now().toString());
     env.addProperty("seconds", Duration.between(t0, Instant.now()).toSeconds());
     Files.writeString(envFile, new GsonBuilder().setPrettyPrinting().create().toJson(env),
