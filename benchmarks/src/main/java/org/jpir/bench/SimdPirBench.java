@@ -60,13 +60,17 @@ public class SimdPirBench {
 
   @Setup(Level.Trial)
   public void setup(BenchmarkParams bp) {
+    setup(bp.getBenchmark().substring(bp.getBenchmark().lastIndexOf('.') + 1));
+  }
+
+  /** Builds what benchmark {@code method} needs. */
+  void setup(String method) {
     p = Presets.ONIONPIR_4096;
     ops = new GlweOps(p);
     SecureRandom random = new SecureRandom();
     SecretKey sk = SecretKey.generate(p, random);
     Prg mask = new Prg(new byte[Prg.SEED_BYTES], 1);
     Prg noise = new Prg(new byte[Prg.SEED_BYTES], 2);
-    String method = bp.getBenchmark().substring(bp.getBenchmark().lastIndexOf('.') + 1);
     if (method.equals("externalProduct")) {
       x = ops.encrypt(sk, null, mask, noise);
       ggsw = ops.prepareGgsw(ops.encryptGgsw(sk, 1, mask, noise));

@@ -55,13 +55,17 @@ public class SimdVmpBench {
 
   @Setup(Level.Trial)
   public void setup(BenchmarkParams bp) {
+    setup(bp.getBenchmark().substring(bp.getBenchmark().lastIndexOf('.') + 1));
+  }
+
+  /** Allocates and fills what benchmark {@code method} needs. */
+  void setup(String method) {
     String[] p = shape.split(":");
     n = Integer.parseInt(p[0]);
     nrows = Integer.parseInt(p[1]);
     ncols = Integer.parseInt(p[2]);
     ops = Vmp.with(VmpKernels.defaultKernel());
     plan = FftPlan.of(n);
-    String method = bp.getBenchmark().substring(bp.getBenchmark().lastIndexOf('.') + 1);
     switch (method) {
       case "applyDftToDft":
       case "applyPvecToDft":
