@@ -39,6 +39,13 @@ public final class SimdReport {
           "what hand-written SIMD adds over the best scalar code"},
       {"Vector API over C2 -SuperWord", "c2-nosw", "panama",
           "hand-written SIMD against scalar code with no vectorization at all"}};
+  /** Operations with no Vector API kernel: under panama they run the same scalar code. */
+  static final Set<String> SCALAR_ONLY = Set.of("fromZnx", "toZnx", "normalize");
+
+  static String label(String method) {
+    return SCALAR_ONLY.contains(method) ? method + " (scalar only)" : method;
+  }
+
   static final String[][] JDK = {
       {"Java 25 over 17, scalar reference (C2)", "c2-jdk17", "c2", ""},
       {"Java 25 over 17, Vector API", "panama-jdk17", "panama", ""},
@@ -263,7 +270,7 @@ public final class SimdReport {
       speedups.computeIfAbsent(cmp[0], k -> new LinkedHashMap<>())
           .put(e.getKey(), new double[] {ratio, ci[0], ci[1], delta, mw.p()});
       lines.add(String.format(Locale.ROOT, "| %s | %s | **%sx** | %s..%s | %+.3f (%s) | %s | "
-          + "%d/%d (%d/%d forks) |%n", c.o.method(), c.o.params(), fmt(ratio), fmt(ci[0]),
+          + "%d/%d (%d/%d forks) |%n", label(c.o.method()), c.o.params(), fmt(ratio), fmt(ci[0]),
           fmt(ci[1]), delta, NonParametric.magnitude(delta), SimdStudy.pval(mw.p()),
           b.ns.length, c.ns.length, b.o.forks().length, c.o.forks().length));
     }
@@ -503,7 +510,10 @@ public final class SimdReport {
       double[] r = e.getValue();
       boolean hit = above ? r[1] > threshold : r[1] <= threshold;
       if (hit) {
-        sb.append(any ? "; " : " ").append(e.getKey()).append(' ').append(fmt(r[0]))
+        String key = e.getKey();
+        String method = key.contains(" ") ? key.substring(0, key.indexOf(' ')) : key;
+        sb.append(any ? "; " : " ").append(label(method)).append(key.substring(method.length()))
+            .append(' ').append(fmt(r[0]))
             .append("x (").append(fmt(r[1])).append("..").append(fmt(r[2])).append(")");
         any = true;
       }

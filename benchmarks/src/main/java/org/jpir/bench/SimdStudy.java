@@ -105,7 +105,7 @@ public final class SimdStudy {
           } else {
             j.add(new Job("poly", POLY_ALL, Map.of("n", ns), 10));
             j.add(new Job("vmp", VMP, Map.of("shape", shapes), 10));
-            j.add(new Job("pir", PIR, Map.of("mib", new String[] {"64"}), 10));
+            j.add(new Job("pir", PIR, Map.of("mib", new String[] {"16"}), 10));
           }
           jobs.put(v.name(), j);
         }
@@ -282,12 +282,20 @@ public final class SimdStudy {
     List<Path> files;
     try (Stream<Path> s = Files.list(raw)) {
       files = s.filter(p -> p.getFileName().toString().contains("__")
-          && p.getFileName().toString().endsWith(".json")).sorted().toList();
+          && (p.getFileName().toString().endsWith(".json")
+          || p.getFileName().toString().endsWith(".json.gz"))).sorted().toList();
     }
     for (Path f : files) {
       String name = f.getFileName().toString();
       String variant = name.substring(0, name.indexOf("__"));
-      String text = Files.readString(f, StandardCharsets.UTF_8).trim();
+      String text;
+      if (name.endsWith(".gz")) { // a full campaign's raw data is gzipped to stay small
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(f))) {
+          text = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+        }
+      } else {
+        text = Files.readString(f, StandardCharsets.UTF_8).trim();
+      }
       if (text.isEmpty()) {
         continue; // a run that died before writing
       }
