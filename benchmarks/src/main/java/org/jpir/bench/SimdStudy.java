@@ -230,7 +230,7 @@ public final class SimdStudy {
             .measurementIterations(prof.iterations())
             .measurementTime(TimeValue.milliseconds(prof.iterationMs()))
             .jvm(Path.of(v.jdk() == 17 ? jdk17 : jdk25, "bin", "java").toString())
-            .jvmArgsAppend(jvm.toArray(new String[0]))
+            .jvmArgs(jvm.toArray(new String[0])) // exactly these, not the host's own flags
             .shouldFailOnError(false) // a failing benchmark leaves a hole, not a lost job
             .resultFormat(ResultFormatType.JSON)
             .result(out.toString());
@@ -245,14 +245,15 @@ public final class SimdStudy {
           System.out.println("simd: FAILED " + vname + " / " + job.name() + ": " + ex);
           failures.add(vname + " / " + job.name() + ": " + ex);
         }
+        // after every job, so that a campaign cut short still describes what it holds
+        env.add("failures", failures);
+        env.add("resultsPerJob", results);
+        env.addProperty("finished", Instant.now().toString());
+        env.addProperty("seconds", Duration.between(t0, Instant.now()).toSeconds());
+        Files.writeString(envFile, new GsonBuilder().setPrettyPrinting().create().toJson(env),
+            StandardCharsets.UTF_8);
       }
     }
-    env.add("failures", failures);
-    env.add("resultsPerJob", results);
-    env.addProperty("finished", Instant.now().toString());
-    env.addProperty("seconds", Duration.between(t0, Instant.now()).toSeconds());
-    Files.writeString(envFile, new GsonBuilder().setPrettyPrinting().create().toJson(env),
-        StandardCharsets.UTF_8);
     System.out.println("simd: raw results in " + raw);
     return raw;
   }
