@@ -75,6 +75,9 @@ public final class SimdStudy {
   static final List<String> RUN_ORDER = List.of("machine", "panama", "c2", "c2-nosw", "c1",
       "panama-jdk17", "c2-jdk17", "interp");
 
+  /** The order of the jobs; inside each, variants in {@link #RUN_ORDER}. */
+  static final List<String> JOB_ORDER = List.of("machine", "fft", "poly", "vmp", "pir");
+
   /** One JMH run inside a variant: benchmark regex, parameter overrides, forks. */
   record Job(String name, String include, Map<String, String[]> params, int forks) {}
 
@@ -127,7 +130,7 @@ public final class SimdStudy {
           jobs.put(v.name(), j);
         }
         jobs.put("machine", List.of(new Job("machine", MACHINE, Map.of(), 1)));
-        return new Profile(name, 4, 150, 60, 10, "4g", jobs);
+        return new Profile(name, 3, 150, 50, 10, "4g", jobs);
       }
       default:
         throw new IllegalArgumentException("unknown profile '" + name + "' (full, reduced)");
@@ -209,14 +212,25 @@ public final class SimdStudy {
     Instant t0 = Instant.now();
     JsonArray failures = new JsonArray();
     JsonObject results = new JsonObject();
-    for (String vname : RUN_ORDER) {
-      List<Job> jobList = prof.jobs().get(vname);
-      if (jobList == null || (only != null && !only.contains(vname))) {
-        continue;
+    // job by job across the variants (all variants of the small operations first), so that a
+    // campaign cut short still holds complete comparisons
+    List<Map.Entry<String, Job>> plan = new ArrayList<>();
+    for (String jobName : JOB_ORDER) {
+      for (String vname : RUN_ORDER) {
+        List<Job> jobList = prof.jobs().get(vname);
+        if (jobList == null || (only != null && !only.contains(vname))) {
+          continue;
+        }
+        jobList.stream().filter(j -> j.name().equals(jobName))
+            .forEach(j -> plan.add(Map.entry(vname, j)));
       }
+    }
+    for (Map.Entry<String, Job> step : plan) {
+      String vname = step.getKey();
+      Job job = step.getValue();
       Variant v = VARIANTS.stream().filter(x -> x.name().equals(vname)).findFirst()
           .orElse(new Variant("machine", 25, List.of(), "machine ceilings"));
-      for (Job job : jobList) {
+      {
         Path out = raw.resolve(vname + "__" + job.name() + ".json");
         List<String> jvm = new ArrayList<>(JvmOptions.list());
         jvm.add("-Xms" + prof.heap());
