@@ -112,9 +112,10 @@ public final class SimdReport {
         + "%n", str(env, "revision"), str(env, "started"), str(env, "finished"),
         str(env, "seconds"), str(env, "profile")));
     sb.append(String.format(Locale.ROOT, "- Raw data: `%s` (one JMH JSON file per variant and job,"
-        + " plus `env.json`); command: `%s`%n", rel, str(env, "command")));
+        + " plus `env.json`); command: `%s`%n", raw.normalize(), str(env, "command")));
     sb.append(String.format(Locale.ROOT, "- Regenerate this report from the raw data alone: "
-        + "`./pir java org.jpir.bench.SimdStudy report %s`%n", rel));
+        + "`./pir java org.jpir.bench.SimdStudy report %s`; the issue's full campaign: "
+        + "`./pir java org.jpir.bench.SimdStudy run --profile full`%n", raw.normalize()));
     sb.append(String.format(Locale.ROOT, "- Warmup %s, measurement %s per fork, heap %s; hardware "
         + "counters: %s%n%n", str(env, "warmup"), str(env, "measurement"), str(env, "heap"),
         str(env, "perf")));
