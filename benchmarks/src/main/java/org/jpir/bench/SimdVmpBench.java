@@ -1,0 +1,164 @@
+package org.jpir.bench;
+
+import java.util.concurrent.TimeUnit;
+import org.jpir.vmp.FftPlan;
+import org.jpir.vmp.Pmat;
+import org.jpir.vmp.Pvec;
+import org.jpir.vmp.Reim;
+import org.jpir.vmp.Vmp;
+import org.jpir.vmp.VmpKernels;
+import org.jpir.vmp.VmpOps;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * The SIMD study's vector-matrix operations at the seed's shapes ({@code N:nrows:ncols}), with
+ * the JVM-wide kernels ({@code -Djpir.kernels=ref|panama}): the two applies (the layout
+ * comparison of the first seed), the multi-column pass per column, and PMAT / PVEC preparation
+ * from int64 polynomials (conversion, FFT, layout). Setup allocates only what the benchmark
+ * being run needs (the 4096x4096x12 PMAT alone is 1.5 GiB).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class SimdVmpBench {
+  /** Database columns of the multi-column pass; its score is per column. */
+  public static final int COLUMNS = 8;
+
+  /** {@code N:nrows:ncols}. */
+  @Param({"4096:512:12", "4096:4096:12", "16384:15:30"})
+  public String shape;
+
+  private int n;
+  private int nrows;
+  private int ncols;
+  private VmpOps ops;
+  private FftPlan plan;
+  private Pmat pmat;
+  private Pvec pvec;
+  private Pvec[] cols;
+  private double[] vec;
+  private double[] res;
+  private double[][] multiRes;
+  private double[] tmp;
+  private long[] znxRows;
+  private double[] rowBuf;
+
+  @Setup(Level.Trial)
+  public void setup(BenchmarkParams bp) {
+    setup(bp.getBenchmark().substring(bp.getBenchmark().lastIndexOf('.') + 1));
+  }
+
+  /** Allocates and fills what benchmark {@code method} needs. */
+  void setup(String method) {
+    String[] p = shape.split(":");
+    n = Integer.parseInt(p[0]);
+    nrows = Integer.parseInt(p[1]);
+    ncols = Integer.parseInt(p[2]);
+    ops = Vmp.with(VmpKernels.defaultKernel());
+    plan = FftPlan.of(n);
+    switch (method) {
+      case "applyDftToDft":
+      case "applyPvecToDft":
+      case "multiColumn":
+        pmat = Pmat.allocate(n, nrows, ncols);
+        VmpBench.fill(pmat.data(), 1);
+        res = new double[n * ncols];
+        break;
+      case "pmatPrepare":
+        pmat = Pmat.allocate(n, nrows, ncols);
+        znxRows = new long[ncols * n];
+        for (int i = 0; i < znxRows.length; i++) {
+          znxRows[i] = (i * 2654435761L) % 65536 - 32768;
+        }
+        rowBuf = new double[ncols * n];
+        break;
+      case "pvecPrepare":
+        pvec = Pvec.allocate(n, nrows);
+        znxRows = new long[nrows * n];
+        for (int i = 0; i < znxRows.length; i++) {
+          znxRows[i] = (i * 2654435761L) % 65536 - 32768;
+        }
+        break;
+      default:
+        throw new IllegalStateException("SimdVmpBench: no setup for " + method);
+    }
+    switch (method) {
+      case "applyDftToDft":
+        vec = new double[n * nrows];
+        VmpBench.fill(vec, 5);
+        tmp = new double[Vmp.applyDftToDftTmpLength(n, nrows, ncols)];
+        break;
+      case "applyPvecToDft":
+        pvec = Pvec.allocate(n, nrows);
+        VmpBench.fill(pvec.data(), 5);
+        tmp = new double[Vmp.applyPvecToDftTmpLength(n, nrows, ncols)];
+        break;
+      case "multiColumn":
+        cols = new Pvec[COLUMNS];
+        multiRes = new double[COLUMNS][n * ncols];
+        for (int c = 0; c < COLUMNS; c++) {
+          cols[c] = Pvec.allocate(n, nrows);
+          VmpBench.fill(cols[c].data(), 7L * c + 3);
+        }
+        tmp = new double[Vmp.applyPvecMultiTmpLength(n, nrows, ncols, COLUMNS)];
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** PMAT times a plain (reim) vector: extracts reim4 blocks of the vector on the fly. */
+  @Benchmark
+  public double[] applyDftToDft() {
+    ops.applyDftToDft(pmat, vec, 0, nrows, res, 0, ncols, tmp);
+    return res;
+  }
+
+  /** PMAT times a prepared vector (PVEC, already in reim4 blocks). */
+  @Benchmark
+  public double[] applyPvecToDft() {
+    ops.applyPvecToDft(pmat, pvec, res, 0, ncols, tmp);
+    return res;
+  }
+
+  /** The multi-column pass over {@value #COLUMNS} PVECs; the score is per column. */
+  @Benchmark
+  @OperationsPerInvocation(COLUMNS)
+  public double[][] multiColumn() {
+    ops.applyPvecMulti(pmat, cols, multiRes, tmp);
+    return multiRes;
+  }
+
+  /**
+   * PMAT preparation from int64 polynomials, row by row as {@code GlweOps.prepareGgsw} does it:
+   * per row, ncols conversions and FFTs, then the reim4 layout (one row of input reused).
+   */
+  @Benchmark
+  public Pmat pmatPrepare() {
+    for (int r = 0; r < nrows; r++) {
+      for (int c = 0; c < ncols; c++) {
+        Reim.fromZnx(n, znxRows, c * n, rowBuf, c * n);
+        plan.fft(rowBuf, c * n);
+      }
+      pmat.prepareRow(r, rowBuf, 0);
+    }
+    return pmat;
+  }
+
+  /** PVEC preparation of nrows int64 polynomials (conversion, FFT, reim4 layout). */
+  @Benchmark
+  public Pvec pvecPrepare() {
+    pvec.prepareFromZnx(znxRows, 0);
+    return pvec;
+  }
+}
