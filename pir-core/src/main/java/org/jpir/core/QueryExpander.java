@@ -32,11 +32,25 @@ public final class QueryExpander {
    * @throws IllegalArgumentException when the query does not match the preset or the geometry
    */
   public PreparedQuery expand(ClientQuery q, Geometry g) {
+    return new PreparedQuery(p.id(), q.rows(), q.cols(), expandPhase1(q, g), expandPhase2(q, g));
+  }
+
+  /**
+   * Checks a query against the preset and the database's geometry without expanding it.
+   *
+   * @throws IllegalArgumentException naming the mismatch
+   */
+  public void check(ClientQuery q, Geometry g) {
     q.validate(p);
     if (q.rows() != g.rows() || q.cols() != g.cols()) {
       throw new IllegalArgumentException("query was made for " + q.rows() + " rows x " + q.cols()
           + " columns, the database has " + g.rows() + " x " + g.cols());
     }
+  }
+
+  /** Phase 1 only: the prepared matrix of the selection rows. */
+  public Pmat expandPhase1(ClientQuery q, Geometry g) {
+    check(q, g);
     int per = p.glweLimbs() * p.n();
     int lim = p.plaintextLimbs();
     Pmat phase1 = Pmat.allocate(p.n(), q.rows() * lim, p.glweColumns());
@@ -48,6 +62,13 @@ public final class QueryExpander {
         phase1.prepareRow(row, ops.transformInto(c, reim), 0);
       }
     }
+    return phase1;
+  }
+
+  /** Phase 2 only: one prepared GGSW per column bit (all a driver's fold needs). */
+  public Pmat[] expandPhase2(ClientQuery q, Geometry g) {
+    check(q, g);
+    int per = p.glweLimbs() * p.n();
     int levels = Noise.levels(q.cols());
     int rowsPerGgsw = 2 * p.ggswLevels();
     Pmat[] ggsw = new Pmat[levels];
@@ -59,6 +80,7 @@ public final class QueryExpander {
       }
       ggsw[t] = ops.prepareGgsw(rows);
     }
-    return new PreparedQuery(p.id(), q.rows(), q.cols(), phase1, ggsw);
+    return ggsw;
   }
+
 }

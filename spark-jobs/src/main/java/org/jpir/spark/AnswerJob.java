@@ -47,12 +47,12 @@ public final class AnswerJob {
   /** Runs over {@code queryDir}, writing into {@code outDir} (classic queries only). */
   public static Summary run(DistributedPirServer server, Params p, Path queryDir, Path outDir,
       int batchSize) {
-    return run(server, p, queryDir, outDir, batchSize, null);
+    return run(server, p, queryDir, outDir, batchSize, null, DistributedPirServer.ExpandMode.DRIVER);
   }
 
   /** Runs over {@code queryDir}; {@code compact} may be null (then *.cquery files are errors). */
   public static Summary run(DistributedPirServer server, Params p, Path queryDir, Path outDir,
-      int batchSize, Compact compact) {
+      int batchSize, Compact compact, DistributedPirServer.ExpandMode classicMode) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1");
     }
@@ -79,7 +79,7 @@ public final class AnswerJob {
       List<Path> batch = files.subList(bi * batchSize, Math.min(files.size(), (bi + 1)
           * batchSize));
       long t0 = System.nanoTime();
-      List<PreparedQuery> good = new ArrayList<>();
+      List<ClientQuery> good = new ArrayList<>();
       List<String> names = new ArrayList<>();
       List<org.jpir.core.CompactQuery> goodCompact = new ArrayList<>();
       List<String> compactNames = new ArrayList<>();
@@ -98,7 +98,8 @@ public final class AnswerJob {
             compactNames.add(name);
           } else {
             ClientQuery q = Wire.readQuery(Files.readAllBytes(f), p);
-            good.add(expander.expand(q, server.geometry()));
+            expander.check(q, server.geometry());
+            good.add(q);
             names.add(name);
           }
         } catch (IllegalArgumentException | IOException | java.io.UncheckedIOException e) {
@@ -114,7 +115,7 @@ public final class AnswerJob {
       DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
       Answer[] answers = new Answer[0];
       if (!good.isEmpty()) {
-        answers = server.answerBatch(good, st);
+        answers = server.answerClientBatch(good, classicMode, st);
         for (int i = 0; i < answers.length; i++) {
           write(outDir.resolve(names.get(i) + ".answer"), Wire.writeAnswer(answers[i]));
         }

@@ -224,6 +224,106 @@ public final class DistributedPirServer {
     return out;
   }
 
+  /**
+   * Answers a batch of classic client queries, expanding them where {@code mode} says: on the
+   * driver (then the prepared matrices are broadcast, {@code 8 N rows*limbs*2*glweLimbs} bytes
+   * each) or on every executor (then the seeded queries are broadcast, about 8x smaller, and each
+   * executor expands each query once); the driver expands only the phase-2 GGSWs for its fold.
+   *
+   * @throws IllegalArgumentException when a query does not match the preset or the geometry
+   */
+  public Answer[] answerClientBatch(List<org.jpir.core.ClientQuery> queries, ExpandMode mode,
+      BatchStats[] statsOut) {
+    org.jpir.core.QueryExpander ex = new org.jpir.core.QueryExpander(params);
+    long t0 = System.nanoTime();
+    if (mode == ExpandMode.DRIVER) {
+      List<PreparedQuery> prepared = new ArrayList<>();
+      for (org.jpir.core.ClientQuery q : queries) {
+        prepared.add(ex.expand(q, geometry));
+      }
+      long te = System.nanoTime() - t0;
+      Answer[] a = answerBatch(prepared, statsOut);
+      if (statsOut != null && statsOut.length > 0) {
+        BatchStats b = statsOut[0];
+        statsOut[0] = new BatchStats(b.queries(), b.wallNanos() + te, b.phase1Nanos(),
+            b.phase2Nanos(), b.foldNanos(), te);
+      }
+      return a;
+    }
+    int nq = queries.size();
+    byte[][] payload = new byte[nq][];
+    Pmat[][] ggsw = new Pmat[nq][];
+    for (int i = 0; i < nq; i++) {
+      ggsw[i] = ex.expandPhase2(queries.get(i), geometry);
+      payload[i] = Wire.writeQuery(queries.get(i));
+    }
+    long te = System.nanoTime() - t0;
+    Broadcast<byte[][]> b = sc.broadcast(payload);
+    List<PartialAnswer> partials;
+    try {
+      partials = new ArrayList<>(prepared.map(
+          new ClientAnswerFn(params.id(), geometry, b, failFirstAttemptOf)).collect());
+    } finally {
+      b.destroy();
+    }
+    long t1 = System.nanoTime();
+    Answer[] out = fold(partials, ggsw);
+    long t2 = System.nanoTime();
+    if (statsOut != null && statsOut.length > 0) {
+      long p1 = 0;
+      long p2 = 0;
+      long pe = 0;
+      for (PartialAnswer pa : partials) {
+        p1 += pa.phase1Nanos();
+        p2 += pa.phase2Nanos();
+        pe += pa.expandNanos();
+      }
+      statsOut[0] = new BatchStats(nq, t2 - t0, p1, p2, t2 - t1, te + pe);
+    }
+    return out;
+  }
+
+  /** Expands the broadcast classic queries on an executor (once per executor), then answers. */
+  static final class ClientAnswerFn implements Function<PreparedPartition, PartialAnswer> {
+    private static final long serialVersionUID = 1L;
+    private final String paramsId;
+    private final Geometry geometry;
+    private final Broadcast<byte[][]> payload;
+    private final int failFirstAttemptOf;
+
+    ClientAnswerFn(String paramsId, Geometry geometry, Broadcast<byte[][]> payload,
+        int failFirstAttemptOf) {
+      this.paramsId = paramsId;
+      this.geometry = geometry;
+      this.payload = payload;
+      this.failFirstAttemptOf = failFirstAttemptOf;
+    }
+
+    @Override
+    public PartialAnswer call(PreparedPartition pp) {
+      TaskContext tc = TaskContext.get();
+      if (pp.index() == failFirstAttemptOf && tc != null && tc.attemptNumber() == 0) {
+        throw new IllegalStateException("injected failure of the first attempt of partition "
+            + pp.index());
+      }
+      Params p = Presets.byId(paramsId);
+      byte[][] pl = payload.value();
+      PreparedQuery[] qs = new PreparedQuery[pl.length];
+      long t0 = System.nanoTime();
+      for (int i = 0; i < pl.length; i++) {
+        byte[] bytes = pl[i];
+        qs[i] = ExecutorQueries.get(ExecutorQueries.digest(bytes), () ->
+            new org.jpir.core.QueryExpander(p).expand(Wire.readQuery(bytes, p), geometry));
+      }
+      long te = System.nanoTime() - t0;
+      PirServer server = new PirServer(p);
+      PirServer.Timings t = new PirServer.Timings();
+      Glwe[][] nodes = server.answerRange(pp.database(), qs, t);
+      return new PartialAnswer(pp.index(), nodes, t.phase1Nanos, t.phase2Nanos, te,
+          executorId());
+    }
+  }
+
   /** The driver's fold of partition nodes, per query, with each query's GGSWs. */
   private Answer[] fold(List<PartialAnswer> partials, Pmat[][] ggsw) {
     partials.sort(Comparator.comparingInt(PartialAnswer::partition));
@@ -281,7 +381,7 @@ public final class DistributedPirServer {
   }
 
   /**
-   * Expanded compact queries cached per executor JVM (by a SHA-256 of the query and key bytes),
+   * Expanded queries (compact or classic) cached per executor JVM by a SHA-256 of their bytes,
    * so the partitions of one executor expand each query once, not once per partition.
    */
   static final class ExecutorQueries {
@@ -299,19 +399,29 @@ public final class DistributedPirServer {
 
     static PreparedQuery get(org.jpir.core.CompactParams cp, byte[] query, byte[] keys,
         CompactExpander ex, CompactExpander.Timings t) {
-      String id;
+      return get(digest(query, keys), () -> ex.expand(Wire.readCompactQuery(query, cp),
+          ExecutorKeys.get(cp, keys), t));
+    }
+
+    /**
+     * The cached expansion {@code id}, computed by {@code expand} on first use; concurrent tasks
+     * of this executor wait for the first expansion and reuse it.
+     */
+    static PreparedQuery get(String id, java.util.function.Supplier<PreparedQuery> expand) {
+      return CACHE.computeIfAbsent(id, k -> expand.get());
+    }
+
+    /** Hex SHA-256 of the concatenated parts. */
+    static String digest(byte[]... parts) {
       try {
         java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
-        md.update(query);
-        md.update(keys);
-        id = java.util.HexFormat.of().formatHex(md.digest());
+        for (byte[] b : parts) {
+          md.update(b);
+        }
+        return java.util.HexFormat.of().formatHex(md.digest());
       } catch (java.security.NoSuchAlgorithmException e) {
         throw new IllegalStateException(e);
       }
-      // computeIfAbsent on the synchronized map: concurrent tasks of this executor wait for the
-      // first expansion of a query and reuse it
-      return CACHE.computeIfAbsent(id, k -> ex.expand(Wire.readCompactQuery(query, cp),
-          ExecutorKeys.get(cp, keys), t));
     }
   }
 

@@ -75,14 +75,14 @@ public final class PirJob {
               o.getInt("partitions", 2 * sc.defaultParallelism()));
           org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
           AnswerJob.Compact compact = null;
+          DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
+              o.get("expand", "executor").toUpperCase(Locale.ROOT));
           if (cp != null && o.get("keys", null) != null) {
-            DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
-                o.get("expand", "executor").toUpperCase(Locale.ROOT));
             compact = new AnswerJob.Compact(cp, new org.jpir.core.EvaluationKeyStore(cp,
                 Path.of(o.get("keys", null))), mode);
           }
           AnswerJob.Summary s = AnswerJob.run(server, p, Path.of(o.require("queries")),
-              Path.of(o.require("out")), o.getInt("batch", 4), compact);
+              Path.of(o.require("out")), o.getInt("batch", 4), compact, mode);
           System.out.println(String.format(Locale.ROOT, "answer: %d answered, %d rejected in"
               + " %.2f s; %.3f GB/s of raw database; %.2f queries/s", s.answered(),
               s.rejected(), s.seconds(), s.bytesPerSecond() / 1e9,

@@ -75,7 +75,7 @@ class CompactSparkTest extends SparkTestBase {
         org.jpir.core.Wire.writeCompactQuery(eve.query(77)));
     AnswerJob.Summary s = AnswerJob.run(server, CP.server(), q, dir.resolve("a"), 2,
         new AnswerJob.Compact(CP, new EvaluationKeyStore(CP, keys),
-            DistributedPirServer.ExpandMode.EXECUTOR));
+            DistributedPirServer.ExpandMode.EXECUTOR), DistributedPirServer.ExpandMode.EXECUTOR);
     org.junit.jupiter.api.Assertions.assertEquals(3, s.answered());
     org.junit.jupiter.api.Assertions.assertEquals(1, s.rejected());
     String err = java.nio.file.Files.readString(dir.resolve("a/77.error"));

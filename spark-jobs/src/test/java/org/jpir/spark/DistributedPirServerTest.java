@@ -126,4 +126,27 @@ class DistributedPirServerTest extends SparkTestBase {
         () -> spec.params("test-insecure-1024"));
     assertTrue(e.getMessage().contains("stored for preset"), e.getMessage());
   }
+
+  @Test
+  void classicQueriesExpandedOnExecutorsGiveTheDriverExpansionsAnswers() {
+    SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 19, 1792, 21);
+    Geometry g = Geometry.of(P, 8 * 19, 1792, 8);
+    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 3);
+    PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
+    List<org.jpir.core.ClientQuery> qs = List.of(client.query(0), client.query(151),
+        client.query(40));
+    DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
+    Answer[] onDriver = server.answerClientBatch(qs, DistributedPirServer.ExpandMode.DRIVER, st);
+    server.failFirstAttemptOf(1);
+    Answer[] onExecutors = server.answerClientBatch(qs,
+        DistributedPirServer.ExpandMode.EXECUTOR, st);
+    server.failFirstAttemptOf(-1);
+    assertTrue(st[0].expandNanos() > 0);
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    long[] idx = {0, 151, 40};
+    for (int i = 0; i < idx.length; i++) {
+      assertArrayEquals(onDriver[i].data(), onExecutors[i].data(), "query " + i);
+      assertArrayEquals(truth.record(idx[i]), client.decode(onExecutors[i], idx[i]));
+    }
+  }
 }
