@@ -121,31 +121,59 @@ public final class DistributedPirServer {
   public Answer[] answerBatch(List<PreparedQuery> queries, BatchStats[] statsOut) {
     long t0 = System.nanoTime();
     PreparedQuery[] qs = queries.toArray(new PreparedQuery[0]);
-    Broadcast<PreparedQuery[]> b = sc.broadcast(qs);
-    List<PartialAnswer> partials;
-    try {
-      partials = new ArrayList<>(
-          prepared.map(new AnswerFn(params.id(), b, failFirstAttemptOf)).collect());
-    } finally {
-      b.destroy();
-    }
-    long t1 = System.nanoTime();
-    long p1 = 0;
-    long p2 = 0;
-    for (PartialAnswer pa : partials) {
-      p1 += pa.phase1Nanos();
-      p2 += pa.phase2Nanos();
-    }
     Pmat[][] ggsw = new Pmat[qs.length][];
     for (int qi = 0; qi < qs.length; qi++) {
       ggsw[qi] = qs[qi].ggsw();
     }
+    return onExecutors(qs, bq -> new PreparedAnswerFn(params.id(), bq, failFirstAttemptOf), ggsw,
+        t0, 0, statsOut);
+  }
+
+  /**
+   * Broadcasts {@code payload}, runs {@code fn} over every cached partition, destroys the
+   * broadcast, folds the partitions' nodes with each query's GGSWs ({@code ggsw[q]}) and fills
+   * {@code statsOut[0]} (times from {@code t0}; {@code driverExpandNanos} plus the executors'
+   * expansion times as the expansion time).
+   */
+  private <T> Answer[] onExecutors(T payload,
+      java.util.function.Function<Broadcast<T>, PartitionAnswerFn<T>> fn, Pmat[][] ggsw, long t0,
+      long driverExpandNanos, BatchStats[] statsOut) {
+    Broadcast<T> b = sc.broadcast(payload);
+    List<PartialAnswer> partials;
+    try {
+      partials = new ArrayList<>(prepared.map(fn.apply(b)).collect());
+    } finally {
+      b.destroy();
+    }
+    long t1 = System.nanoTime();
     Answer[] out = fold(partials, ggsw);
     long t2 = System.nanoTime();
     if (statsOut != null && statsOut.length > 0) {
-      statsOut[0] = new BatchStats(qs.length, t2 - t0, p1, p2, t2 - t1, 0);
+      long p1 = 0;
+      long p2 = 0;
+      long pe = 0;
+      for (PartialAnswer pa : partials) {
+        p1 += pa.phase1Nanos();
+        p2 += pa.phase2Nanos();
+        pe += pa.expandNanos();
+      }
+      statsOut[0] = new BatchStats(ggsw.length, t2 - t0, p1, p2, t2 - t1,
+          driverExpandNanos + pe);
     }
     return out;
+  }
+
+  /** Answers queries the driver expanded since {@code t0}, counting that time as expansion. */
+  private Answer[] expandedOnDriver(List<PreparedQuery> prepared, long t0,
+      BatchStats[] statsOut) {
+    long te = System.nanoTime() - t0;
+    Answer[] a = answerBatch(prepared, statsOut);
+    if (statsOut != null && statsOut.length > 0) {
+      BatchStats b = statsOut[0];
+      statsOut[0] = new BatchStats(b.queries(), b.wallNanos() + te, b.phase1Nanos(),
+          b.phase2Nanos(), b.foldNanos(), te);
+    }
+    return a;
   }
 
   /**
@@ -161,22 +189,14 @@ public final class DistributedPirServer {
           + cp.server().id() + ", this database runs " + params.id());
     }
     CompactExpander ex = new CompactExpander(cp);
-    if (mode == ExpandMode.DRIVER) {
-      long t0 = System.nanoTime();
-      List<PreparedQuery> prepared = new ArrayList<>();
-      for (CompactQuery q : queries) {
-        prepared.add(ex.expand(q, geometry, store, null));
-      }
-      long te = System.nanoTime() - t0;
-      Answer[] a = answerBatch(prepared, statsOut);
-      if (statsOut != null && statsOut.length > 0) {
-        BatchStats b = statsOut[0];
-        statsOut[0] = new BatchStats(b.queries(), b.wallNanos() + te, b.phase1Nanos(),
-            b.phase2Nanos(), b.foldNanos(), te);
-      }
-      return a;
-    }
     long t0 = System.nanoTime();
+    if (mode == ExpandMode.DRIVER) {
+      List<PreparedQuery> expanded = new ArrayList<>();
+      for (CompactQuery q : queries) {
+        expanded.add(ex.expand(q, geometry, store, null));
+      }
+      return expandedOnDriver(expanded, t0, statsOut);
+    }
     int nq = queries.size();
     byte[][] payload = new byte[2 * nq][];
     Pmat[][] ggsw = new Pmat[nq][];
@@ -199,29 +219,8 @@ public final class DistributedPirServer {
       payload[i] = Wire.writeCompactQuery(q);
       payload[nq + i] = store.wire(q.clientId());
     }
-    Broadcast<byte[][]> b = sc.broadcast(payload);
-    List<PartialAnswer> partials;
-    try {
-      partials = new ArrayList<>(prepared.map(
-          new CompactAnswerFn(cp.server().id(), b, failFirstAttemptOf)).collect());
-    } finally {
-      b.destroy();
-    }
-    long t1 = System.nanoTime();
-    Answer[] out = fold(partials, ggsw);
-    long t2 = System.nanoTime();
-    if (statsOut != null && statsOut.length > 0) {
-      long p1 = 0;
-      long p2 = 0;
-      long pe = 0;
-      for (PartialAnswer pa : partials) {
-        p1 += pa.phase1Nanos();
-        p2 += pa.phase2Nanos();
-        pe += pa.expandNanos();
-      }
-      statsOut[0] = new BatchStats(nq, t2 - t0, p1, p2, t2 - t1, te + pe);
-    }
-    return out;
+    return onExecutors(payload, bp -> new CompactAnswerFn(cp.server().id(), bp,
+        failFirstAttemptOf), ggsw, t0, te, statsOut);
   }
 
   /**
@@ -237,18 +236,11 @@ public final class DistributedPirServer {
     org.jpir.core.QueryExpander ex = new org.jpir.core.QueryExpander(params);
     long t0 = System.nanoTime();
     if (mode == ExpandMode.DRIVER) {
-      List<PreparedQuery> prepared = new ArrayList<>();
+      List<PreparedQuery> expanded = new ArrayList<>();
       for (org.jpir.core.ClientQuery q : queries) {
-        prepared.add(ex.expand(q, geometry));
+        expanded.add(ex.expand(q, geometry));
       }
-      long te = System.nanoTime() - t0;
-      Answer[] a = answerBatch(prepared, statsOut);
-      if (statsOut != null && statsOut.length > 0) {
-        BatchStats b = statsOut[0];
-        statsOut[0] = new BatchStats(b.queries(), b.wallNanos() + te, b.phase1Nanos(),
-            b.phase2Nanos(), b.foldNanos(), te);
-      }
-      return a;
+      return expandedOnDriver(expanded, t0, statsOut);
     }
     int nq = queries.size();
     byte[][] payload = new byte[nq][];
@@ -258,56 +250,24 @@ public final class DistributedPirServer {
       payload[i] = Wire.writeQuery(queries.get(i));
     }
     long te = System.nanoTime() - t0;
-    Broadcast<byte[][]> b = sc.broadcast(payload);
-    List<PartialAnswer> partials;
-    try {
-      partials = new ArrayList<>(prepared.map(
-          new ClientAnswerFn(params.id(), geometry, b, failFirstAttemptOf)).collect());
-    } finally {
-      b.destroy();
-    }
-    long t1 = System.nanoTime();
-    Answer[] out = fold(partials, ggsw);
-    long t2 = System.nanoTime();
-    if (statsOut != null && statsOut.length > 0) {
-      long p1 = 0;
-      long p2 = 0;
-      long pe = 0;
-      for (PartialAnswer pa : partials) {
-        p1 += pa.phase1Nanos();
-        p2 += pa.phase2Nanos();
-        pe += pa.expandNanos();
-      }
-      statsOut[0] = new BatchStats(nq, t2 - t0, p1, p2, t2 - t1, te + pe);
-    }
-    return out;
+    return onExecutors(payload, bp -> new ClientAnswerFn(params.id(), geometry, bp,
+        failFirstAttemptOf), ggsw, t0, te, statsOut);
   }
 
   /** Expands the broadcast classic queries on an executor (once per executor), then answers. */
-  static final class ClientAnswerFn implements Function<PreparedPartition, PartialAnswer> {
+  static final class ClientAnswerFn extends PartitionAnswerFn<byte[][]> {
     private static final long serialVersionUID = 1L;
-    private final String paramsId;
     private final Geometry geometry;
-    private final Broadcast<byte[][]> payload;
-    private final int failFirstAttemptOf;
 
     ClientAnswerFn(String paramsId, Geometry geometry, Broadcast<byte[][]> payload,
         int failFirstAttemptOf) {
-      this.paramsId = paramsId;
+      super(paramsId, payload, failFirstAttemptOf);
       this.geometry = geometry;
-      this.payload = payload;
-      this.failFirstAttemptOf = failFirstAttemptOf;
     }
 
     @Override
-    public PartialAnswer call(PreparedPartition pp) {
-      TaskContext tc = TaskContext.get();
-      if (pp.index() == failFirstAttemptOf && tc != null && tc.attemptNumber() == 0) {
-        throw new IllegalStateException("injected failure of the first attempt of partition "
-            + pp.index());
-      }
+    PreparedQuery[] queries(byte[][] pl, long[] nanos) {
       Params p = Presets.byId(paramsId);
-      byte[][] pl = payload.value();
       PreparedQuery[] qs = new PreparedQuery[pl.length];
       long t0 = System.nanoTime();
       for (int i = 0; i < pl.length; i++) {
@@ -315,14 +275,11 @@ public final class DistributedPirServer {
         qs[i] = ExecutorQueries.get(ExecutorQueries.digest(bytes), () ->
             new org.jpir.core.QueryExpander(p).expand(Wire.readQuery(bytes, p), geometry));
       }
-      long te = System.nanoTime() - t0;
-      PirServer server = new PirServer(p);
-      PirServer.Timings t = new PirServer.Timings();
-      Glwe[][] nodes = server.answerRange(pp.database(), qs, t);
-      return new PartialAnswer(pp.index(), nodes, t.phase1Nanos, t.phase2Nanos, te,
-          executorId());
+      nanos[0] += System.nanoTime() - t0;
+      return qs;
     }
   }
+
 
   /** The driver's fold of partition nodes, per query, with each query's GGSWs. */
   private Answer[] fold(List<PartialAnswer> partials, Pmat[][] ggsw) {
@@ -344,27 +301,16 @@ public final class DistributedPirServer {
   }
 
   /** Expands the broadcast compact queries on an executor, then answers its partition. */
-  static final class CompactAnswerFn implements Function<PreparedPartition, PartialAnswer> {
+  static final class CompactAnswerFn extends PartitionAnswerFn<byte[][]> {
     private static final long serialVersionUID = 1L;
-    private final String serverParamsId;
-    private final Broadcast<byte[][]> payload;
-    private final int failFirstAttemptOf;
 
     CompactAnswerFn(String serverParamsId, Broadcast<byte[][]> payload, int failFirstAttemptOf) {
-      this.serverParamsId = serverParamsId;
-      this.payload = payload;
-      this.failFirstAttemptOf = failFirstAttemptOf;
+      super(serverParamsId, payload, failFirstAttemptOf);
     }
 
     @Override
-    public PartialAnswer call(PreparedPartition pp) {
-      TaskContext tc = TaskContext.get();
-      if (pp.index() == failFirstAttemptOf && tc != null && tc.attemptNumber() == 0) {
-        throw new IllegalStateException("injected failure of the first attempt of partition "
-            + pp.index());
-      }
-      org.jpir.core.CompactParams cp = org.jpir.core.CompactParams.byId(serverParamsId);
-      byte[][] pl = payload.value();
+    PreparedQuery[] queries(byte[][] pl, long[] nanos) {
+      org.jpir.core.CompactParams cp = org.jpir.core.CompactParams.byId(paramsId);
       int nq = pl.length / 2;
       CompactExpander ex = new CompactExpander(cp);
       CompactExpander.Timings et = new CompactExpander.Timings();
@@ -372,13 +318,11 @@ public final class DistributedPirServer {
       for (int i = 0; i < nq; i++) {
         qs[i] = ExecutorQueries.get(cp, pl[i], pl[nq + i], ex, et);
       }
-      PirServer server = new PirServer(Presets.byId(serverParamsId));
-      PirServer.Timings t = new PirServer.Timings();
-      Glwe[][] nodes = server.answerRange(pp.database(), qs, t);
-      return new PartialAnswer(pp.index(), nodes, t.phase1Nanos, t.phase2Nanos, et.expandNanos,
-          executorId());
+      nanos[0] += et.expandNanos;
+      return qs;
     }
   }
+
 
   /**
    * Expanded queries (compact or classic) cached per executor JVM by a SHA-256 of their bytes,
@@ -483,18 +427,25 @@ public final class DistributedPirServer {
     }
   }
 
-  /** Answers the broadcast batch over one cached partition. */
-  static final class AnswerFn implements Function<PreparedPartition, PartialAnswer> {
+  /**
+   * A partition task: fails its first attempt when asked (test hook), gets the batch's prepared
+   * queries from the broadcast value ({@link #queries}), and answers its column range.
+   */
+  abstract static class PartitionAnswerFn<T>
+      implements Function<PreparedPartition, PartialAnswer> {
     private static final long serialVersionUID = 1L;
-    private final String paramsId;
-    private final Broadcast<PreparedQuery[]> queries;
+    final String paramsId;
+    final Broadcast<T> payload;
     private final int failFirstAttemptOf;
 
-    AnswerFn(String paramsId, Broadcast<PreparedQuery[]> queries, int failFirstAttemptOf) {
+    PartitionAnswerFn(String paramsId, Broadcast<T> payload, int failFirstAttemptOf) {
       this.paramsId = paramsId;
-      this.queries = queries;
+      this.payload = payload;
       this.failFirstAttemptOf = failFirstAttemptOf;
     }
+
+    /** The prepared queries of the batch; adds the time spent expanding to {@code nanos[0]}. */
+    abstract PreparedQuery[] queries(T value, long[] nanos);
 
     @Override
     public PartialAnswer call(PreparedPartition pp) {
@@ -503,12 +454,32 @@ public final class DistributedPirServer {
         throw new IllegalStateException("injected failure of the first attempt of partition "
             + pp.index());
       }
+      long[] expandNanos = new long[1];
+      PreparedQuery[] qs = queries(payload.value(), expandNanos);
       PirServer server = new PirServer(Presets.byId(paramsId));
       PirServer.Timings t = new PirServer.Timings();
-      Glwe[][] nodes = server.answerRange(pp.database(), queries.value(), t);
-      return new PartialAnswer(pp.index(), nodes, t.phase1Nanos, t.phase2Nanos, 0, executorId());
+      Glwe[][] nodes = server.answerRange(pp.database(), qs, t);
+      return new PartialAnswer(pp.index(), nodes, t.phase1Nanos, t.phase2Nanos, expandNanos[0],
+          executorId());
     }
   }
+
+  /** Answers the broadcast prepared queries (expanded on the driver). */
+  static final class PreparedAnswerFn extends PartitionAnswerFn<PreparedQuery[]> {
+    private static final long serialVersionUID = 1L;
+
+    PreparedAnswerFn(String paramsId, Broadcast<PreparedQuery[]> queries,
+        int failFirstAttemptOf) {
+      super(paramsId, queries, failFirstAttemptOf);
+    }
+
+    @Override
+    PreparedQuery[] queries(PreparedQuery[] value, long[] nanos) {
+      return value;
+    }
+  }
+
+
 
   static String executorId() {
     SparkEnv env = SparkEnv.get();
