@@ -390,8 +390,8 @@ public final class SimdReport {
         case "multiColumn":
           return new double[] {pmat / SimdVmpBench.COLUMNS + 8 * n * nrows, macFlops,
               pmat + SimdVmpBench.COLUMNS * 8 * n * nrows};
-        case "pmatPrepare":
-          return new double[] {pmat, nrows * ncols * fftFlops, pmat};
+        case "pmatPrepare": // per row
+          return new double[] {pmat / nrows, ncols * fftFlops, pmat};
         case "pvecPrepare":
           return new double[] {2 * 8 * n * nrows, nrows * fftFlops, 2 * 8 * n * nrows};
         default:

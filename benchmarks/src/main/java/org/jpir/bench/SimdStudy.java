@@ -25,23 +25,23 @@ import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Issue 7: where SIMD helps on the JVM, decomposed like the second seed paper. The same kernels
- * run in JMH forks that differ only in JVM arguments appended to the project's options ({@link
- * JvmOptions}): interpreter only, C1 only, C2 without auto-vectorization (SuperWord) on the
- * scalar reference, C2 on the scalar reference, and the Vector API kernels, the last two also on
- * Java 17. {@code run} measures and writes one JMH JSON file per (variant, job) plus {@code
- * env.json} into a raw directory, then renders the report; {@code report <raw-dir>} regenerates
- * the report (markdown plus PNG plots) from that directory alone.
+ * run in forks (fresh JVMs, {@link SimdFork}) that differ only in JVM arguments appended to the
+ * project's options ({@link JvmOptions}): interpreter only, C1 only, C2 without
+ * auto-vectorization (SuperWord) on the scalar reference, C2 on the scalar reference, and the
+ * Vector API kernels, the last two also on Java 17. {@code run} measures and writes one JMH JSON
+ * file per (variant, job, fork) plus {@code env.json} into a raw directory, then renders the
+ * report; {@code report <raw-dir>} regenerates the report (markdown plus PNG plots) from that
+ * directory alone.
  *
  * <p>Observations: JMH {@code AverageTime} with many short iterations; every iteration's mean
  * time is one observation (see the report's method section for why not {@code SampleTime}).
  *
  * <pre>
  * SimdStudy run [--profile full|reduced] [--raw DIR] [--report FILE] [--jdk17 HOME] [--jdk25 HOME]
- *               [--variants a,b,...]
+ *               [--variants a,b,...] [--jobs poly,vmp,pir,vmp-large,machine] [--deadline-min M]
  * SimdStudy report RAW_DIR [--report FILE]
  * </pre>
  */
@@ -69,79 +69,116 @@ public final class SimdStudy {
           "Java 17, C2, Vector API kernels"));
 
   /**
-   * The order variants run in: the ceilings and the Java 25 comparisons first, so that a campaign
-   * cut short keeps the most important data (each finished job is its own JSON file).
+   * The order variants run in inside each fork round (the machine ceilings run once, first): the
+   * Java 25 comparisons first, so that a round cut short keeps the most important data.
    */
   static final List<String> RUN_ORDER = List.of("machine", "panama", "c2", "c2-nosw", "c1",
       "panama-jdk17", "c2-jdk17", "interp");
 
-  /** The order of the jobs; inside each, variants in {@link #RUN_ORDER}. */
-  static final List<String> JOB_ORDER = List.of("machine", "fft", "poly", "vmp", "pir");
+  /**
+   * One job: the benchmark points each variant measures, forks of it, and its warmup. Every
+   * fork of every variant is one fresh JVM ({@link SimdFork}) running all the job's points.
+   */
+  record Job(String name, int forks, int warmupIterations, int warmupMs,
+      Map<String, List<SimdFork.Point>> points) {}
 
-  /** One JMH run inside a variant: benchmark regex, parameter overrides, forks. */
-  record Job(String name, String include, Map<String, String[]> params, int forks) {}
-
-  /** How much to measure. */
-  record Profile(String name, int warmupIterations, int warmupMs, int iterations, int iterationMs,
-      String heap, Map<String, List<Job>> jobs) {}
+  /** How much to measure: the jobs in run order. */
+  record Profile(String name, String heap, List<Job> jobs) {}
 
   private SimdStudy() {}
 
-  static final String FFT = "\\.SimdPolyBench\\.(fft|ifft)$";
-  static final String POLY_OTHER = "\\.SimdPolyBench\\.(fromZnx|toZnx|reim4Extract|normalize)$";
-  static final String POLY_ALL = "\\.SimdPolyBench\\.";
-  static final String VMP = "\\.SimdVmpBench\\.";
-  static final String PIR = "\\.SimdPirBench\\.";
+  static final String POLY = "org.jpir.bench.SimdPolyBench.";
+  static final String VMP = "org.jpir.bench.SimdVmpBench.";
+  static final String PIR = "org.jpir.bench.SimdPirBench.";
   static final String MACHINE = "\\.MachineBench\\.";
+  static final List<String> POLY_OPS = List.of("fft", "ifft", "fromZnx", "toZnx", "reim4Extract",
+      "normalize");
+  static final List<String> VMP_OPS = List.of("applyDftToDft", "applyPvecToDft", "multiColumn",
+      "pmatPrepare", "pvecPrepare");
+  static final List<String> PIR_OPS = List.of("externalProduct", "phase1", "phase2", "query");
 
-  /** The profiles: {@code full} is the issue's campaign, {@code reduced} fits ~15 minutes. */
-  static Profile profile(String name) {
-    Map<String, List<Job>> jobs = new LinkedHashMap<>();
-    switch (name) {
-      case "full": {
-        String[] ns = {"2048", "4096", "16384"};
-        String[] shapes = {"4096:512:12", "4096:4096:12", "16384:15:30"};
-        for (Variant v : VARIANTS) {
-          List<Job> j = new ArrayList<>();
-          if (v.name().equals("interp")) {
-            j.add(new Job("poly", POLY_ALL, Map.of("n", new String[] {"2048"}), 10));
-          } else {
-            j.add(new Job("poly", POLY_ALL, Map.of("n", ns), 10));
-            j.add(new Job("vmp", VMP, Map.of("shape", shapes), 10));
-            j.add(new Job("pir", PIR, Map.of("mib", new String[] {"16"}), 10));
-          }
-          jobs.put(v.name(), j);
-        }
-        jobs.put("machine", List.of(new Job("machine", MACHINE, Map.of(), 5)));
-        return new Profile(name, 10, 200, 200, 10, "8g", jobs);
+  /** Points: every method of {@code prefix} in {@code methods} at every value of the param. */
+  static List<SimdFork.Point> points(String prefix, List<String> methods, String param,
+      List<String> values, int iterations, int iterationMs) {
+    List<SimdFork.Point> out = new ArrayList<>();
+    for (String m : methods) {
+      for (String v : values) {
+        out.add(new SimdFork.Point(prefix + m, param + "=" + v, iterations, iterationMs));
       }
-      case "reduced": {
-        for (Variant v : VARIANTS) {
-          List<Job> j = new ArrayList<>();
-          if (v.name().equals("interp")) {
-            j.add(new Job("poly", POLY_ALL, Map.of("n", new String[] {"2048"}), 1));
-          } else {
-            j.add(new Job("fft", FFT, Map.of("n", new String[] {"2048", "4096", "16384"}), 2));
-            j.add(new Job("poly", POLY_OTHER, Map.of("n", new String[] {"4096"}), 2));
-            j.add(new Job("vmp", VMP, Map.of("shape", new String[] {"4096:512:12",
-                "16384:15:30"}), 1));
-            j.add(new Job("pir", PIR, Map.of("mib", new String[] {"8"}), 1));
-          }
-          jobs.put(v.name(), j);
-        }
-        jobs.put("machine", List.of(new Job("machine", MACHINE, Map.of(), 1)));
-        return new Profile(name, 3, 150, 50, 10, "4g", jobs);
-      }
-      default:
-        throw new IllegalArgumentException("unknown profile '" + name + "' (full, reduced)");
     }
+    return out;
+  }
+
+  /** The same points for every compiled variant; the interpreter gets {@code interp} (or none). */
+  static Map<String, List<SimdFork.Point>> perVariant(List<SimdFork.Point> compiled,
+      List<SimdFork.Point> interp) {
+    Map<String, List<SimdFork.Point>> m = new LinkedHashMap<>();
+    for (String v : RUN_ORDER) {
+      if (v.equals("machine")) {
+        continue;
+      }
+      List<SimdFork.Point> p = v.equals("interp") ? interp : compiled;
+      if (!p.isEmpty()) {
+        m.put(v, p);
+      }
+    }
+    return m;
+  }
+
+  /**
+   * The profiles. {@code full}: issue 7's bar (10 forks x 200 observations = 2000 per
+   * comparison) for every operation at N 2048/4096/16384, the shapes 16384:15:30 and 4096:512:12
+   * and a 1 MiB database; the multi-column pass at 4096:512:12 (8 columns, ~0.2-1.3 s a call
+   * in the scalar variants) and the 4096:4096:12 shape (1.5 GiB PMAT, 0.3-13 s a call) get 10
+   * forks of fewer observations, because 2000 calls of them in six variants would take
+   * 3-40 hours here; the report marks every comparison below the bar. {@code reduced}: the same
+   * points, 2 forks x 20 observations, about 10 minutes.
+   */
+  static Profile profile(String name) {
+    int forks;
+    int obs;
+    int obsMulti512;
+    int obsLarge;
+    switch (name) {
+      case "full" -> {
+        forks = 10;
+        obs = 200;
+        obsMulti512 = 20;
+        obsLarge = 3;
+      }
+      case "reduced" -> {
+        forks = 2;
+        obs = 20;
+        obsMulti512 = 5;
+        obsLarge = 1;
+      }
+      default -> throw new IllegalArgumentException("unknown profile '" + name
+          + "' (full, reduced)");
+    }
+    List<Job> jobs = new ArrayList<>();
+    jobs.add(new Job("poly", forks, 6, 50, perVariant(
+        points(POLY, POLY_OPS, "n", List.of("2048", "4096", "16384"), obs, 1),
+        points(POLY, POLY_OPS, "n", List.of("2048"), obs, 1))));
+    List<SimdFork.Point> vmp = new ArrayList<>(
+        points(VMP, VMP_OPS, "shape", List.of("16384:15:30"), obs, 1));
+    vmp.addAll(points(VMP, List.of("applyDftToDft", "applyPvecToDft", "pmatPrepare",
+        "pvecPrepare"), "shape", List.of("4096:512:12"), obs, 1));
+    jobs.add(new Job("vmp", forks, 5, 50, perVariant(vmp, List.of())));
+    jobs.add(new Job("pir", forks, 5, 50, perVariant(
+        points(PIR, PIR_OPS, "mib", List.of("1"), obs, 1), List.of())));
+    List<SimdFork.Point> large = new ArrayList<>(
+        points(VMP, List.of("multiColumn"), "shape", List.of("4096:512:12"), obsMulti512, 1));
+    large.addAll(points(VMP, List.of("applyDftToDft", "applyPvecToDft", "multiColumn"), "shape",
+        List.of("4096:4096:12"), obsLarge, 1));
+    jobs.add(new Job("vmp-large", forks, 1, 1, perVariant(large, List.of())));
+    return new Profile(name, "8g", jobs);
   }
 
   public static void main(String[] args) throws Exception {
     if (args.length == 0) {
       throw new IllegalArgumentException("usage: SimdStudy run [--profile full|reduced] [--raw DIR]"
-          + " [--report FILE] [--jdk17 HOME] [--jdk25 HOME] [--variants a,b]"
-          + " | SimdStudy report RAW_DIR [--report FILE]");
+          + " [--report FILE] [--jdk17 HOME] [--jdk25 HOME] [--variants a,b] [--jobs a,b]"
+          + " [--deadline-min M] | SimdStudy report RAW_DIR [--report FILE]");
     }
     Map<String, String> opt = new LinkedHashMap<>();
     String positional = null;
@@ -178,6 +215,11 @@ public final class SimdStudy {
     String jdk25 = opt.getOrDefault("jdk25", DEFAULT_JDK25);
     List<String> only = opt.containsKey("variants")
         ? List.of(opt.get("variants").split(",")) : null;
+    List<String> onlyJobs = opt.containsKey("jobs")
+        ? List.of(opt.get("jobs").split(",")) : null;
+    // no new fork starts after the deadline: a campaign cut short keeps whole fork rounds
+    Instant deadline = opt.containsKey("deadline-min")
+        ? Instant.now().plusSeconds(60L * Long.parseLong(opt.get("deadline-min"))) : null;
     String rev = Environment.gitRevision();
     String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
         .format(Instant.now());
@@ -193,8 +235,15 @@ public final class SimdStudy {
     env.addProperty("profile", prof.name());
     env.addProperty("command", "SimdStudy " + command);
     env.addProperty("projectJvmOptions", JvmOptions.joined());
-    env.addProperty("warmup", prof.warmupIterations() + " x " + prof.warmupMs() + " ms");
-    env.addProperty("measurement", prof.iterations() + " x " + prof.iterationMs() + " ms");
+    StringBuilder jobText = new StringBuilder();
+    for (Job j : prof.jobs()) {
+      jobText.append(jobText.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT,
+          "%s: %d forks, warmup %d x %d ms per point", j.name(), j.forks(),
+          j.warmupIterations(), j.warmupMs()));
+    }
+    env.addProperty("warmup", jobText.toString());
+    env.addProperty("measurement", "JMH AverageTime iterations of at least 1 ms (one call when"
+        + " the call is longer), points in a per-fork shuffled order");
     env.addProperty("heap", prof.heap());
     env.addProperty("perf", perfStatus());
     JsonObject variants = new JsonObject();
@@ -207,69 +256,96 @@ public final class SimdStudy {
     }
     env.add("variants", variants);
     Path envFile = raw.resolve("env.json");
-    Files.writeString(envFile, new GsonBuilder().setPrettyPrinting().create().toJson(env),
-        StandardCharsets.UTF_8);
+    writeJson(envFile, env);
     Instant t0 = Instant.now();
     JsonArray failures = new JsonArray();
     JsonObject results = new JsonObject();
-    // job by job across the variants (all variants of the small operations first), so that a
-    // campaign cut short still holds complete comparisons
-    List<Map.Entry<String, Job>> plan = new ArrayList<>();
-    for (String jobName : JOB_ORDER) {
-      for (String vname : RUN_ORDER) {
-        List<Job> jobList = prof.jobs().get(vname);
-        if (jobList == null || (only != null && !only.contains(vname))) {
-          continue;
-        }
-        jobList.stream().filter(j -> j.name().equals(jobName))
-            .forEach(j -> plan.add(Map.entry(vname, j)));
+
+    if (onlyJobs == null || onlyJobs.contains("machine")) {
+      Path out = raw.resolve("machine__machine.json");
+      List<String> jvm = new ArrayList<>(JvmOptions.list());
+      jvm.add("-Xms" + prof.heap());
+      jvm.add("-Xmx" + prof.heap());
+      ChainedOptionsBuilder ob = new OptionsBuilder().include(MACHINE).forks(3)
+          .jvm(Path.of(jdk25, "bin", "java").toString())
+          .jvmArgs(jvm.toArray(new String[0])).shouldFailOnError(false)
+          .resultFormat(ResultFormatType.JSON).result(out.toString());
+      System.out.println("simd: machine ceilings");
+      try {
+        new Runner(ob.build()).run();
+      } catch (Exception ex) {
+        failures.add("machine: " + ex);
       }
     }
-    for (Map.Entry<String, Job> step : plan) {
-      String vname = step.getKey();
-      Job job = step.getValue();
-      Variant v = VARIANTS.stream().filter(x -> x.name().equals(vname)).findFirst()
-          .orElse(new Variant("machine", 25, List.of(), "machine ceilings"));
-      {
-        Path out = raw.resolve(vname + "__" + job.name() + ".json");
-        List<String> jvm = new ArrayList<>(JvmOptions.list());
-        jvm.add("-Xms" + prof.heap());
-        jvm.add("-Xmx" + prof.heap());
-        jvm.addAll(v.args());
-        ChainedOptionsBuilder ob = new OptionsBuilder()
-            .include(job.include())
-            .forks(job.forks())
-            .warmupIterations(prof.warmupIterations())
-            .warmupTime(TimeValue.milliseconds(prof.warmupMs()))
-            .measurementIterations(prof.iterations())
-            .measurementTime(TimeValue.milliseconds(prof.iterationMs()))
-            .jvm(Path.of(v.jdk() == 17 ? jdk17 : jdk25, "bin", "java").toString())
-            .jvmArgs(jvm.toArray(new String[0])) // exactly these, not the host's own flags
-            .shouldFailOnError(false) // a failing benchmark leaves a hole, not a lost job
-            .resultFormat(ResultFormatType.JSON)
-            .result(out.toString());
-        job.params().forEach(ob::param);
-        System.out.printf("simd: %s / %s (%s) after %ds%n", vname, job.name(),
-            String.join(" ", v.args()), Duration.between(t0, Instant.now()).toSeconds());
-        try {
-          int got = new Runner(ob.build()).run().size();
-          System.out.printf("simd: %s / %s gave %d results%n", vname, job.name(), got);
-          results.addProperty(vname + " / " + job.name(), got);
-        } catch (Exception ex) { // one failed job must not lose the others
-          System.out.println("simd: FAILED " + vname + " / " + job.name() + ": " + ex);
-          failures.add(vname + " / " + job.name() + ": " + ex);
+    String classPath = System.getProperty("java.class.path");
+    for (Job job : prof.jobs()) {
+      if (onlyJobs != null && !onlyJobs.contains(job.name())) {
+        continue;
+      }
+      // fork rounds: every variant once per round, so that drift of the machine over the
+      // campaign spreads over all variants instead of favouring the ones run first
+      for (int fork = 1; fork <= job.forks(); fork++) {
+        if (deadline != null && Instant.now().isAfter(deadline)) {
+          failures.add(job.name() + ": stopped before fork " + fork + " (deadline)");
+          break;
         }
-        // after every job, so that a campaign cut short still describes what it holds
-        env.add("failures", failures);
-        env.add("resultsPerJob", results);
-        env.addProperty("finished", Instant.now().toString());
-        env.addProperty("seconds", Duration.between(t0, Instant.now()).toSeconds());
-        Files.writeString(envFile, new GsonBuilder().setPrettyPrinting().create().toJson(env),
-            StandardCharsets.UTF_8);
+        for (String vname : RUN_ORDER) {
+          List<SimdFork.Point> pts = job.points().get(vname);
+          if (pts == null || (only != null && !only.contains(vname))) {
+            continue;
+          }
+          Variant v = VARIANTS.stream().filter(x -> x.name().equals(vname)).findFirst()
+              .orElseThrow();
+          Path out = raw.resolve(String.format(Locale.ROOT, "%s__%s__f%02d.json", vname,
+              job.name(), fork));
+          List<String> cmd = new ArrayList<>();
+          cmd.add(Path.of(v.jdk() == 17 ? jdk17 : jdk25, "bin", "java").toString());
+          cmd.addAll(JvmOptions.list());
+          cmd.add("-Xms" + prof.heap());
+          cmd.add("-Xmx" + prof.heap());
+          cmd.addAll(v.args());
+          cmd.add("-cp");
+          cmd.add(classPath);
+          cmd.add(SimdFork.class.getName());
+          cmd.addAll(List.of("--out", out.toString(), "--fork", Integer.toString(fork),
+              "--warmup", Integer.toString(job.warmupIterations()), "--warmup-ms",
+              Integer.toString(job.warmupMs())));
+          pts.forEach(p -> cmd.add(p.format()));
+          System.out.printf("simd: %s fork %d/%d %s (%s) after %ds%n", job.name(), fork,
+              job.forks(), vname, String.join(" ", v.args()),
+              Duration.between(t0, Instant.now()).toSeconds());
+          Path log = raw.resolve("logs").resolve(out.getFileName().toString()
+              .replace(".json", ".log"));
+          Files.createDirectories(log.getParent());
+          Process proc = new ProcessBuilder(cmd).redirectErrorStream(true)
+              .redirectOutput(log.toFile()).start();
+          boolean done = proc.waitFor(60, java.util.concurrent.TimeUnit.MINUTES);
+          if (!done) {
+            proc.destroyForcibly();
+          }
+          if (!done || proc.exitValue() != 0) {
+            String why = vname + " / " + job.name() + " fork " + fork + ": "
+                + (done ? "exit " + proc.exitValue() : "timed out") + " (log " + log + ")";
+            System.out.println("simd: FAILED " + why);
+            failures.add(why);
+          }
+          results.addProperty(vname + " / " + job.name(), fork);
+          // after every fork, so that a campaign cut short still describes what it holds
+          env.add("failures", failures);
+          env.add("forksPerJob", results);
+          env.addProperty("finished", Instant.now().toString());
+          env.addProperty("seconds", Duration.between(t0, Instant.now()).toSeconds());
+          writeJson(envFile, env);
+        }
       }
     }
     System.out.println("simd: raw results in " + raw);
     return raw;
+  }
+
+  private static void writeJson(Path file, JsonObject o) throws IOException {
+    Files.writeString(file, new GsonBuilder().setPrettyPrinting().create().toJson(o),
+        StandardCharsets.UTF_8);
   }
 
   /** One benchmark at one parameter point of one variant, samples kept per fork. */
@@ -291,9 +367,12 @@ public final class SimdStudy {
     }
   }
 
-  /** Reads every {@code variant__job.json} of a raw directory. */
+  /**
+   * Reads every {@code variant__job[__fNN].json[.gz]} of a raw directory; the forks of one
+   * (variant, benchmark, parameters) from several files are merged, in file order.
+   */
   static List<Obs> readRaw(Path raw) throws IOException {
-    List<Obs> out = new ArrayList<>();
+    Map<String, Obs> merged = new LinkedHashMap<>();
     List<Path> files;
     try (Stream<Path> s = Files.list(raw)) {
       files = s.filter(p -> p.getFileName().toString().contains("__")
@@ -339,11 +418,23 @@ public final class SimdStudy {
         String jdk = o.has("jdkVersion") ? o.get("jdkVersion").getAsString() + " ("
             + o.get("vmName").getAsString() + " " + o.get("vmVersion").getAsString() + ")"
             : "unknown";
-        out.add(new Obs(variant, method, ps.toString(), pm.get("scoreUnit").getAsString(),
-            forks, jdk));
+        String unit = pm.get("scoreUnit").getAsString();
+        String key = variant + "|" + method + "|" + ps;
+        Obs prev = merged.get(key);
+        if (prev != null) {
+          if (!prev.unit().equals(unit)) {
+            throw new IOException(f + ": " + method + " " + ps + " in " + unit
+                + ", earlier forks in " + prev.unit());
+          }
+          double[][] all = java.util.Arrays.copyOf(prev.forks(), prev.forks().length
+              + forks.length);
+          System.arraycopy(forks, 0, all, prev.forks().length, forks.length);
+          forks = all;
+        }
+        merged.put(key, new Obs(variant, method, ps.toString(), unit, forks, jdk));
       }
     }
-    return out;
+    return new ArrayList<>(merged.values());
   }
 
   /** What {@code perf stat -e instructions,cycles true} says on this machine. */
