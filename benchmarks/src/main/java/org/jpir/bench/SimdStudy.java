@@ -79,7 +79,7 @@ public final class SimdStudy {
    * One job: the benchmark points each variant measures, forks of it, and its warmup. Every
    * fork of every variant is one fresh JVM ({@link SimdFork}) running all the job's points.
    */
-  record Job(String name, int forks, int warmupIterations, int warmupMs,
+  record Job(String name, int forks, int prewarmIterations, int warmupIterations, int warmupMs,
       Map<String, List<SimdFork.Point>> points) {}
 
   /** How much to measure: the jobs in run order. */
@@ -156,21 +156,21 @@ public final class SimdStudy {
           + "' (full, reduced)");
     }
     List<Job> jobs = new ArrayList<>();
-    jobs.add(new Job("poly", forks, 6, 50, perVariant(
+    jobs.add(new Job("poly", forks, 3, 3, 50, perVariant(
         points(POLY, POLY_OPS, "n", List.of("2048", "4096", "16384"), obs, 1),
         points(POLY, POLY_OPS, "n", List.of("2048"), obs, 1))));
+    jobs.add(new Job("pir", forks, 3, 3, 50, perVariant(
+        points(PIR, PIR_OPS, "mib", List.of("1"), obs, 1), List.of())));
     List<SimdFork.Point> vmp = new ArrayList<>(
         points(VMP, VMP_OPS, "shape", List.of("16384:15:30"), obs, 1));
     vmp.addAll(points(VMP, List.of("applyDftToDft", "applyPvecToDft", "pmatPrepare",
         "pvecPrepare"), "shape", List.of("4096:512:12"), obs, 1));
-    jobs.add(new Job("vmp", forks, 5, 50, perVariant(vmp, List.of())));
-    jobs.add(new Job("pir", forks, 5, 50, perVariant(
-        points(PIR, PIR_OPS, "mib", List.of("1"), obs, 1), List.of())));
+    jobs.add(new Job("vmp", forks, 3, 3, 50, perVariant(vmp, List.of())));
     List<SimdFork.Point> large = new ArrayList<>(
         points(VMP, List.of("multiColumn"), "shape", List.of("4096:512:12"), obsMulti512, 1));
     large.addAll(points(VMP, List.of("applyDftToDft", "applyPvecToDft", "multiColumn"), "shape",
         List.of("4096:4096:12"), obsLarge, 1));
-    jobs.add(new Job("vmp-large", forks, 1, 1, perVariant(large, List.of())));
+    jobs.add(new Job("vmp-large", forks, 1, 1, 1, perVariant(large, List.of())));
     return new Profile(name, "8g", jobs);
   }
 
@@ -238,8 +238,8 @@ public final class SimdStudy {
     StringBuilder jobText = new StringBuilder();
     for (Job j : prof.jobs()) {
       jobText.append(jobText.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT,
-          "%s: %d forks, warmup %d x %d ms per point", j.name(), j.forks(),
-          j.warmupIterations(), j.warmupMs()));
+          "%s: %d forks, pre-warm %d x 100 ms then warmup %d x %d ms per point", j.name(),
+          j.forks(), j.prewarmIterations(), j.warmupIterations(), j.warmupMs()));
     }
     env.addProperty("warmup", jobText.toString());
     env.addProperty("measurement", "JMH AverageTime iterations of at least 1 ms (one call when"
@@ -309,7 +309,8 @@ public final class SimdStudy {
           cmd.add(SimdFork.class.getName());
           cmd.addAll(List.of("--out", out.toString(), "--fork", Integer.toString(fork),
               "--warmup", Integer.toString(job.warmupIterations()), "--warmup-ms",
-              Integer.toString(job.warmupMs())));
+              Integer.toString(job.warmupMs()), "--prewarm",
+              Integer.toString(job.prewarmIterations())));
           pts.forEach(p -> cmd.add(p.format()));
           System.out.printf("simd: %s fork %d/%d %s (%s) after %ds%n", job.name(), fork,
               job.forks(), vname, String.join(" ", v.args()),
