@@ -128,28 +128,24 @@ public final class SimdStudy {
   /**
    * The profiles. {@code full}: issue 7's bar (10 forks x 200 observations = 2000 per
    * comparison) for every operation at N 2048/4096/16384, the shapes 16384:15:30 and 4096:512:12
-   * and a 1 MiB database; the multi-column pass at 4096:512:12 (8 columns, ~0.2-1.3 s a call
-   * in the scalar variants) and the 4096:4096:12 shape (1.5 GiB PMAT, 0.3-13 s a call) get 10
-   * forks of fewer observations, because 2000 calls of them in six variants would take
-   * 3-40 hours here; the report marks every comparison below the bar. {@code reduced}: the same
-   * points, 2 forks x 20 observations, about 10 minutes.
+   * and a 1 MiB database; the 4096:4096:12 shape (1.5 GiB PMAT, 0.1-2 s a call) gets 10 forks
+   * of 5 observations, because 2000 calls of its three operations in six variants would take
+   * about 6 hours here; the report marks every comparison below the bar. {@code reduced}: the
+   * same points, 2 forks x 20 observations (4096:4096:12: 2 x 1).
    */
   static Profile profile(String name) {
     int forks;
     int obs;
-    int obsMulti512;
     int obsLarge;
     switch (name) {
       case "full" -> {
         forks = 10;
         obs = 200;
-        obsMulti512 = 20;
-        obsLarge = 3;
+        obsLarge = 5;
       }
       case "reduced" -> {
         forks = 2;
         obs = 20;
-        obsMulti512 = 5;
         obsLarge = 1;
       }
       default -> throw new IllegalArgumentException("unknown profile '" + name
@@ -163,13 +159,10 @@ public final class SimdStudy {
         points(PIR, PIR_OPS, "mib", List.of("1"), obs, 1), List.of())));
     List<SimdFork.Point> vmp = new ArrayList<>(
         points(VMP, VMP_OPS, "shape", List.of("16384:15:30"), obs, 1));
-    vmp.addAll(points(VMP, List.of("applyDftToDft", "applyPvecToDft", "pmatPrepare",
-        "pvecPrepare"), "shape", List.of("4096:512:12"), obs, 1));
+    vmp.addAll(points(VMP, VMP_OPS, "shape", List.of("4096:512:12"), obs, 1));
     jobs.add(new Job("vmp", forks, 3, 3, 50, perVariant(vmp, List.of())));
-    List<SimdFork.Point> large = new ArrayList<>(
-        points(VMP, List.of("multiColumn"), "shape", List.of("4096:512:12"), obsMulti512, 1));
-    large.addAll(points(VMP, List.of("applyDftToDft", "applyPvecToDft", "multiColumn"), "shape",
-        List.of("4096:4096:12"), obsLarge, 1));
+    List<SimdFork.Point> large = points(VMP, List.of("applyDftToDft", "applyPvecToDft",
+        "multiColumn"), "shape", List.of("4096:4096:12"), obsLarge, 1);
     jobs.add(new Job("vmp-large", forks, 1, 1, 1, perVariant(large, List.of())));
     return new Profile(name, "8g", jobs);
   }
