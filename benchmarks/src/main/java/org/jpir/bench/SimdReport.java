@@ -111,8 +111,8 @@ public final class SimdReport {
     sb.append(String.format(Locale.ROOT, "- Revision %s; measured %s .. %s (%s s); profile `%s`"
         + "%n", str(env, "revision"), str(env, "started"), str(env, "finished"),
         str(env, "seconds"), str(env, "profile")));
-    sb.append(String.format(Locale.ROOT, "- Raw data: `%s` (one JMH JSON file per variant and job,"
-        + " plus `env.json`); command: `%s`%n", raw.normalize(), str(env, "command")));
+    sb.append(String.format(Locale.ROOT, "- Raw data: `%s` (JMH JSON, one file per variant, job"
+        + " and fork, gzipped, plus `env.json`); command: `%s`%n", raw.normalize(), str(env, "command")));
     sb.append(String.format(Locale.ROOT, "- Regenerate this report from the raw data alone: "
         + "`./pir java org.jpir.bench.SimdStudy report %s`; the issue's full campaign: "
         + "`./pir java org.jpir.bench.SimdStudy run --profile full`%n", raw.normalize()));
@@ -120,31 +120,25 @@ public final class SimdReport {
         + "counters: %s%n%n", str(env, "warmup"), str(env, "measurement"), str(env, "heap"),
         str(env, "perf")));
 
-    int minObs = Integer.MAX_VALUE;
-    int minForks = Integer.MAX_VALUE;
-    for (Map<String, Cell> m : table.values()) {
-      for (Cell c : m.values()) {
-        if (c.o.variant().equals("machine")) {
-          continue;
-        }
-        minObs = Math.min(minObs, c.ns.length);
-        minForks = Math.min(minForks, c.o.forks().length);
-      }
-    }
-    if (minObs < 2000 || minForks < 10) {
-      sb.append(String.format(Locale.ROOT, "**Below the issue's bar:** the smallest sample here "
-          + "has %d observations from %d fork(s); issue 7 asks for at least 2000 observations "
-          + "from at least 10 forks per comparison (`--profile full`). Read the intervals below "
-          + "as what this campaign supports, no more.%n%n", minObs, minForks));
-    }
+    sampleSizes(sb, table);
 
     sb.append("## Method\n\n");
-    sb.append("Every variant is a separate set of JMH forks that differ only in the JVM "
-        + "arguments appended to the project's options (`jpir-jvm.options`, which carry the "
-        + "Vector API module); the benchmark code is the same and reads the JVM-wide kernel "
-        + "choice (`-Djpir.kernels`). Operations with no Vector API kernel (conversions, "
-        + "normalization) run the same scalar code under `panama` as under `c2`, a built-in "
-        + "null comparison.\n\n");
+    sb.append("Every fork is a fresh JVM started with one variant's JVM arguments appended to "
+        + "the project's options (`jpir-jvm.options`, which carry the Vector API module); the "
+        + "benchmark code is the same in all of them and reads the JVM-wide kernel choice "
+        + "(`-Djpir.kernels`). Operations with no Vector API kernel (conversions, normalization) "
+        + "run the same scalar code under `panama` as under `c2`, a built-in null comparison.\n\n"
+        + "Harness (`SimdStudy` starting `SimdFork`): one JVM per (variant, job, fork) measures "
+        + "all of the job's benchmark points with JMH inside itself (`forks(0)`), in an order "
+        + "shuffled by the fork number, after a pre-warm pass over all points; forks run in "
+        + "rounds (fork k of every variant, then fork k+1), so drift of the shared machine "
+        + "spreads over all variants. JMH's own one-JVM-per-(benchmark, parameter, fork) would "
+        + "need about 2,500 JVM starts for this campaign; the price of running points side by "
+        + "side is that a point's JIT profile can be shaped by the points before it (the shuffle "
+        + "makes that a source of spread between forks, shown below, not a bias), and that "
+        + "JMH's per-benchmark compiler hints are not applied in a non-forked run (every "
+        + "operation here is a microsecond or longer, so the benchmark stub's own cost is "
+        + "negligible).\n\n");
     sb.append("| variant | JDK | appended JVM arguments | meaning |\n|---|---|---|---|\n");
     if (env.has("variants")) {
       for (String v : env.getAsJsonObject("variants").keySet()) {
@@ -154,15 +148,14 @@ public final class SimdReport {
             o.get("meaning").getAsString()));
       }
     }
-    sb.append("\nObservations: JMH `AverageTime` with many short iterations; each iteration's "
-        + "mean time per operation is one observation, all forks pooled. `SampleTime` (every "
-        + "invocation timed) was not used because the operations span 100 ns to 100 ms: below a "
-        + "microsecond the two `System.nanoTime` calls per invocation (about 20-25 ns each here) "
-        + "are a large, variant-independent part of the reading and would compress the ratios, "
-        + "and its histogram output is bucketed. Short iterations give every operation the same "
-        + "kind of observation; an operation longer than an iteration is timed call by call. "
-        + "Iterations inside a fork are not independent (JIT decisions are per fork), so the "
-        + "fork count is reported with every comparison.\n\n");
+    sb.append("\nObservations: JMH `AverageTime` iterations of at least 1 ms; each "
+        + "iteration's mean time per operation is one observation, all forks pooled (an "
+        + "operation longer than 1 ms is timed call by call). `SampleTime` (every invocation "
+        + "timed) was not used because below a microsecond the two `System.nanoTime` calls per "
+        + "invocation (about 20-25 ns each here) are a variant-independent part of the reading "
+        + "that would compress the ratios. Iterations inside a fork are not independent (JIT "
+        + "decisions are per fork), so the fork count is reported with every comparison and "
+        + "the fork-to-fork spread has its own section.\n\n");
     sb.append("Statistics: medians with percentile-bootstrap 95% confidence intervals ("
         + RESAMPLES + " resamples, fixed seed); speedup = median(baseline) / median(candidate) "
         + "with a bootstrap 95% CI of that ratio (both groups resampled); Cliff's delta = "
@@ -232,6 +225,7 @@ public final class SimdReport {
     }
 
     layout(sb, table);
+    forkSpread(sb, table);
     List<String[]> bounds = bounds(sb, table, streamGbs, peakGflops);
     findings(sb, speedups, bounds);
     Path notes = raw.resolve("notes.md");
@@ -248,6 +242,93 @@ public final class SimdReport {
     }
     plots(sb, table, speedups, raw, rel);
     return sb.toString();
+  }
+
+  /** Issue 7's bar, per comparison: at least 2000 observations from at least 10 forks. */
+  static final int BAR_OBS = 2000;
+  static final int BAR_FORKS = 10;
+
+  private static void sampleSizes(StringBuilder sb, Map<String, Map<String, Cell>> table) {
+    int total = 0;
+    int met = 0;
+    Map<String, String> below = new LinkedHashMap<>();
+    List<String[]> all = new ArrayList<>(List.of(DECOMPOSITION));
+    all.addAll(List.of(JDK));
+    for (Map.Entry<String, Map<String, Cell>> e : table.entrySet()) {
+      for (String[] cmp : all) {
+        Cell b = e.getValue().get(cmp[1]);
+        Cell c = e.getValue().get(cmp[2]);
+        if (b == null || c == null) {
+          continue;
+        }
+        total++;
+        int n = Math.min(b.ns.length, c.ns.length);
+        int f = Math.min(b.o.forks().length, c.o.forks().length);
+        if (n >= BAR_OBS && f >= BAR_FORKS) {
+          met++;
+        } else {
+          below.merge(e.getKey(), n + " obs from " + f + " forks", (x, y) -> x);
+        }
+      }
+    }
+    sb.append(String.format(Locale.ROOT, "**Sample sizes:** %d of %d comparisons have at least "
+        + "%d observations from at least %d forks on both sides (issue 7's bar).", met, total,
+        BAR_OBS, BAR_FORKS));
+    if (below.isEmpty()) {
+      sb.append("\n\n");
+      return;
+    }
+    sb.append(" **Below the issue's bar:** ");
+    StringBuilder list = new StringBuilder();
+    below.forEach((k, v) -> list.append(list.length() == 0 ? "" : "; ").append(k).append(" (")
+        .append(v).append(')'));
+    sb.append(list).append(". Read their intervals as what this campaign supports, no more."
+        + "\n\n");
+  }
+
+  /**
+   * Cells whose per-fork medians differ by more than 25%: the JIT state of a fork (what was
+   * compiled, when, with which profile) or the machine changed the result of whole forks.
+   */
+  private static void forkSpread(StringBuilder sb, Map<String, Map<String, Cell>> table) {
+    List<String> lines = new ArrayList<>();
+    int cells = 0;
+    for (Map.Entry<String, Map<String, Cell>> e : table.entrySet()) {
+      for (Cell c : e.getValue().values()) {
+        if (c.o.variant().equals("machine") || c.o.forks().length < 3) {
+          continue;
+        }
+        cells++;
+        double f = JmhResults.secondsPerUnit(c.o.unit()) * 1e9;
+        double[] meds = new double[c.o.forks().length];
+        for (int i = 0; i < meds.length; i++) {
+          meds[i] = Stats.median(c.o.forks()[i]) * f;
+        }
+        double[] sorted = meds.clone();
+        java.util.Arrays.sort(sorted);
+        double spread = sorted[sorted.length - 1] / sorted[0];
+        if (spread > 1.25) {
+          int slow = 0;
+          for (double m : meds) {
+            slow += m > 1.25 * sorted[0] ? 1 : 0;
+          }
+          lines.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d of %d |%n",
+              c.o.method(), c.o.params(), c.o.variant(), SimdStudy.fmtNs(sorted[0]),
+              SimdStudy.fmtNs(sorted[sorted.length - 1]), fmt(spread), slow, meds.length));
+        }
+      }
+    }
+    sb.append("## Fork-to-fork spread\n\n");
+    sb.append(String.format(Locale.ROOT, "Per-fork medians of each operation and variant: %d of "
+        + "%d cells (with 3 or more forks) have a slowest fork more than 1.25x its fastest.%s%n"
+        + "%n", lines.size(), cells, lines.isEmpty() ? "" : " They are listed here; a pooled "
+        + "median can hide a minority of slow forks, so read these cells' speedups with them."));
+    if (!lines.isEmpty()) {
+      sb.append("| operation | params | variant | fastest fork (median) | slowest fork | "
+          + "slowest / fastest | forks > 1.25x fastest |\n|---|---|---|---:|---:|---:|---:|\n");
+      lines.forEach(sb::append);
+      sb.append('\n');
+    }
   }
 
   static int order(String method) {

@@ -73,6 +73,37 @@ class SimdReportTest {
   }
 
   @Test
+  void mergesForksFromOneFilePerForkAndFlagsSlowForks(@TempDir Path dir) throws Exception {
+    Path raw = dir.resolve("raw");
+    Files.createDirectories(raw);
+    for (int f = 1; f <= 3; f++) {
+      // c2: three steady forks; panama: fork 3 is 3x slower than forks 1 and 2
+      Files.writeString(raw.resolve("c2__poly__f0" + f + ".json"), "["
+          + jmh("fft", "SimdPolyBench", "n", "4096", "ns/op", 900, 1, 40, f) + "]");
+      Files.writeString(raw.resolve("panama__poly__f0" + f + ".json.gz"), "");
+      try (java.io.OutputStream o = new java.util.zip.GZIPOutputStream(
+          Files.newOutputStream(raw.resolve("panama__poly__f0" + f + ".json.gz")))) {
+        o.write(("[" + jmh("fft", "SimdPolyBench", "n", "4096", "ns/op", f == 3 ? 900 : 300, 1,
+            40, 10 + f) + "]").getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    java.util.List<SimdStudy.Obs> obs = SimdStudy.readRaw(raw);
+    assertEquals(2, obs.size());
+    for (SimdStudy.Obs o : obs) {
+      assertEquals(3, o.forks().length, o.variant());
+      assertEquals(120, o.all().length, o.variant());
+    }
+    Path report = dir.resolve("REPORT.md");
+    SimdReport.write(raw, report);
+    String md = Files.readString(report, StandardCharsets.UTF_8);
+    assertTrue(md.contains("**Sample sizes:** 0 of 1 comparisons"), md);
+    assertTrue(md.contains("Below the issue's bar:** fft n=4096 (120 obs from 3 forks)"), md);
+    assertTrue(md.matches("(?s).*\\| fft \\| n=4096 \\| panama \\|[^\\n]*\\| 1 of 3 \\|.*"),
+        md);
+    assertTrue(md.contains("1 of 2 cells (with 3 or more forks)"), md);
+  }
+
+  @Test
   void bytesAndFlopsModel() {
     double[] m = SimdReport.model("applyPvecToDft", "shape=4096:512:12");
     assertEquals(8.0 * 4096 * 512 * 12 + 8.0 * 4096 * 512, m[0]);
