@@ -26,7 +26,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * decisions, and the shuffle keeps any one point from always running first (cold) or last.
  *
  * <pre>
- * SimdFork --out FILE --fork K [--prewarm ITERATIONS] [--warmup ITERATIONS] [--warmup-ms MS] POINT...
+ * SimdFork --out FILE --fork K [--prewarm ITERATIONS] [--prewarm-passes P] [--warmup ITERATIONS]
+ *          [--warmup-ms MS] POINT...
  * POINT = class.method|param=value|iterations|iteration-ms     (param part may be empty)
  * </pre>
  */
@@ -55,6 +56,7 @@ public final class SimdFork {
     int warmup = 5;
     int warmupMs = 50;
     int prewarm = 3;
+    int passes = 2;
     List<Point> points = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -63,6 +65,7 @@ public final class SimdFork {
         case "--warmup" -> warmup = Integer.parseInt(args[++i]);
         case "--warmup-ms" -> warmupMs = Integer.parseInt(args[++i]);
         case "--prewarm" -> prewarm = Integer.parseInt(args[++i]);
+        case "--prewarm-passes" -> passes = Integer.parseInt(args[++i]);
         default -> points.add(Point.parse(args[i]));
       }
     }
@@ -71,11 +74,13 @@ public final class SimdFork {
           + " [--warmup-ms MS] POINT...");
     }
     Collections.shuffle(points, new Random(1000L + fork));
-    // pre-warm pass over every point (results dropped): the Vector API kernels need about half
-    // a second of running before C2 has compiled them with intrinsics; until then a call is
-    // 10-100x slower (measured: FFT N=16384 2.4 ms, then 21 us), which a per-point warmup of a
-    // few hundred ms would leave inside the first point's observations
-    if (prewarm > 0) {
+    // pre-warm passes over every point (results dropped): the Vector API kernels need about
+    // half a second of running before C2 has compiled them with intrinsics; until then a call is
+    // 10-100x slower (measured: FFT N=16384 2.4 ms, then 21 us). And a point run after others
+    // can find shared kernels deoptimized and being recompiled, for seconds (measured: phase 1
+    // at 3.5 ms in a pre-warm, then 7.7 ms for a whole measurement after the query had run);
+    // a second pass over all points lets that settle before anything is measured
+    for (int pass = 0; pass < passes && prewarm > 0; pass++) {
       for (Point p : points) {
         try {
           new Runner(options(p, prewarm, 100, 1, 1).build()).run();

@@ -116,6 +116,13 @@ public final class SimdReport {
     sb.append(String.format(Locale.ROOT, "- Regenerate this report from the raw data alone: "
         + "`./pir java org.jpir.bench.SimdStudy report %s`; the issue's full campaign: "
         + "`./pir java org.jpir.bench.SimdStudy run --profile full`%n", raw.normalize()));
+    if (env.has("reused")) {
+      for (String job : env.getAsJsonObject("reused").keySet()) {
+        sb.append("- Job `").append(job).append("` taken over from an earlier run of this "
+            + "study: ").append(env.getAsJsonObject("reused").get(job).getAsString())
+            .append('\n');
+      }
+    }
     sb.append(String.format(Locale.ROOT, "- Warmup %s, measurement %s per fork, heap %s; hardware "
         + "counters: %s%n%n", str(env, "warmup"), str(env, "measurement"), str(env, "heap"),
         str(env, "perf")));

@@ -42,6 +42,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * <pre>
  * SimdStudy run [--profile full|reduced] [--raw DIR] [--report FILE] [--jdk17 HOME] [--jdk25 HOME]
  *               [--variants a,b,...] [--jobs poly,vmp,pir,vmp-large,machine] [--deadline-min M]
+ *               [--reuse EARLIER_RAW_DIR:job,job]
  * SimdStudy report RAW_DIR [--report FILE]
  * </pre>
  */
@@ -79,8 +80,8 @@ public final class SimdStudy {
    * One job: the benchmark points each variant measures, forks of it, and its warmup. Every
    * fork of every variant is one fresh JVM ({@link SimdFork}) running all the job's points.
    */
-  record Job(String name, int forks, int prewarmIterations, int warmupIterations, int warmupMs,
-      Map<String, List<SimdFork.Point>> points) {}
+  record Job(String name, int forks, int prewarmPasses, int prewarmIterations,
+      int warmupIterations, int warmupMs, Map<String, List<SimdFork.Point>> points) {}
 
   /** How much to measure: the jobs in run order. */
   record Profile(String name, String heap, List<Job> jobs) {}
@@ -128,42 +129,48 @@ public final class SimdStudy {
   /**
    * The profiles. {@code full}: issue 7's bar (10 forks x 200 observations = 2000 per
    * comparison) for every operation at N 2048/4096/16384, the shapes 16384:15:30 and 4096:512:12
-   * and a 1 MiB database; the 4096:4096:12 shape (1.5 GiB PMAT, 0.1-2 s a call) gets 10 forks
-   * of 5 observations, because 2000 calls of its three operations in six variants would take
-   * about 6 hours here; the report marks every comparison below the bar. {@code reduced}: the
+   * and a 1 MiB database, except the multi-column pass (one observation is one 8-column pass,
+   * 20-250 ms: 10 forks of 20) and the 4096:4096:12 shape (1.5 GiB PMAT, 0.1-2 s a call: 10
+   * forks of 5), whose 2000 calls in six variants would take about 1 and 6 hours more here;
+   * the report marks every comparison below the bar. {@code reduced}: the
    * same points, 2 forks x 20 observations (4096:4096:12: 2 x 1).
    */
   static Profile profile(String name) {
     int forks;
     int obs;
     int obsLarge;
+    int obsMulti;
     switch (name) {
       case "full" -> {
         forks = 10;
         obs = 200;
         obsLarge = 5;
+        obsMulti = 20;
       }
       case "reduced" -> {
         forks = 2;
         obs = 20;
         obsLarge = 1;
+        obsMulti = 5;
       }
       default -> throw new IllegalArgumentException("unknown profile '" + name
           + "' (full, reduced)");
     }
     List<Job> jobs = new ArrayList<>();
-    jobs.add(new Job("poly", forks, 3, 3, 50, perVariant(
+    jobs.add(new Job("poly", forks, 2, 3, 3, 50, perVariant(
         points(POLY, POLY_OPS, "n", List.of("2048", "4096", "16384"), obs, 1),
         points(POLY, POLY_OPS, "n", List.of("2048"), obs, 1))));
-    jobs.add(new Job("pir", forks, 3, 3, 50, perVariant(
+    jobs.add(new Job("pir", forks, 2, 3, 3, 50, perVariant(
         points(PIR, PIR_OPS, "mib", List.of("1"), obs, 1), List.of())));
-    List<SimdFork.Point> vmp = new ArrayList<>(
-        points(VMP, VMP_OPS, "shape", List.of("16384:15:30"), obs, 1));
-    vmp.addAll(points(VMP, VMP_OPS, "shape", List.of("4096:512:12"), obs, 1));
-    jobs.add(new Job("vmp", forks, 3, 3, 50, perVariant(vmp, List.of())));
+    List<String> single = VMP_OPS.stream().filter(m -> !m.equals("multiColumn")).toList();
+    List<SimdFork.Point> vmp = new ArrayList<>(points(VMP, single, "shape",
+        List.of("16384:15:30", "4096:512:12"), obs, 1));
+    vmp.addAll(points(VMP, List.of("multiColumn"), "shape", List.of("16384:15:30",
+        "4096:512:12"), obsMulti, 1));
+    jobs.add(new Job("vmp", forks, 2, 3, 3, 50, perVariant(vmp, List.of())));
     List<SimdFork.Point> large = points(VMP, List.of("applyDftToDft", "applyPvecToDft",
         "multiColumn"), "shape", List.of("4096:4096:12"), obsLarge, 1);
-    jobs.add(new Job("vmp-large", forks, 1, 1, 1, perVariant(large, List.of())));
+    jobs.add(new Job("vmp-large", forks, 1, 1, 1, 1, perVariant(large, List.of())));
     return new Profile(name, "8g", jobs);
   }
 
@@ -229,10 +236,17 @@ public final class SimdStudy {
     env.addProperty("command", "SimdStudy " + command);
     env.addProperty("projectJvmOptions", JvmOptions.joined());
     StringBuilder jobText = new StringBuilder();
+    String reuseJobs = opt.getOrDefault("reuse", "");
+    List<String> reused = reuseJobs.isEmpty() ? List.of()
+        : List.of(reuseJobs.substring(reuseJobs.lastIndexOf(':') + 1).split(","));
     for (Job j : prof.jobs()) {
+      if (reused.contains(j.name())) {
+        continue; // described by the run it came from (env "reused")
+      }
       jobText.append(jobText.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT,
-          "%s: %d forks, pre-warm %d x 100 ms then warmup %d x %d ms per point", j.name(),
-          j.forks(), j.prewarmIterations(), j.warmupIterations(), j.warmupMs()));
+          "%s: %d forks, pre-warm %d pass(es) of %d x 100 ms per point, then warmup %d x %d ms"
+          + " per point", j.name(), j.forks(), j.prewarmPasses(), j.prewarmIterations(),
+          j.warmupIterations(), j.warmupMs()));
     }
     env.addProperty("warmup", jobText.toString());
     env.addProperty("measurement", "JMH AverageTime iterations of at least 1 ms (one call when"
@@ -253,6 +267,10 @@ public final class SimdStudy {
     Instant t0 = Instant.now();
     JsonArray failures = new JsonArray();
     JsonObject results = new JsonObject();
+    if (opt.containsKey("reuse")) {
+      env.add("reused", reuse(opt.get("reuse"), raw));
+      writeJson(envFile, env);
+    }
 
     if (onlyJobs == null || onlyJobs.contains("machine")) {
       Path out = raw.resolve("machine__machine.json");
@@ -303,7 +321,8 @@ public final class SimdStudy {
           cmd.addAll(List.of("--out", out.toString(), "--fork", Integer.toString(fork),
               "--warmup", Integer.toString(job.warmupIterations()), "--warmup-ms",
               Integer.toString(job.warmupMs()), "--prewarm",
-              Integer.toString(job.prewarmIterations())));
+              Integer.toString(job.prewarmIterations()), "--prewarm-passes",
+              Integer.toString(job.prewarmPasses())));
           pts.forEach(p -> cmd.add(p.format()));
           System.out.printf("simd: %s fork %d/%d %s (%s) after %ds%n", job.name(), fork,
               job.forks(), vname, String.join(" ", v.args()),
@@ -335,6 +354,49 @@ public final class SimdStudy {
     }
     System.out.println("simd: raw results in " + raw);
     return raw;
+  }
+
+  /**
+   * {@code --reuse DIR:job,job}: copies those jobs' files (and the machine ceilings for job
+   * {@code machine}) from an earlier raw directory of the same study, and describes where they
+   * came from (that directory's revision, harness settings and time) for the report.
+   */
+  static JsonObject reuse(String spec, Path raw) throws IOException {
+    int colon = spec.lastIndexOf(':');
+    if (colon < 0) {
+      throw new IllegalArgumentException("--reuse wants DIR:job[,job]: " + spec);
+    }
+    Path from = Path.of(spec.substring(0, colon));
+    List<String> jobs = List.of(spec.substring(colon + 1).split(","));
+    Path fromEnv = from.resolve("env.json");
+    if (!Files.exists(fromEnv)) {
+      throw new IllegalArgumentException("--reuse: no env.json in " + from);
+    }
+    JsonObject old = JsonParser.parseString(Files.readString(fromEnv)).getAsJsonObject();
+    JsonObject out = new JsonObject();
+    for (String job : jobs) {
+      int copied = 0;
+      try (Stream<Path> s = Files.list(from)) {
+        for (Path f : s.toList()) {
+          String n = f.getFileName().toString();
+          if (n.contains("__" + job + ".json") || n.contains("__" + job + "__f")) {
+            Files.copy(f, raw.resolve(n), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            copied++;
+          }
+        }
+      }
+      if (copied == 0) {
+        throw new IllegalArgumentException("--reuse: no files of job '" + job + "' in " + from);
+      }
+      out.addProperty(job, copied + " files from " + from.getFileName() + " (revision "
+          + str(old, "revision") + ", started " + str(old, "started") + "; " + str(old, "warmup")
+          + ")");
+    }
+    return out;
+  }
+
+  private static String str(JsonObject o, String k) {
+    return o.has(k) ? o.get(k).getAsString() : "?";
   }
 
   private static void writeJson(Path file, JsonObject o) throws IOException {
