@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.State;
  * back, reim4 block extraction and base-2^K normalization, at ring degree {@code n}. Every
  * kernel is the JVM-wide choice ({@code -Djpir.kernels=ref|panama}), so the variants of the study
  * differ only in the fork's JVM arguments; the operations that have no Vector API kernel
- * (conversions, normalization) run the same scalar code in every variant and show what the JIT
+ * (the int64/double conversions) run the same scalar code in every variant and show what the JIT
  * tiers and the auto-vectorizer do with it. The FFT and IFFT transform their own buffer in place
  * call after call; both buffers hold zeros, a fixed point of the (linear) transforms, so the
  * values never grow into infinities and NaNs or shrink into subnormals. The arithmetic is the

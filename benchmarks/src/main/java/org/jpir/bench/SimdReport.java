@@ -40,7 +40,7 @@ public final class SimdReport {
       {"Vector API over C2 -SuperWord", "c2-nosw", "panama",
           "hand-written SIMD against scalar code with no vectorization at all"}};
   /** Operations with no Vector API kernel: under panama they run the same scalar code. */
-  static final Set<String> SCALAR_ONLY = Set.of("fromZnx", "toZnx", "normalize");
+  static final Set<String> SCALAR_ONLY = Set.of("fromZnx", "toZnx");
 
   static String label(String method) {
     return SCALAR_ONLY.contains(method) ? method + " (scalar only)" : method;
@@ -133,7 +133,8 @@ public final class SimdReport {
     sb.append("Every fork is a fresh JVM started with one variant's JVM arguments appended to "
         + "the project's options (`jpir-jvm.options`, which carry the Vector API module); the "
         + "benchmark code is the same in all of them and reads the JVM-wide kernel choice "
-        + "(`-Djpir.kernels`). Operations with no Vector API kernel (conversions, normalization) "
+        + "(`-Djpir.kernels`). Operations with no Vector API kernel (the int64/double "
+        + "conversions) "
         + "run the same scalar code under `panama` as under `c2`, a built-in null comparison.\n\n"
         + "Harness (`SimdStudy` starting `SimdFork`): one JVM per (variant, job, fork) measures "
         + "all of the job's benchmark points with JMH inside itself (`forks(0)`), in an order "
