@@ -119,13 +119,13 @@ public final class SimdReport {
     if (env.has("reused")) {
       for (String job : env.getAsJsonObject("reused").keySet()) {
         sb.append("- Job `").append(job).append("` taken over from an earlier run of this "
-            + "study: ").append(env.getAsJsonObject("reused").get(job).getAsString())
-            .append('\n');
+            + "study: ").append(ownSettings(env.getAsJsonObject("reused").get(job)
+            .getAsString(), job)).append('\n');
       }
     }
-    sb.append(String.format(Locale.ROOT, "- Warmup %s, measurement %s per fork, heap %s; hardware "
-        + "counters: %s%n%n", str(env, "warmup"), str(env, "measurement"), str(env, "heap"),
-        str(env, "perf")));
+    sb.append(String.format(Locale.ROOT, "- Harness of this run: %s. Measurement: %s. Heap %s."
+        + "%n- Hardware counters: %s%n%n", str(env, "warmup"), str(env, "measurement"),
+        str(env, "heap"), str(env, "perf")));
 
     sampleSizes(sb, table);
 
@@ -174,7 +174,7 @@ public final class SimdReport {
     // ceilings
     double streamGbs = Double.NaN;
     double peakGflops = Double.NaN;
-    sb.append("## Machine ceilings (same campaign)\n\n");
+    sb.append("## Machine ceilings (this study)\n\n");
     for (Map.Entry<String, Map<String, Cell>> e : table.entrySet()) {
       Cell c = e.getValue().get("machine");
       if (c == null) {
@@ -295,9 +295,11 @@ public final class SimdReport {
   }
 
   /**
-   * Cells whose per-fork medians differ by more than 25%: the JIT state of a fork (what was
+   * Cells whose per-fork medians differ by more than 1.5x: the JIT state of a fork (what was
    * compiled, when, with which profile) or the machine changed the result of whole forks.
    */
+  static final double SPREAD = 1.5;
+
   private static void forkSpread(StringBuilder sb, Map<String, Map<String, Cell>> table) {
     List<String> lines = new ArrayList<>();
     int cells = 0;
@@ -315,10 +317,10 @@ public final class SimdReport {
         double[] sorted = meds.clone();
         java.util.Arrays.sort(sorted);
         double spread = sorted[sorted.length - 1] / sorted[0];
-        if (spread > 1.25) {
+        if (spread > SPREAD) {
           int slow = 0;
           for (double m : meds) {
-            slow += m > 1.25 * sorted[0] ? 1 : 0;
+            slow += m > SPREAD * sorted[0] ? 1 : 0;
           }
           lines.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d of %d |%n",
               c.o.method(), c.o.params(), c.o.variant(), SimdStudy.fmtNs(sorted[0]),
@@ -328,15 +330,37 @@ public final class SimdReport {
     }
     sb.append("## Fork-to-fork spread\n\n");
     sb.append(String.format(Locale.ROOT, "Per-fork medians of each operation and variant: %d of "
-        + "%d cells (with 3 or more forks) have a slowest fork more than 1.25x its fastest.%s%n"
-        + "%n", lines.size(), cells, lines.isEmpty() ? "" : " They are listed here; a pooled "
+        + "%d cells (with 3 or more forks) have a slowest fork more than %sx its fastest.%s%n"
+        + "%n", lines.size(), cells, fmt(SPREAD), lines.isEmpty() ? "" : " They are listed here; a pooled "
         + "median can hide a minority of slow forks, so read these cells' speedups with them."));
     if (!lines.isEmpty()) {
       sb.append("| operation | params | variant | fastest fork (median) | slowest fork | "
-          + "slowest / fastest | forks > 1.25x fastest |\n|---|---|---|---:|---:|---:|---:|\n");
+          + "slowest / fastest | forks > " + fmt(SPREAD) + "x fastest |\n|---|---|---|---:|---:|---:|---:|\n");
       lines.forEach(sb::append);
       sb.append('\n');
     }
+  }
+
+  /**
+   * A reused job's description keeps only that job's own settings out of the earlier run's list
+   * ("... (revision R, started S; job1: ...; job2: ...)").
+   */
+  static String ownSettings(String reused, String job) {
+    int open = reused.indexOf("; ");
+    int close = reused.lastIndexOf(')');
+    if (open < 0 || close < open) {
+      return reused;
+    }
+    String own = "";
+    for (String seg : reused.substring(open + 2, close).split("; ")) {
+      if (seg.startsWith(job + ":")) {
+        own = "; " + seg;
+      }
+    }
+    if (own.isEmpty() && job.equals("machine")) {
+      own = "; JMH defaults (5 x 10 s warmup, 5 x 10 s measurement), 3 forks";
+    }
+    return reused.substring(0, open) + own + ")";
   }
 
   static int order(String method) {

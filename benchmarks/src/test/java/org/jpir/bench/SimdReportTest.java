@@ -101,6 +101,8 @@ class SimdReportTest {
     assertTrue(md.matches("(?s).*\\| fft \\| n=4096 \\| panama \\|[^\\n]*\\| 1 of 3 \\|.*"),
         md);
     assertTrue(md.contains("1 of 2 cells (with 3 or more forks)"), md);
+    assertEquals("4 files from D (revision r, started s; poly: 10 forks)", SimdReport.ownSettings(
+        "4 files from D (revision r, started s; poly: 10 forks; pir: 2 forks)", "poly"));
   }
 
   @Test
