@@ -253,6 +253,10 @@ public final class SimdStudy {
         + " the call is longer), points in a per-fork shuffled order");
     env.addProperty("heap", prof.heap());
     env.addProperty("perf", perfStatus());
+    long l3 = l3Bytes();
+    if (l3 > 0) {
+      env.addProperty("l3Bytes", l3);
+    }
     JsonObject variants = new JsonObject();
     for (Variant v : VARIANTS) {
       JsonObject o = new JsonObject();
@@ -491,6 +495,18 @@ public final class SimdStudy {
       }
     }
     return new ArrayList<>(merged.values());
+  }
+
+  /** The L3 cache size Linux reports for cpu0, or 0 when it reports none. */
+  static long l3Bytes() {
+    try {
+      String t = Files.readString(Path.of("/sys/devices/system/cpu/cpu0/cache/index3/size"))
+          .trim();
+      long mult = t.endsWith("K") ? 1024 : t.endsWith("M") ? 1 << 20 : 1;
+      return Long.parseLong(t.replaceAll("[^0-9]", "")) * mult;
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
   }
 
   /** What {@code perf stat -e instructions,cycles true} says on this machine. */
