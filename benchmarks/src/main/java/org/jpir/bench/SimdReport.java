@@ -699,7 +699,8 @@ public final class SimdReport {
     }
   }
 
-  private static String str(JsonObject o, String key) {
+  /** A string field of {@code o}, or "?" when it has none. */
+  static String str(JsonObject o, String key) {
     return o.has(key) ? o.get(key).getAsString() : "?";
   }
 

@@ -236,9 +236,7 @@ public final class SimdStudy {
     env.addProperty("command", "SimdStudy " + command);
     env.addProperty("projectJvmOptions", JvmOptions.joined());
     StringBuilder jobText = new StringBuilder();
-    String reuseJobs = opt.getOrDefault("reuse", "");
-    List<String> reused = reuseJobs.isEmpty() ? List.of()
-        : List.of(reuseJobs.substring(reuseJobs.lastIndexOf(':') + 1).split(","));
+    List<String> reused = opt.containsKey("reuse") ? reusedJobs(opt.get("reuse")) : List.of();
     for (Job j : prof.jobs()) {
       if (reused.contains(j.name())) {
         continue; // described by the run it came from (env "reused")
@@ -366,12 +364,8 @@ public final class SimdStudy {
    * came from (that directory's revision, harness settings and time) for the report.
    */
   static JsonObject reuse(String spec, Path raw) throws IOException {
-    int colon = spec.lastIndexOf(':');
-    if (colon < 0) {
-      throw new IllegalArgumentException("--reuse wants DIR:job[,job]: " + spec);
-    }
-    Path from = Path.of(spec.substring(0, colon));
-    List<String> jobs = List.of(spec.substring(colon + 1).split(","));
+    List<String> jobs = reusedJobs(spec);
+    Path from = Path.of(spec.substring(0, spec.lastIndexOf(':')));
     Path fromEnv = from.resolve("env.json");
     if (!Files.exists(fromEnv)) {
       throw new IllegalArgumentException("--reuse: no env.json in " + from);
@@ -393,14 +387,19 @@ public final class SimdStudy {
         throw new IllegalArgumentException("--reuse: no files of job '" + job + "' in " + from);
       }
       out.addProperty(job, copied + " files from " + from.getFileName() + " (revision "
-          + str(old, "revision") + ", started " + str(old, "started") + "; " + str(old, "warmup")
-          + ")");
+          + SimdReport.str(old, "revision") + ", started " + SimdReport.str(old, "started") + "; "
+          + SimdReport.str(old, "warmup") + ")");
     }
     return out;
   }
 
-  private static String str(JsonObject o, String k) {
-    return o.has(k) ? o.get(k).getAsString() : "?";
+  /** The jobs of a {@code --reuse DIR:job[,job]} spec. */
+  static List<String> reusedJobs(String spec) {
+    int colon = spec.lastIndexOf(':');
+    if (colon < 0) {
+      throw new IllegalArgumentException("--reuse wants DIR:job[,job]: " + spec);
+    }
+    return List.of(spec.substring(colon + 1).split(","));
   }
 
   private static void writeJson(Path file, JsonObject o) throws IOException {

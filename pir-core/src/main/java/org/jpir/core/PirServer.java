@@ -84,7 +84,7 @@ public final class PirServer {
       throw new IllegalArgumentException("column range starting at " + db.firstColumn()
           + " is not aligned to 2^" + top);
     }
-    int chunk = Math.min(CHUNK, 1 << top);
+    int chunk = chunkSize(top);
     int chunkLevel = Integer.numberOfTrailingZeros(chunk);
     Phase1 ph1 = new Phase1(g, qs, chunk);
     Glwe[][] out = new Glwe[qs.length][g.planes()];
@@ -129,6 +129,11 @@ public final class PirServer {
     }
   }
 
+  /** Columns per phase-1 pass for a range that folds to level {@code top}: min(CHUNK, 2^top). */
+  private static int chunkSize(int top) {
+    return Math.min(CHUNK, 1 << top);
+  }
+
   /**
    * Phase 1 alone over all columns of plane 0 (for benchmarks): the batched pass, inverse FFT and
    * normalization; returns the number of GLWEs produced.
@@ -137,7 +142,7 @@ public final class PirServer {
     checkQueries(db.geometry(), qs);
     // the chunk answerRange uses: scratch for 64 columns on a 9-column database was 25 MB
     // allocated and zeroed per call, slower than the whole answer
-    int chunk = Math.min(CHUNK, 1 << rangeLevel(db.geometry().cols(), db.columnCount()));
+    int chunk = chunkSize(rangeLevel(db.geometry().cols(), db.columnCount()));
     Phase1 ph1 = new Phase1(db.geometry(), qs, chunk);
     long produced = 0;
     for (int c0 = 0; c0 < db.columnCount(); c0 += chunk) {
