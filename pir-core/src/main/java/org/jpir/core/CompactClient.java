@@ -23,6 +23,7 @@ public final class CompactClient {
    */
   public CompactClient(CompactParams cp, Geometry geometry, SecretKey sk, String clientId,
       SecureRandom random) {
+    Security.requireAllowed(cp.server());
     if (!sk.params().equals(cp.keys())) {
       throw new IllegalArgumentException("secret key is for preset " + sk.params().id()
           + ", compact client needs " + cp.keys().id());

@@ -49,7 +49,14 @@ public final class CompactExpander {
     public long externalProducts;
   }
 
+  /**
+   * An expander for {@code cp}.
+   *
+   * @throws IllegalArgumentException for an insecure test preset without {@value
+   *     Security#ALLOW_INSECURE_PROPERTY}
+   */
   public CompactExpander(CompactParams cp) {
+    Security.requireAllowed(cp.server());
     this.cp = cp;
     this.kp = cp.keys();
     this.sp = cp.server();

@@ -10,31 +10,35 @@ import java.util.List;
  * <p>{@code server} is an ordinary preset: the database, the prepared query, phase 1, phase 2 and
  * the answer use it unchanged. {@code keys} are the parameters of every ciphertext the client
  * makes (packed query, key-switching keys, GGSW of s): more limbs than the server's (so that
- * expansion noise stays far below the server's precision) and the noise at the 128-bit floor of
- * {@link Security}. The expanded ciphertexts are rounded to {@code server.glweLimbs()} limbs.
+ * expansion noise stays far below the server's precision) and the noise at the floor of {@link
+ * Security} (2 bits inside the 2024 guideline bound). The expanded ciphertexts are rounded to {@code server.glweLimbs()} limbs.
  * {@code keys.ggswLevels()} is the number of gadget levels of the GGSW of s; {@code ksLevels}
  * the gadget levels (K-bit digits) of the key-switching keys.
  */
 public record CompactParams(Params server, Params keys, int ksLevels) {
 
+  /** Noise of the production keys in units of 1/q at q = 2^112: 3.2 * 2^7 (torus 3.2 * 2^-105). */
+  public static final double KEY_SIGMA = 3.2 * 128;
+
   /**
    * Production: server {@link Presets#ONIONPIR_4096_COMPACT}; keys with q = 2^112 (7 limbs) and
-   * sigma = 3.2 * 2^3 units of 1/q, i.e. 3.2 * 2^-109 on the torus (exactly the 128-bit minimum
-   * at N = 4096); key switching with 6 levels of 16-bit digits; GGSW of s with 6 levels.
+   * sigma = 3.2 * 2^7 units of 1/q, i.e. 3.2 * 2^-105 on the torus (log2(q * 3.2 / sigma) = 105:
+   * 2 bits inside the 2024 guideline bound 107 at N = 4096, {@link Security}); key switching with
+   * 6 levels of 16-bit digits; GGSW of s with 6 levels.
    */
   public static final CompactParams ONIONPIR_4096_COMPACT = new CompactParams(
       Presets.ONIONPIR_4096_COMPACT,
-      new Params("onionpir-4096-compact-128-keys", 4096, 16, 40, 3, 7, 6, 7, 3.2 * 8, 128), 6);
+      new Params("onionpir-4096-compact-128-keys", 4096, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 128), 6);
 
   /** Tests only: the production compact shape at N = 256. */
   public static final CompactParams TEST_INSECURE_256_COMPACT = new CompactParams(
       Presets.TEST_INSECURE_256_COMPACT,
-      new Params("test-insecure-256-compact-keys", 256, 16, 40, 3, 7, 6, 7, 3.2 * 8, 0), 6);
+      new Params("test-insecure-256-compact-keys", 256, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 0), 6);
 
   /** Tests only: the production compact shape at N = 1024. */
   public static final CompactParams TEST_INSECURE_1024_COMPACT = new CompactParams(
       Presets.TEST_INSECURE_1024_COMPACT,
-      new Params("test-insecure-1024-compact-keys", 1024, 16, 40, 3, 7, 6, 7, 3.2 * 8, 0), 6);
+      new Params("test-insecure-1024-compact-keys", 1024, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 0), 6);
 
   /** Validates the pairing; messages name the rule. */
   public CompactParams {
@@ -91,7 +95,41 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
     return slots <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(slots - 1);
   }
 
-  /** Throws when a geometry does not fit one packed ciphertext per phase. */
+  /** Columns at which {@link #maxRows} evaluates the noise budget: 2^20. */
+  public static final int BUDGET_COLS = 1 << 20;
+  /**
+   * The largest log2 failure probability per answer coefficient ({@link
+   * Noise#log2FailureProbability}) that {@link #maxRows} allows at {@link #BUDGET_COLS} columns.
+   */
+  public static final double MAX_LOG2_FAILURE = -100;
+
+  /**
+   * The most rows a compact geometry may have: the largest with {@code rows * plaintextLimbs <=
+   * N} (one packed ciphertext), within {@link Geometry#maxRows(Params)}, and whose noise budget
+   * {@link Noise#compactAnswer} at {@link #BUDGET_COLS} columns keeps the failure probability per
+   * coefficient at most 2^{@value #MAX_LOG2_FAILURE} (682 at the production preset: one more row
+   * makes the expansion one level deeper, 2^-56).
+   */
+  public int maxRows() {
+    int lo = 0;
+    int hi = Math.min(server.n() / server.plaintextLimbs(), Geometry.maxRows(server));
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      double lf = Noise.log2FailureProbability(server, Noise.compactAnswer(this, mid,
+          BUDGET_COLS));
+      if (lf <= MAX_LOG2_FAILURE) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * Throws when a geometry does not fit one packed ciphertext per phase or has more rows than
+   * {@link #maxRows}.
+   */
   public void checkGeometry(int rows, int cols) {
     if (rows < 1 || cols < 1 || phase1Slots(rows) > server.n() || phase2Slots(cols) > server.n()) {
       throw new IllegalArgumentException("compact queries of preset " + id() + " hold at most "
@@ -99,20 +137,25 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
           + (long) rows * server.plaintextLimbs() + ", CMux levels * " + server.ggswLevels()
           + " = " + phase2Slots(Math.max(1, cols)));
     }
+    int max = maxRows();
+    if (rows > max) {
+      throw new IllegalArgumentException("compact queries of preset " + id() + " allow at most "
+          + max + " rows (noise budget), got " + rows);
+    }
   }
 
   /**
    * The default geometry for compact queries. Expansion costs about {@code plaintextLimbs} key
    * switches per row and phase 2 one CMux per column, both independent of the data, so rows are
    * {@code sqrt(polys * cmux / (plaintextLimbs * keySwitch))}: with the measured ratio cmux /
-   * keySwitch of about 1/2 at N = 4096, {@code rows = sqrt(polys / 6)}, capped so that rows *
-   * plaintextLimbs fits N slots. (Geometry.choose, about sqrt(polys / 2), suits expanded
+   * keySwitch of about 1/2 at N = 4096, {@code rows = sqrt(polys / 6)}, capped by {@link
+   * #maxRows}. (Geometry.choose, about sqrt(polys / 2), suits expanded
    * queries, whose preparation per row is cheaper.)
    */
   public Geometry chooseGeometry(long recordCount, int recordSize) {
     Geometry g = Geometry.of(server, recordCount, recordSize, 1);
     long polys = g.polynomials();
-    int maxRows = server.n() / server.plaintextLimbs();
+    int maxRows = maxRows();
     int rows = (int) Math.max(1, Math.min(maxRows, Math.round(Math.sqrt(polys / 6.0))));
     Geometry out = Geometry.of(server, recordCount, recordSize, rows);
     checkGeometry(out.rows(), out.cols());
@@ -124,10 +167,14 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
     return List.of(ONIONPIR_4096_COMPACT, TEST_INSECURE_256_COMPACT, TEST_INSECURE_1024_COMPACT);
   }
 
-  /** The compact preset whose server id is {@code id}. */
+  /**
+   * The compact preset whose server id is {@code id}; an insecure test preset only when {@value
+   * Security#ALLOW_INSECURE_PROPERTY} is {@code true}.
+   */
   public static CompactParams byId(String id) {
     for (CompactParams c : all()) {
       if (c.id().equals(id)) {
+        Security.requireAllowed(c.server());
         return c;
       }
     }

@@ -25,6 +25,7 @@ public final class EvaluationKeyStore {
 
   /** A store persisted under {@code dir} (created if absent; null for memory only). */
   public EvaluationKeyStore(CompactParams cp, Path dir) {
+    Security.requireAllowed(cp.server());
     this.cp = cp;
     this.dir = dir;
     if (dir != null) {
@@ -83,11 +84,8 @@ public final class EvaluationKeyStore {
       return w.clone();
     }
     if (dir != null && Files.exists(dir.resolve(clientId + ".evk"))) {
-      try {
-        return Files.readAllBytes(dir.resolve(clientId + ".evk"));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return Wire.readFile(dir.resolve(clientId + ".evk"), Wire.maxEvaluationKeysBytes(cp),
+          "evaluation keys");
     }
     throw new IllegalArgumentException("no evaluation keys for client '" + clientId
         + "' under preset " + cp.id() + ": the client must upload them before a compact query");
@@ -118,18 +116,15 @@ public final class EvaluationKeyStore {
     if (dir != null) {
       Path f = dir.resolve(clientId + ".evk");
       if (Files.exists(f)) {
-        try {
-          EvaluationKeys k = Wire.readEvaluationKeys(Files.readAllBytes(f), cp);
-          if (!k.clientId().equals(clientId)) {
-            throw new IllegalArgumentException("stored evaluation keys " + f + " belong to '"
-                + k.clientId() + "'");
-          }
-          pk = PreparedEvaluationKeys.prepare(cp, k);
-          prepared.put(clientId, pk);
-          return pk;
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot read evaluation keys " + f, e);
+        EvaluationKeys k = Wire.readEvaluationKeys(
+            Wire.readFile(f, Wire.maxEvaluationKeysBytes(cp), "evaluation keys"), cp);
+        if (!k.clientId().equals(clientId)) {
+          throw new IllegalArgumentException("stored evaluation keys " + f + " belong to '"
+              + k.clientId() + "'");
         }
+        pk = PreparedEvaluationKeys.prepare(cp, k);
+        prepared.put(clientId, pk);
+        return pk;
       }
     }
     throw new IllegalArgumentException("no evaluation keys for client '" + clientId

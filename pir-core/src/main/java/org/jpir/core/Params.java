@@ -17,7 +17,8 @@ package org.jpir.core;
  * @param answerLimbs limbs per component of an answer (the final GLWE is rounded to them)
  * @param sigma standard deviation of the discrete Gaussian noise in units of {@code 1/q}
  * @param securityBits the security level claimed (0 for insecure test presets); checked by
- *     {@link Security#check}
+ *     {@link Security#check} (where the presets are built); the estimate is {@link
+ *     #estimatedSecurity}
  */
 public record Params(String id, int n, int base2k, int plaintextBits, int plaintextLimbs,
     int glweLimbs, int ggswLevels, int answerLimbs, double sigma, int securityBits) {
@@ -76,6 +77,14 @@ public record Params(String id, int n, int base2k, int plaintextBits, int plaint
   /** Columns of the phase-1 prepared matrix and of every GLWE in limb form: 2 * glweLimbs. */
   public int glweColumns() {
     return 2 * glweLimbs;
+  }
+
+  /**
+   * The estimated security of this parameter set ({@link Security#estimate}: primal uSVP, classical
+   * and quantum bits, and the method); computed once per preset.
+   */
+  public Security.Estimate estimatedSecurity() {
+    return Security.estimate(this);
   }
 
   /** True when this preset claims a security level (and {@link Security#check} holds). */

@@ -14,8 +14,14 @@ public final class PirClient {
   private final GlweOps ops;
   private final PlaintextCodec codec;
 
-  /** A client of a database laid out as {@code geometry}, with secret key {@code sk}. */
+  /**
+   * A client of a database laid out as {@code geometry}, with secret key {@code sk}.
+   *
+   * @throws IllegalArgumentException when the key or geometry do not match, or for an insecure
+   *     test preset without {@value Security#ALLOW_INSECURE_PROPERTY}
+   */
   public PirClient(Params p, Geometry geometry, SecretKey sk, SecureRandom random) {
+    Security.requireAllowed(p);
     if (sk.params() != p && !sk.params().equals(p)) {
       throw new IllegalArgumentException("secret key is for preset " + sk.params().id()
           + ", client uses " + p.id());

@@ -2,13 +2,19 @@ package org.jpir.core;
 
 import java.util.List;
 
-/** Named parameter sets. {@link #ONIONPIR_4096} and {@link #ONIONPIR_4096_COMPACT} are for production. */
+/**
+ * Named parameter sets. {@link #ONIONPIR_4096} and {@link #ONIONPIR_4096_COMPACT} are for
+ * production; every preset claiming 128 bits passes {@link Security#check} when this class loads.
+ * The lookup {@link #byId} refuses the insecure test presets unless {@value
+ * Security#ALLOW_INSECURE_PROPERTY} is set.
+ */
 public final class Presets {
   private Presets() {}
 
   /**
    * Production: N = 4096, 16-bit limbs, 56-bit plaintext in 4 limbs (8 guard bits), q = 2^96
-   * with noise 3.2/q (128-bit: the HE standard allows log2 q <= 109 at N = 4096), GGSWs with 5
+   * with noise 3.2/q (128-bit: log2 q = 96 <= 105, the 2024 guideline bound 107 at N = 4096 less
+   * 2 bits; estimate in {@link Params#estimatedSecurity}), GGSWs with 5
    * levels, answers of 5 limbs per component. Query rows and results are GLWEs of 6 + 6 limbs.
    */
   public static final Params ONIONPIR_4096 =
@@ -27,7 +33,8 @@ public final class Presets {
    * the compact scheme. 40-bit plaintexts in 3 limbs (8 guard bits), phase-1 rows and results of
    * 5 + 5 limbs (q = 2^80, noise 3.2/q: 128-bit on its own), GGSWs of 4 levels, answers of 4
    * limbs. Every ciphertext the client sends for it (packed query, evaluation keys) is made at
-   * the key parameters of {@link CompactParams}, q = 2^112 at the 128-bit noise floor.
+   * the key parameters of {@link CompactParams}, q = 2^112 with noise 3.2 * 2^7 / q (2 bits inside
+   * the 2024 guideline bound).
    */
   public static final Params ONIONPIR_4096_COMPACT =
       new Params("onionpir-4096-compact-128", 4096, 16, 40, 3, 5, 4, 4, 3.2, 128);
@@ -46,11 +53,22 @@ public final class Presets {
         TEST_INSECURE_256_COMPACT, TEST_INSECURE_1024_COMPACT);
   }
 
-  /** The preset with this id. */
+  static {
+    for (Params p : all()) {
+      Security.check(p);
+    }
+  }
+
+  /**
+   * The preset with this id; an insecure test preset only when {@value
+   * Security#ALLOW_INSECURE_PROPERTY} is {@code true}.
+   *
+   * @throws IllegalArgumentException naming the known ids, or the property for a test preset
+   */
   public static Params byId(String id) {
     for (Params p : all()) {
       if (p.id().equals(id)) {
-        return p;
+        return Security.requireAllowed(p);
       }
     }
     throw new IllegalArgumentException("unknown preset '" + id + "'; known: "

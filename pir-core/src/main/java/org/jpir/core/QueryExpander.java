@@ -11,8 +11,14 @@ public final class QueryExpander {
   private final Params p;
   private final GlweOps ops;
 
+  /**
+   * An expander for preset {@code p}.
+   *
+   * @throws IllegalArgumentException for an insecure test preset without {@value
+   *     Security#ALLOW_INSECURE_PROPERTY}
+   */
   public QueryExpander(Params p) {
-    this.p = p;
+    this.p = Security.requireAllowed(p);
     this.ops = new GlweOps(p);
   }
 

@@ -1,10 +1,7 @@
 package org.jpir.core;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
@@ -14,7 +11,11 @@ import java.util.zip.CRC32;
  * {@code "JPIR"}, format version (u16), message type (u8), preset id (u16 length + UTF-8), the
  * type's fields (big-endian; arrays as u32 length + elements), then a CRC-32 of everything
  * before it. Readers reject wrong magic, versions, types, presets, lengths, truncation and
- * checksum mismatches with a {@link WireException} naming what is wrong.
+ * checksum mismatches with a {@link WireException} naming what is wrong: every declared size is
+ * checked against the preset (and the database geometry, when given) and against the bytes
+ * actually present before anything is allocated, so a decoder allocates at most a few times the
+ * message's own size. {@code max*Bytes} give the largest valid message for a preset and
+ * geometry, so a reader can refuse a larger file unread ({@link #readFile}).
  */
 public final class Wire {
   /** Current format version. */
@@ -25,8 +26,6 @@ public final class Wire {
   static final int TYPE_ANSWER = 3;
   static final int TYPE_EVALUATION_KEYS = 4;
   static final int TYPE_COMPACT_QUERY = 5;
-  /** Largest array accepted (guards against absurd lengths in corrupted input). */
-  static final int MAX_ARRAY = 1 << 30;
 
   private Wire() {}
 
@@ -80,70 +79,258 @@ public final class Wire {
     out.write(buf);
   }
 
-  /** Opens a message: checks length, checksum, magic, version, type and preset. */
-  private static DataInputStream open(byte[] msg, int type, Params p) {
-    if (msg == null || msg.length < MAGIC.length + 2 + 1 + 2 + 4) {
-      throw new WireException("truncated " + typeName(type) + ": only "
-          + (msg == null ? 0 : msg.length) + " bytes");
+  /** Bytes of the fixed header: magic, version, type and the preset id (u16 length + bytes). */
+  static long headerBytes(String presetId) {
+    return MAGIC.length + 2 + 1 + 2 + presetId.getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  /** Bytes of the trailing CRC-32. */
+  static final int CRC_BYTES = 4;
+  /** Longest client id ({@link EvaluationKeys#checkClientId}). */
+  static final int MAX_CLIENT_ID = 64;
+
+  /**
+   * A bounds-checked reader over the payload of a message (everything between the header and
+   * the CRC): every read checks the bytes actually present first, so nothing is allocated for a
+   * length the message does not hold.
+   */
+  private static final class Reader {
+    private final byte[] msg;
+    private final String what;
+    private final int end;
+    private int pos;
+
+    Reader(byte[] msg, int pos, String what) {
+      this.msg = msg;
+      this.pos = pos;
+      this.what = what;
+      this.end = msg.length - CRC_BYTES;
+    }
+
+    int remaining() {
+      return end - pos;
+    }
+
+    private void need(long bytes, String field) {
+      if (bytes < 0 || bytes > remaining()) {
+        throw new WireException("truncated " + what + ": " + field + " needs " + bytes
+            + " bytes, " + Math.max(0, remaining()) + " present");
+      }
+    }
+
+    int u8(String field) {
+      need(1, field);
+      return msg[pos++] & 0xFF;
+    }
+
+    int u16(String field) {
+      need(2, field);
+      int v = ((msg[pos] & 0xFF) << 8) | (msg[pos + 1] & 0xFF);
+      pos += 2;
+      return v;
+    }
+
+    int i32(String field) {
+      need(4, field);
+      int v = ((msg[pos] & 0xFF) << 24) | ((msg[pos + 1] & 0xFF) << 16)
+          | ((msg[pos + 2] & 0xFF) << 8) | (msg[pos + 3] & 0xFF);
+      pos += 4;
+      return v;
+    }
+
+    long i64(String field) {
+      long hi = i32(field) & 0xFFFFFFFFL;
+      long lo = i32(field) & 0xFFFFFFFFL;
+      return (hi << 32) | lo;
+    }
+
+    byte[] bytes(int len, String field) {
+      need(len, field);
+      byte[] b = java.util.Arrays.copyOfRange(msg, pos, pos + len);
+      pos += len;
+      return b;
+    }
+
+    /** A u16-length string of at most {@code maxLen} bytes of printable ASCII. */
+    String ascii(String field, int maxLen) {
+      int len = u16(field + " length");
+      if (len > maxLen) {
+        throw new WireException(what + " has a " + field + " of " + len + " bytes, at most "
+            + maxLen + " allowed");
+      }
+      need(len, field);
+      for (int i = pos; i < pos + len; i++) {
+        if (msg[i] < 0x20 || msg[i] > 0x7E) {
+          throw new WireException(what + " has a " + field + " that is not printable ASCII");
+        }
+      }
+      String v = new String(msg, pos, len, StandardCharsets.US_ASCII);
+      pos += len;
+      return v;
+    }
+
+    /** A u32-length array of 16-bit words whose length must be {@code expected}. */
+    short[] shorts(String field, long expected) {
+      int len = i32(field + " length");
+      if (len != expected) {
+        throw new WireException(what + ": " + field + " has length " + Integer.toUnsignedString(len)
+            + ", expected " + expected);
+      }
+      need(2L * len, field);
+      short[] a = new short[len];
+      for (int i = 0; i < len; i++) {
+        a[i] = (short) (((msg[pos + 2 * i] & 0xFF) << 8) | (msg[pos + 2 * i + 1] & 0xFF));
+      }
+      pos += 2 * len;
+      return a;
+    }
+
+    void expectEnd() {
+      if (pos != end) {
+        throw new WireException(what + " has " + (end - pos) + " unexpected trailing bytes");
+      }
+    }
+  }
+
+  /** A short printable rendering of a hostile string for messages. */
+  private static String quote(byte[] b, int off, int len) {
+    StringBuilder sb = new StringBuilder("'");
+    for (int i = off; i < off + Math.min(len, 64); i++) {
+      int c = b[i] & 0xFF;
+      sb.append(c >= 0x20 && c < 0x7F ? (char) c : '?');
+    }
+    return sb.append(len > 64 ? "...'" : "'").toString();
+  }
+
+  /**
+   * Opens a message: checks length, magic, version, type, checksum and preset (in that order,
+   * before anything is allocated), and returns a reader positioned after the header.
+   */
+  private static Reader open(byte[] msg, int type, Params p) {
+    Security.requireAllowed(p);
+    String what = typeName(type);
+    if (msg == null || msg.length < headerBytes("") + CRC_BYTES) {
+      throw new WireException("truncated " + what + ": only " + (msg == null ? 0 : msg.length)
+          + " bytes");
     }
     for (int i = 0; i < MAGIC.length; i++) {
       if (msg[i] != MAGIC[i]) {
-        throw new WireException("not a jpir message (bad magic) where a " + typeName(type)
+        throw new WireException("not a jpir message (bad magic) where a " + what
             + " was expected");
       }
     }
-    DataInputStream in = new DataInputStream(new ByteArrayInputStream(msg));
-    try {
-      in.skipNBytes(MAGIC.length);
-      int version = in.readUnsignedShort();
-      if (version != VERSION) {
-        throw new WireException(typeName(type) + " has format version " + version
-            + ", this build reads version " + VERSION);
+    int version = ((msg[4] & 0xFF) << 8) | (msg[5] & 0xFF);
+    if (version != VERSION) {
+      throw new WireException(what + " has format version " + version + ", this build reads"
+          + " version " + VERSION);
+    }
+    int t = msg[6] & 0xFF;
+    if (t != type) {
+      throw new WireException("expected a " + what + " but got a " + typeName(t));
+    }
+    CRC32 crc = new CRC32();
+    crc.update(msg, 0, msg.length - CRC_BYTES);
+    int e = msg.length - CRC_BYTES;
+    int stored = ((msg[e] & 0xFF) << 24) | ((msg[e + 1] & 0xFF) << 16)
+        | ((msg[e + 2] & 0xFF) << 8) | (msg[e + 3] & 0xFF);
+    if ((int) crc.getValue() != stored) {
+      throw new WireException(what + " is corrupted or truncated (checksum mismatch over "
+          + msg.length + " bytes)");
+    }
+    Reader in = new Reader(msg, 7, what);
+    int len = in.u16("preset id length");
+    in.need(len, "preset id");
+    byte[] expected = p.id().getBytes(StandardCharsets.UTF_8);
+    if (!java.util.Arrays.equals(msg, 9, 9 + len, expected, 0, expected.length)) {
+      throw new WireException(what + " is for preset " + quote(msg, 9, len) + ", expected '"
+          + p.id() + "'");
+    }
+    in.pos += len;
+    return in;
+  }
+
+  private static void requireGeometry(String what, int rows, int cols, Geometry g) {
+    if (g != null && (rows != g.rows() || cols != g.cols())) {
+      throw new WireException(what + " was made for " + rows + " rows x " + cols
+          + " columns, the database has " + g.rows() + " x " + g.cols());
+    }
+  }
+
+  // ---- largest valid messages (what a reader may refuse unread) ------------------------------
+
+  /** The exact size of a query for preset {@code p} and geometry {@code g}. */
+  public static long maxQueryBytes(Params p, Geometry g) {
+    long per = (long) p.glweLimbs() * p.n();
+    return headerBytes(p.id()) + 4 + 4 + Prg.SEED_BYTES
+        + 4 + 2L * g.rows() * p.plaintextLimbs() * per
+        + 4 + 2L * Noise.levels(g.cols()) * 2 * p.ggswLevels() * per + CRC_BYTES;
+  }
+
+  /** The largest compact query for {@code cp} and geometry {@code g} (client id of 64 bytes). */
+  public static long maxCompactQueryBytes(CompactParams cp, Geometry g) {
+    long per = (long) cp.keys().glweLimbs() * cp.keys().n();
+    return headerBytes(cp.id()) + 2 + MAX_CLIENT_ID + 8 + 4 + 4 + Prg.SEED_BYTES
+        + 4 + 2 * per + 4 + (Noise.levels(g.cols()) == 0 ? 0 : 2 * per) + CRC_BYTES;
+  }
+
+  /** The exact size of an answer of preset {@code p} for geometry {@code g}. */
+  public static long maxAnswerBytes(Params p, Geometry g) {
+    return headerBytes(p.id()) + 4 + 4 + 4 + 2L * g.planes() * 2 * p.answerLimbs() * p.n()
+        + CRC_BYTES;
+  }
+
+  /** The largest evaluation-key message for {@code cp} (client id of 64 bytes). */
+  public static long maxEvaluationKeysBytes(CompactParams cp) {
+    long per = (long) cp.keys().glweLimbs() * cp.keys().n();
+    return headerBytes(cp.id()) + 2 + MAX_CLIENT_ID + Prg.SEED_BYTES
+        + 4 + 2L * cp.automorphisms() * cp.ksLevels() * per
+        + 4 + 2L * 2 * cp.keys().ggswLevels() * per + CRC_BYTES;
+  }
+
+  /** The exact size of a secret key of preset {@code p}. */
+  public static long maxSecretKeyBytes(Params p) {
+    return headerBytes(p.id()) + 4 + p.n() + CRC_BYTES;
+  }
+
+  /**
+   * Reads a file that must be a regular file (links are followed) of at most {@code maxBytes}
+   * bytes, refusing it unread otherwise (a FIFO, a device, a directory, an oversized file); at
+   * most {@code maxBytes + 1} bytes are read even if the file grows meanwhile.
+   *
+   * @throws WireException naming the file and the limit
+   * @throws java.io.UncheckedIOException when it cannot be read
+   */
+  public static byte[] readFile(java.nio.file.Path f, long maxBytes, String what) {
+    if (!java.nio.file.Files.isRegularFile(f)) {
+      throw new WireException(what + " " + f.getFileName() + " is not a regular file");
+    }
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(f)) {
+      long size = java.nio.file.Files.size(f);
+      if (size > maxBytes) {
+        throw new WireException(what + " " + f.getFileName() + " has " + size
+            + " bytes, more than the largest valid " + maxBytes);
       }
-      int t = in.readUnsignedByte();
-      if (t != type) {
-        throw new WireException("expected a " + typeName(type) + " but got a " + typeName(t));
-      }
-      CRC32 crc = new CRC32();
-      crc.update(msg, 0, msg.length - 4);
-      int stored = ((msg[msg.length - 4] & 0xFF) << 24) | ((msg[msg.length - 3] & 0xFF) << 16)
-          | ((msg[msg.length - 2] & 0xFF) << 8) | (msg[msg.length - 1] & 0xFF);
-      if ((int) crc.getValue() != stored) {
-        throw new WireException(typeName(type) + " is corrupted or truncated (checksum mismatch"
-            + " over " + msg.length + " bytes)");
-      }
-      String preset = in.readUTF();
-      if (!preset.equals(p.id())) {
-        throw new WireException(typeName(type) + " is for preset '" + preset + "', expected '"
-            + p.id() + "'");
-      }
-      return in;
+      return readBounded(in, maxBytes, what + " " + f.getFileName());
     } catch (IOException e) {
-      throw new WireException("truncated " + typeName(type) + " header");
+      throw new java.io.UncheckedIOException("cannot read " + what + " " + f.getFileName(), e);
     }
   }
 
-  private static short[] readShorts(DataInputStream in, String what, long expected)
+  /**
+   * Reads a stream to its end, refusing more than {@code maxBytes} bytes (at most {@code maxBytes
+   * + 1} are read).
+   *
+   * @throws WireException when the stream holds more
+   */
+  public static byte[] readBounded(java.io.InputStream in, long maxBytes, String what)
       throws IOException {
-    int len = in.readInt();
-    if (len < 0 || len > MAX_ARRAY || (expected >= 0 && len != expected)) {
-      throw new WireException(what + " has length " + len
-          + (expected >= 0 ? ", expected " + expected : ""));
+    int cap = (int) Math.min(maxBytes, Integer.MAX_VALUE - 16);
+    byte[] b = in.readNBytes(cap);
+    if (b.length == cap && in.read() >= 0) {
+      throw new WireException(what + " holds more than the largest valid " + maxBytes
+          + " bytes");
     }
-    byte[] buf = new byte[2 * len];
-    in.readFully(buf);
-    short[] a = new short[len];
-    for (int i = 0; i < len; i++) {
-      a[i] = (short) (((buf[2 * i] & 0xFF) << 8) | (buf[2 * i + 1] & 0xFF));
-    }
-    return a;
-  }
-
-  private static void expectEnd(DataInputStream in, String what) throws IOException {
-    if (in.available() != 4) {
-      throw new WireException(what + " has " + (in.available() - 4)
-          + " unexpected trailing bytes");
-    }
+    return b;
   }
 
   /** Serializes a query. */
@@ -162,30 +349,44 @@ public final class Wire {
     }
   }
 
-  /** Parses and validates a query for preset {@code p}. */
+  /**
+   * Parses and validates a query for preset {@code p} (any geometry the preset allows).
+   *
+   * @throws WireException naming the field that is wrong
+   */
   public static ClientQuery readQuery(byte[] msg, Params p) {
-    DataInputStream in = open(msg, TYPE_QUERY, p);
-    try {
-      int rows = in.readInt();
-      int cols = in.readInt();
-      if (rows < 1 || cols < 1) {
-        throw new WireException("query geometry " + rows + " x " + cols + " is invalid");
-      }
-      byte[] seed = new byte[Prg.SEED_BYTES];
-      in.readFully(seed);
-      long per = (long) p.glweLimbs() * p.n();
-      short[] b1 = readShorts(in, "query phase-1 part", (long) rows * p.plaintextLimbs() * per);
-      short[] b2 = readShorts(in, "query phase-2 part",
-          (long) Noise.levels(cols) * 2 * p.ggswLevels() * per);
-      expectEnd(in, "query");
-      ClientQuery q = new ClientQuery(p.id(), rows, cols, seed, b1, b2);
-      q.validate(p);
-      return q;
-    } catch (EOFException e) {
-      throw new WireException("truncated query");
-    } catch (IOException e) {
-      throw new WireException("unreadable query: " + e.getMessage());
+    return readQuery(msg, p, null);
+  }
+
+  /**
+   * Parses and validates a query for preset {@code p} and the database geometry {@code g} (null:
+   * any geometry the preset allows). Every declared size is checked against the preset, the
+   * geometry and the bytes present before anything is allocated.
+   *
+   * @throws WireException naming the field that is wrong
+   */
+  public static ClientQuery readQuery(byte[] msg, Params p, Geometry g) {
+    Reader in = open(msg, TYPE_QUERY, p);
+    int rows = in.i32("rows");
+    int cols = in.i32("cols");
+    int maxRows = Geometry.maxRows(p);
+    if (rows < 1 || rows > maxRows || cols < 1) {
+      throw new WireException("query geometry " + rows + " x " + cols + " is invalid for preset "
+          + p.id() + " (rows in [1, " + maxRows + "], cols >= 1)");
     }
+    requireGeometry("query", rows, cols, g);
+    byte[] seed = in.bytes(Prg.SEED_BYTES, "seed");
+    long per = (long) p.glweLimbs() * p.n();
+    short[] b1 = in.shorts("phase-1 part", (long) rows * p.plaintextLimbs() * per);
+    short[] b2 = in.shorts("phase-2 part", (long) Noise.levels(cols) * 2 * p.ggswLevels() * per);
+    in.expectEnd();
+    ClientQuery q = new ClientQuery(p.id(), rows, cols, seed, b1, b2);
+    try {
+      q.validate(p);
+    } catch (IllegalArgumentException e) {
+      throw new WireException("query is invalid: " + e.getMessage());
+    }
+    return q;
   }
 
   /** Serializes an answer. */
@@ -202,24 +403,33 @@ public final class Wire {
     }
   }
 
-  /** Parses an answer for preset {@code p}. */
+  /**
+   * Parses an answer for preset {@code p} (any number of planes the message holds).
+   *
+   * @throws WireException naming the field that is wrong
+   */
   public static Answer readAnswer(byte[] msg, Params p) {
-    DataInputStream in = open(msg, TYPE_ANSWER, p);
-    try {
-      int planes = in.readInt();
-      int limbs = in.readInt();
-      if (planes < 1 || limbs < 1 || limbs > p.glweLimbs()) {
-        throw new WireException("answer shape " + planes + " planes x " + limbs
-            + " limbs is invalid for preset " + p.id());
-      }
-      short[] data = readShorts(in, "answer data", (long) planes * 2 * limbs * p.n());
-      expectEnd(in, "answer");
-      return new Answer(p.id(), planes, limbs, data);
-    } catch (EOFException e) {
-      throw new WireException("truncated answer");
-    } catch (IOException e) {
-      throw new WireException("unreadable answer: " + e.getMessage());
+    return readAnswer(msg, p, null);
+  }
+
+  /**
+   * Parses an answer for preset {@code p} and geometry {@code g} (null: any plane count); sizes
+   * are checked against both and the bytes present before anything is allocated.
+   *
+   * @throws WireException naming the field that is wrong
+   */
+  public static Answer readAnswer(byte[] msg, Params p, Geometry g) {
+    Reader in = open(msg, TYPE_ANSWER, p);
+    int planes = in.i32("planes");
+    int limbs = in.i32("limbs");
+    if (planes < 1 || limbs != p.answerLimbs() || (g != null && planes != g.planes())) {
+      throw new WireException("answer shape " + planes + " planes x " + limbs
+          + " limbs is invalid for preset " + p.id() + " (limbs " + p.answerLimbs()
+          + (g != null ? ", planes " + g.planes() : "") + ")");
     }
+    short[] data = in.shorts("data", (long) planes * 2 * limbs * p.n());
+    in.expectEnd();
+    return new Answer(p.id(), planes, limbs, data);
   }
 
   /** Serializes a secret key (for the client's own storage; never send it). */
@@ -238,30 +448,30 @@ public final class Wire {
     }
   }
 
-  /** Parses a secret key for preset {@code p}. */
+  /**
+   * Parses a secret key for preset {@code p}.
+   *
+   * @throws WireException naming the field that is wrong
+   */
   public static SecretKey readSecretKey(byte[] msg, Params p) {
-    DataInputStream in = open(msg, TYPE_SECRET_KEY, p);
+    Reader in = open(msg, TYPE_SECRET_KEY, p);
+    int len = in.i32("coefficient count");
+    if (len != p.n()) {
+      throw new WireException("secret key has " + len + " coefficients, expected " + p.n());
+    }
+    byte[] raw = in.bytes(len, "coefficients");
+    in.expectEnd();
+    long[] s = new long[len];
+    for (int i = 0; i < len; i++) {
+      s[i] = raw[i];
+    }
     try {
-      int len = in.readInt();
-      if (len != p.n()) {
-        throw new WireException("secret key has " + len + " coefficients, expected " + p.n());
-      }
-      long[] s = new long[len];
-      for (int i = 0; i < len; i++) {
-        s[i] = in.readByte();
-      }
-      expectEnd(in, "secret key");
-      try {
-        return new SecretKey(p, s);
-      } catch (IllegalArgumentException e) {
-        throw new WireException("secret key is invalid: " + e.getMessage());
-      }
-    } catch (EOFException e) {
-      throw new WireException("truncated secret key");
-    } catch (IOException e) {
-      throw new WireException("unreadable secret key: " + e.getMessage());
+      return new SecretKey(p, s);
+    } catch (IllegalArgumentException e) {
+      throw new WireException("secret key is invalid: " + e.getMessage());
     }
   }
+
   /** Serializes a client's evaluation keys. */
   public static byte[] writeEvaluationKeys(EvaluationKeys k) {
     try {
@@ -277,31 +487,27 @@ public final class Wire {
     }
   }
 
-  /** Parses and validates evaluation keys for the compact preset {@code cp}. */
+  /**
+   * Parses and validates evaluation keys for the compact preset {@code cp}; sizes are checked
+   * against the preset and the bytes present before anything is allocated.
+   *
+   * @throws WireException naming the field that is wrong
+   */
   public static EvaluationKeys readEvaluationKeys(byte[] msg, CompactParams cp) {
-    DataInputStream in = open(msg, TYPE_EVALUATION_KEYS, cp.server());
+    Reader in = open(msg, TYPE_EVALUATION_KEYS, cp.server());
+    String client = in.ascii("client id", MAX_CLIENT_ID);
+    byte[] seed = in.bytes(Prg.SEED_BYTES, "seed");
+    long per = (long) cp.keys().glweLimbs() * cp.keys().n();
+    short[] ksk = in.shorts("key-switching part", (long) cp.automorphisms() * cp.ksLevels() * per);
+    short[] g = in.shorts("GGSW(s) part", 2L * cp.keys().ggswLevels() * per);
+    in.expectEnd();
+    EvaluationKeys k = new EvaluationKeys(cp.id(), client, seed, ksk, g);
     try {
-      String client = in.readUTF();
-      byte[] seed = new byte[Prg.SEED_BYTES];
-      in.readFully(seed);
-      long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-      short[] ksk = readShorts(in, "evaluation keys' key-switching part",
-          (long) cp.automorphisms() * cp.ksLevels() * per);
-      short[] g = readShorts(in, "evaluation keys' GGSW(s) part",
-          2L * cp.keys().ggswLevels() * per);
-      expectEnd(in, "evaluation keys");
-      EvaluationKeys k = new EvaluationKeys(cp.id(), client, seed, ksk, g);
-      try {
-        k.validate(cp);
-      } catch (IllegalArgumentException e) {
-        throw new WireException("evaluation keys are invalid: " + e.getMessage());
-      }
-      return k;
-    } catch (EOFException e) {
-      throw new WireException("truncated evaluation keys");
-    } catch (IOException e) {
-      throw new WireException("unreadable evaluation keys: " + e.getMessage());
+      k.validate(cp);
+    } catch (IllegalArgumentException e) {
+      throw new WireException("evaluation keys are invalid: " + e.getMessage());
     }
+    return k;
   }
 
   /** Serializes a compact query. */
@@ -322,35 +528,47 @@ public final class Wire {
     }
   }
 
-  /** Parses and validates a compact query for the compact preset {@code cp}. */
+  /**
+   * Parses and validates a compact query for the compact preset {@code cp} (any geometry it
+   * allows).
+   *
+   * @throws WireException naming the field that is wrong
+   */
   public static CompactQuery readCompactQuery(byte[] msg, CompactParams cp) {
-    DataInputStream in = open(msg, TYPE_COMPACT_QUERY, cp.server());
+    return readCompactQuery(msg, cp, null);
+  }
+
+  /**
+   * Parses and validates a compact query for {@code cp} and geometry {@code g} (null: any
+   * geometry {@code cp} allows); sizes are checked against both and the bytes present before
+   * anything is allocated.
+   *
+   * @throws WireException naming the field that is wrong
+   */
+  public static CompactQuery readCompactQuery(byte[] msg, CompactParams cp, Geometry g) {
+    Reader in = open(msg, TYPE_COMPACT_QUERY, cp.server());
+    String client = in.ascii("client id", MAX_CLIENT_ID);
+    long fp = in.i64("keys fingerprint");
+    int rows = in.i32("rows");
+    int cols = in.i32("cols");
     try {
-      String client = in.readUTF();
-      long fp = in.readLong();
-      int rows = in.readInt();
-      int cols = in.readInt();
-      if (rows < 1 || cols < 1) {
-        throw new WireException("compact query geometry " + rows + " x " + cols + " is invalid");
-      }
-      byte[] seed = new byte[Prg.SEED_BYTES];
-      in.readFully(seed);
-      long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-      short[] b1 = readShorts(in, "compact query phase-1 part", per);
-      short[] b2 = readShorts(in, "compact query phase-2 part",
-          Noise.levels(cols) == 0 ? 0 : per);
-      expectEnd(in, "compact query");
-      CompactQuery q = new CompactQuery(cp.id(), client, fp, rows, cols, seed, b1, b2);
-      try {
-        q.validate(cp);
-      } catch (IllegalArgumentException e) {
-        throw new WireException("compact query is invalid: " + e.getMessage());
-      }
-      return q;
-    } catch (EOFException e) {
-      throw new WireException("truncated compact query");
-    } catch (IOException e) {
-      throw new WireException("unreadable compact query: " + e.getMessage());
+      cp.checkGeometry(rows, cols);
+    } catch (IllegalArgumentException e) {
+      throw new WireException("compact query geometry " + rows + " x " + cols + " is invalid: "
+          + e.getMessage());
     }
+    requireGeometry("compact query", rows, cols, g);
+    byte[] seed = in.bytes(Prg.SEED_BYTES, "seed");
+    long per = (long) cp.keys().glweLimbs() * cp.keys().n();
+    short[] b1 = in.shorts("phase-1 part", per);
+    short[] b2 = in.shorts("phase-2 part", Noise.levels(cols) == 0 ? 0 : per);
+    in.expectEnd();
+    CompactQuery q = new CompactQuery(cp.id(), client, fp, rows, cols, seed, b1, b2);
+    try {
+      q.validate(cp);
+    } catch (IllegalArgumentException e) {
+      throw new WireException("compact query is invalid: " + e.getMessage());
+    }
+    return q;
   }
 }

@@ -331,16 +331,26 @@ class CompactQueryTest {
         assertTrue(cp.keys().id().contains("insecure"), cp.keys().id());
         assertTrue(!Security.meets128(cp.keys()), cp.keys().id());
       }
-      // keys sit exactly at the 128-bit noise floor (not above: more noise costs precision)
+      // keys sit exactly at the floor: 2 bits inside the 2024 guideline bound (more noise costs
+      // precision)
       if (cp.server().n() == 4096) {
         assertEquals(Security.minNoiseStdTorus(4096), cp.keys().noiseStdTorus(), 0);
+        assertEquals(105, Security.effectiveLogQ(cp.keys()), 1e-9);
+        assertEquals(682, cp.maxRows(), "depth-11 expansion: rows * 3 <= 2048");
       }
       Params s = cp.server();
-      // stated maximum: one packed ciphertext per phase (rows * 3 <= N), 2^20 columns
-      int maxRows = s.n() / s.plaintextLimbs();
-      double v = Noise.compactAnswer(cp, maxRows, 1 << 20);
+      // stated maximum: maxRows (noise budget) and 2^20 columns
+      int maxRows = cp.maxRows();
+      double v = Noise.compactAnswer(cp, maxRows, CompactParams.BUDGET_COLS);
       double lf = Noise.log2FailureProbability(s, v);
-      assertTrue(lf <= -40, cp.id() + ": failure 2^" + lf + " per coefficient");
+      assertTrue(lf <= CompactParams.MAX_LOG2_FAILURE, cp.id() + ": failure 2^" + lf);
+      if (maxRows < s.n() / s.plaintextLimbs()) {
+        double lf1 = Noise.log2FailureProbability(s, Noise.compactAnswer(cp, maxRows + 1,
+            CompactParams.BUDGET_COLS));
+        assertTrue(lf1 > CompactParams.MAX_LOG2_FAILURE, "the cap is tight: " + lf1);
+        assertThrows(IllegalArgumentException.class, () -> cp.checkGeometry(maxRows + 1, 2));
+      }
+      cp.checkGeometry(maxRows, 2);
     }
     // the budget does not close for 56-bit plaintexts with this expansion: the reason for 40
     CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;

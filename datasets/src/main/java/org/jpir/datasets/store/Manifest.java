@@ -35,6 +35,10 @@ public record Manifest(int version, String presetId, String source, Geometry geo
   /** The manifest's file name inside the database directory. */
   public static final String FILE = "manifest.txt";
   static final String FORMAT = "jpir-stored-database";
+  /** Largest manifest accepted, in bytes (a manifest is refused unread beyond this). */
+  public static final int MAX_BYTES = 16 << 20;
+  /** Largest chunk a manifest may declare, in bytes (a chunk is read whole into one array). */
+  public static final long MAX_CHUNK_BYTES = Integer.MAX_VALUE - 8;
 
   /**
    * One chunk file: columns {@code [firstColumn, firstColumn + columns)}, which hold records
@@ -95,8 +99,40 @@ public record Manifest(int version, String presetId, String source, Geometry geo
     b.append(k).append('=').append(v).append('\n');
   }
 
-  /** Parses a manifest; {@code where} names it in messages. */
+  /**
+   * Parses a manifest from its bytes (strict UTF-8, at most {@link #MAX_BYTES}); {@code where}
+   * names it in messages.
+   *
+   * @throws StoredDatabaseException naming what is wrong
+   */
+  public static Manifest parse(byte[] bytes, String where) {
+    if (bytes.length > MAX_BYTES) {
+      throw new StoredDatabaseException(where + ": manifest has " + bytes.length
+          + " bytes, more than the " + MAX_BYTES + " allowed");
+    }
+    String text;
+    try {
+      text = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new StoredDatabaseException(where + ": manifest is not UTF-8 text", e);
+    }
+    return parse(text, where);
+  }
+
+  /**
+   * Parses a manifest; {@code where} names it in messages. Every number is range-checked and the
+   * chunk count is checked against the geometry before any chunk is listed.
+   *
+   * @throws StoredDatabaseException naming what is wrong
+   */
   public static Manifest parse(String text, String where) {
+    if (text.length() > MAX_BYTES) {
+      throw new StoredDatabaseException(where + ": manifest has " + text.length()
+          + " characters, more than the " + MAX_BYTES + " allowed");
+    }
     int tail = text.lastIndexOf("manifest.crc32c=");
     if (tail < 0 || (tail > 0 && text.charAt(tail - 1) != '\n')) {
       throw new StoredDatabaseException(where + ": manifest has no manifest.crc32c line "
@@ -112,15 +148,19 @@ public record Manifest(int version, String presetId, String source, Geometry geo
       }
       int eq = l.indexOf('=');
       if (eq < 0) {
-        throw new StoredDatabaseException(where + ": manifest line '" + l + "' has no '='");
+        throw new StoredDatabaseException(where + ": manifest line '" + printable(l)
+            + "' has no '='");
       }
-      kv.put(l.substring(0, eq), l.substring(eq + 1));
+      if (kv.put(l.substring(0, eq), l.substring(eq + 1)) != null) {
+        throw new StoredDatabaseException(where + ": manifest repeats key '"
+            + printable(l.substring(0, eq)) + "'");
+      }
     }
     if (!FORMAT.equals(kv.get("format"))) {
       throw new StoredDatabaseException(where + ": not a jpir stored database manifest (format="
-          + kv.get("format") + ", expected " + FORMAT + ")");
+          + printable(String.valueOf(kv.get("format"))) + ", expected " + FORMAT + ")");
     }
-    int version = (int) num(kv, "version", where);
+    int version = intNum(kv, "version", where);
     if (version != VERSION) {
       throw new StoredDatabaseException(where + ": unsupported manifest version " + version
           + " (this build reads version " + VERSION + ")");
@@ -132,18 +172,44 @@ public record Manifest(int version, String presetId, String source, Geometry geo
     }
     Geometry g;
     try {
-      g = new Geometry(num(kv, "record.count", where), (int) num(kv, "record.size", where),
-          (int) num(kv, "geometry.polyBytes", where), (int) num(kv, "geometry.recordsPerPoly", where),
-          (int) num(kv, "geometry.planes", where), (int) num(kv, "geometry.rows", where),
-          (int) num(kv, "geometry.cols", where));
+      g = new Geometry(num(kv, "record.count", where), intNum(kv, "record.size", where),
+          intNum(kv, "geometry.polyBytes", where), intNum(kv, "geometry.recordsPerPoly", where),
+          intNum(kv, "geometry.planes", where), intNum(kv, "geometry.rows", where),
+          intNum(kv, "geometry.cols", where));
+      if (g.polyBytes() < 1) {
+        throw new IllegalArgumentException("geometry.polyBytes " + g.polyBytes()
+            + " must be positive");
+      }
+      Math.multiplyExact(g.recordCount(), (long) g.recordSize());
+    } catch (ArithmeticException e) {
+      throw new StoredDatabaseException(where + ": manifest geometry is invalid: "
+          + "record.count x record.size overflows", e);
     } catch (IllegalArgumentException e) {
       throw new StoredDatabaseException(where + ": manifest geometry is invalid: " + e.getMessage(),
           e);
     }
-    int cpc = (int) num(kv, "chunk.columns", where);
-    int count = (int) num(kv, "chunk.count", where);
+    int cpc = intNum(kv, "chunk.columns", where);
+    int count = intNum(kv, "chunk.count", where);
     if (!"crc32c".equals(kv.get("checksum"))) {
-      throw new StoredDatabaseException(where + ": unknown checksum '" + kv.get("checksum") + "'");
+      throw new StoredDatabaseException(where + ": unknown checksum '"
+          + printable(String.valueOf(kv.get("checksum"))) + "'");
+    }
+    if (cpc < 1 || Integer.bitCount(cpc) != 1) {
+      throw new StoredDatabaseException(where + ": chunk.columns=" + cpc
+          + " is not a power of two");
+    }
+    long expectCount = (g.cols() + (long) cpc - 1) / cpc;
+    if (count != expectCount) {
+      throw new StoredDatabaseException(where + ": manifest lists " + count + " chunks; the "
+          + "geometry needs " + expectCount);
+    }
+    if (count > kv.size()) {
+      throw new StoredDatabaseException(where + ": manifest declares " + count
+          + " chunks but has only " + kv.size() + " lines");
+    }
+    if (recordsPerColumn(g) > MAX_CHUNK_BYTES / g.recordSize() / cpc) {
+      throw new StoredDatabaseException(where + ": chunks of " + cpc + " columns would exceed "
+          + MAX_CHUNK_BYTES + " bytes");
     }
     List<Chunk> chunks = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -183,8 +249,28 @@ public record Manifest(int version, String presetId, String source, Geometry geo
     try {
       return Long.parseLong(v.trim());
     } catch (NumberFormatException e) {
-      throw new StoredDatabaseException(where + ": manifest " + k + "=" + v + " is not a number");
+      throw new StoredDatabaseException(where + ": manifest " + k + "=" + printable(v)
+          + " is not a number");
     }
+  }
+
+  private static int intNum(Map<String, String> kv, String k, String where) {
+    long v = num(kv, k, where);
+    if (v < 0 || v > Integer.MAX_VALUE) {
+      throw new StoredDatabaseException(where + ": manifest " + k + "=" + v + " is out of range"
+          + " [0, " + Integer.MAX_VALUE + "]");
+    }
+    return (int) v;
+  }
+
+  /** A hostile string made safe for a message: printable ASCII, at most 64 characters. */
+  static String printable(String s) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < Math.min(64, s.length()); i++) {
+      char c = s.charAt(i);
+      b.append(c >= 0x20 && c < 0x7F ? c : '?');
+    }
+    return s.length() > 64 ? b + "..." : b.toString();
   }
 
   /** Checks the chunks tile the columns as {@link #layout} would. */

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -57,8 +56,15 @@ public final class StoredDatabase implements RecordSource, Closeable {
     try {
       p = Presets.byId(m.presetId());
     } catch (IllegalArgumentException e) {
-      throw new StoredDatabaseException(dir + ": manifest preset '" + m.presetId()
-          + "' is unknown to this build", e);
+      throw new StoredDatabaseException(dir + ": manifest preset '"
+          + Manifest.printable(String.valueOf(m.presetId())) + "' is refused: " + e.getMessage(),
+          e);
+    }
+    try {
+      m.geometry().checkPrecision(p);
+    } catch (IllegalArgumentException e) {
+      throw new StoredDatabaseException(dir + ": manifest geometry is invalid for preset "
+          + p.id() + ": " + e.getMessage(), e);
     }
     if (expected != null && !expected.id().equals(p.id())) {
       throw new StoredDatabaseException(dir + ": preset mismatch: the database was built for '"
@@ -71,6 +77,9 @@ public final class StoredDatabase implements RecordSource, Closeable {
     for (Manifest.Chunk c : m.chunks()) {
       Path f = dir.resolve(c.file());
       long len;
+      if (Files.exists(f) && !Files.isRegularFile(f)) {
+        throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is not a regular file");
+      }
       try {
         len = Files.size(f);
       } catch (IOException e) {
@@ -85,19 +94,29 @@ public final class StoredDatabase implements RecordSource, Closeable {
     return new StoredDatabase(dir, m, p);
   }
 
-  /** Reads and parses {@code dir/manifest.txt}. */
+  /**
+   * Reads and parses {@code dir/manifest.txt}; a manifest that is not a regular file or is larger
+   * than {@link Manifest#MAX_BYTES} is refused unread.
+   */
   public static Manifest readManifest(Path dir) {
     Path mf = dir.resolve(Manifest.FILE);
-    String text;
-    try {
-      text = Files.readString(mf, StandardCharsets.UTF_8);
+    byte[] bytes;
+    if (!Files.exists(mf)) {
+      throw new StoredDatabaseException(dir + ": no " + Manifest.FILE
+          + " (not a stored database, or an incomplete write)");
+    }
+    if (!Files.isRegularFile(mf)) {
+      throw new StoredDatabaseException(dir + ": " + Manifest.FILE + " is not a regular file");
+    }
+    try (java.io.InputStream in = Files.newInputStream(mf)) {
+      bytes = in.readNBytes(Manifest.MAX_BYTES + 1);
     } catch (NoSuchFileException e) {
       throw new StoredDatabaseException(dir + ": no " + Manifest.FILE
           + " (not a stored database, or an incomplete write)", e);
     } catch (IOException e) {
       throw new StoredDatabaseException(dir + ": cannot read " + Manifest.FILE + ": " + e, e);
     }
-    return Manifest.parse(text, dir.toString());
+    return Manifest.parse(bytes, dir.toString());
   }
 
   public Path directory() {
@@ -143,13 +162,14 @@ public final class StoredDatabase implements RecordSource, Closeable {
   /** Reads chunk k whole and checks its length and CRC32C. */
   public byte[] readChunk(int k) {
     Manifest.Chunk c = manifest.chunks().get(k);
-    byte[] b = new byte[(int) c.bytes()];
+    byte[] b;
     try {
       FileChannel ch = channel(k);
       if (ch.size() != c.bytes()) {
         throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is " + ch.size()
             + " bytes but the manifest says " + c.bytes() + " (truncated or replaced)");
       }
+      b = new byte[Math.toIntExact(c.bytes())];
       readFully(ch, 0, ByteBuffer.wrap(b));
     } catch (IOException e) {
       throw new StoredDatabaseException(dir + ": chunk " + c.file() + " cannot be read: " + e, e);
