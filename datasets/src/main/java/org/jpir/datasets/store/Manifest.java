@@ -235,7 +235,12 @@ public record Manifest(int version, String presetId, String source, Geometry geo
         extra.put(k, v);
       }
     });
-    Manifest m = new Manifest(version, kv.get("preset"), kv.getOrDefault("source", ""), g, cpc,
+    String preset = kv.get("preset");
+    if (preset == null || !preset.matches("[A-Za-z0-9._-]{1,64}")) {
+      throw new StoredDatabaseException(where + ": manifest preset "
+          + (preset == null ? "is missing" : "'" + printable(preset) + "' is not a preset id"));
+    }
+    Manifest m = new Manifest(version, preset, kv.getOrDefault("source", ""), g, cpc,
         List.copyOf(chunks), extra);
     m.checkLayout(where);
     return m;
