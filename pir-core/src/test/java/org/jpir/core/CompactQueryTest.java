@@ -221,6 +221,45 @@ class CompactQueryTest {
   }
 
   @Test
+  void productionCompactPresetDecodesAtItsLargestGeometryWithWorstCaseDigits() {
+    CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;
+    Params p = cp.server();
+    int n = p.n();
+    int rows = cp.maxRows();
+    // two full columns of extreme digits (column 0 all -2^15), about 0.9 GiB at 682 rows
+    ExtremeRecords src = new ExtremeRecords(p, 2L * rows, 5, rows);
+    Geometry g = Geometry.of(p, src.recordCount(), src.recordSize(), rows);
+    assertEquals(2, g.cols());
+    CompactClient client = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM),
+        "edge", RANDOM);
+    EvaluationKeyStore store = new EvaluationKeyStore(cp);
+    store.register(client.clientId(), Wire.writeEvaluationKeys(client.evaluationKeys()));
+    PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
+    long index = rows + 77;
+    PreparedQuery pq = new CompactExpander(cp).expand(
+        Wire.readCompactQuery(Wire.writeCompactQuery(client.query(index)), cp, g), g, store,
+        null);
+    Answer a = Wire.readAnswer(Wire.writeAnswer(new PirServer(p).answer(db, pq, null)), p, g);
+    assertArrayEquals(src.record(index), client.decode(a, index), "record " + index);
+    long[] msg = new long[a.limbs() * n];
+    System.arraycopy(new ColumnEncoder(p, g, src).digits(0, 1), g.rowOf(index)
+        * p.plaintextLimbs() * n, msg, 0, p.plaintextLimbs() * n);
+    Glwe c = new Glwe(n, a.limbs());
+    Digits.toLongs(a.data(), 0, c.data(), 0, c.data().length);
+    double[] e = new GlweOps(p).noise(new SecretKey(p, client.secret().coefficients()), c, msg);
+    double var = variance(e);
+    double est = Noise.compactAnswer(cp, g.rows(), g.cols());
+    System.out.printf(java.util.Locale.ROOT, "compact edge %dx%d: noise std 2^%.2f, estimate"
+        + " 2^%.2f, decoding margin 2^%.0f, failure per coefficient 2^%.0f (estimate)%n",
+        g.rows(), g.cols(), Math.log(var) / Math.log(4), Math.log(est) / Math.log(4),
+        Math.log(Noise.margin(p)) / Math.log(2), Noise.log2FailureProbability(p, est));
+    assertTrue(var <= est * tolerance(n), "noise " + var + " above the estimate " + est);
+    // the bound charges every coefficient of an expanded row with the constant term's 4^l
+    // growth; the others grow less, so at depth 11 it is about 4 bits above the measurement
+    assertTrue(var >= est / 1024, "the noise is really there: " + var + " vs " + est);
+  }
+
+  @Test
   void missingOrWrongEvaluationKeysAreRejected() {
     Geometry g = smallGeometry();
     CompactClient alice = client(g, "alice");
