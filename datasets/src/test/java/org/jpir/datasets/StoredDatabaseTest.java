@@ -142,6 +142,23 @@ class StoredDatabaseTest {
   }
 
   @Test
+  void insecurePresetDatabaseIsRefusedWithoutTheTestFlag() throws IOException {
+    Path dir = writeSynthetic("insecure", SRC);
+    String before = System.getProperty(org.jpir.core.Security.ALLOW_INSECURE_PROPERTY);
+    System.clearProperty(org.jpir.core.Security.ALLOW_INSECURE_PROPERTY);
+    try {
+      StoredDatabaseException e = assertThrows(StoredDatabaseException.class,
+          () -> StoredDatabase.open(dir));
+      assertTrue(e.getMessage().contains("-Djpir.allowInsecure=true"), e.getMessage());
+    } finally {
+      if (before != null) {
+        System.setProperty(org.jpir.core.Security.ALLOW_INSECURE_PROPERTY, before);
+      }
+    }
+    StoredDatabase.open(dir).close();
+  }
+
+  @Test
   void truncatedManifestIsRejected() throws IOException {
     Path dir = writeSynthetic("truncm", SRC);
     Path mf = dir.resolve(Manifest.FILE);

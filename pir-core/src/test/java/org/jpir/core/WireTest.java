@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class WireTest {
   static final Params P = Presets.TEST_INSECURE_256;
@@ -60,5 +63,52 @@ class WireTest {
     rejects(Wire.writeSecretKey(sk), readQ, "expected a query but got a secret key");
     rejects(q, b -> Wire.readQuery(b, Presets.TEST_INSECURE_1024), "is for preset");
     rejects(q, b -> Wire.readAnswer(b, P), "expected a answer but got a query");
+    // the geometry overloads refuse a message made for another database shape
+    Geometry other = Geometry.of(P, 1000, 100, 8);
+    rejects(q, b -> Wire.readQuery(b, P, other), "query was made for 4 rows x 2 columns");
+    Answer a = new Answer(P.id(), 2, P.answerLimbs(), new short[2 * 2 * P.answerLimbs() * P.n()]);
+    rejects(Wire.writeAnswer(a), b -> Wire.readAnswer(b, P, G), "planes 1");
+    Answer fewLimbs = new Answer(P.id(), 1, 3, new short[2 * 3 * P.n()]);
+    rejects(Wire.writeAnswer(fewLimbs), b -> Wire.readAnswer(b, P), "limbs 5");
+  }
+
+  @Test
+  void largestMessageSizesAreExactAndFilesBeyondThemAreRefusedUnread(@TempDir Path dir)
+      throws Exception {
+    SecretKey sk = SecretKey.generate(P, RANDOM);
+    byte[] q = Wire.writeQuery(new PirClient(P, G, sk, RANDOM).query(3));
+    assertEquals(Wire.maxQueryBytes(P, G), q.length);
+    assertEquals(Wire.maxSecretKeyBytes(P), Wire.writeSecretKey(sk).length);
+    Answer a = new Answer(P.id(), G.planes(), P.answerLimbs(),
+        new short[G.planes() * 2 * P.answerLimbs() * P.n()]);
+    assertEquals(Wire.maxAnswerBytes(P, G), Wire.writeAnswer(a).length);
+    // production sizes, for the jobs' limits
+    Params prod = Presets.ONIONPIR_4096;
+    Geometry big = Geometry.of(prod, 1L << 20, 4096, 1024);
+    assertEquals(8, Noise.levels(big.cols()));
+    // header 26, rows and cols 8, seed 32, 1024 x 4 GLWEs and 8 x 10 GGSW rows of 6 x 4096
+    // digits with their lengths, CRC 4
+    assertEquals(26 + 8 + 32 + 4 + 2L * 1024 * 4 * 6 * 4096 + 4 + 2L * 8 * 10 * 6 * 4096 + 4,
+        Wire.maxQueryBytes(prod, big));
+    assertTrue(Wire.maxEvaluationKeysBytes(CompactParams.ONIONPIR_4096_COMPACT) < 5_000_000);
+    Path f = dir.resolve("q.query");
+    Files.write(f, q);
+    assertArrayEquals(q, Wire.readFile(f, Wire.maxQueryBytes(P, G), "query"));
+    Files.write(f, Arrays.copyOf(q, q.length + 1));
+    Wire.WireException e = assertThrows(Wire.WireException.class,
+        () -> Wire.readFile(f, Wire.maxQueryBytes(P, G), "query"));
+    assertTrue(e.getMessage().contains("more than the largest valid " + q.length),
+        e.getMessage());
+    e = assertThrows(Wire.WireException.class, () -> Wire.readFile(dir, 100, "query"));
+    assertTrue(e.getMessage().contains("is not a regular file"), e.getMessage());
+    Path fifo = dir.resolve("fifo.query");
+    if (new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0) {
+      e = assertThrows(Wire.WireException.class, () -> Wire.readFile(fifo, 100, "query"));
+      assertTrue(e.getMessage().contains("fifo.query is not a regular file"), e.getMessage());
+    }
+    e = assertThrows(Wire.WireException.class, () -> Wire.readBounded(
+        new java.io.ByteArrayInputStream(new byte[101]), 100, "stream"));
+    assertTrue(e.getMessage().contains("stream holds more than the largest valid 100"),
+        e.getMessage());
   }
 }
