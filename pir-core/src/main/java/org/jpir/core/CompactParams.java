@@ -3,7 +3,7 @@ package org.jpir.core;
 import java.util.List;
 
 /**
- * Parameters of the compact-query scheme (issue 8): the client sends one packed GLWE per phase
+ * Parameters of the compact-query scheme: the client sends one packed GLWE per phase
  * and uploads evaluation keys once; the server expands the packed GLWEs with automorphism
  * key switching into the phase-1 rows and the phase-2 GGSWs.
  *

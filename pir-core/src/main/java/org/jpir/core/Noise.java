@@ -56,7 +56,7 @@ public final class Noise {
     return phase1(p, rows) + levels(cols) * externalProduct(p) + answerRounding(p);
   }
 
-  // ---- compact queries (issue 8) -------------------------------------------------------
+  // ---- compact queries -------------------------------------------------------
 
   /** Rounding a GLWE to {@code limbs} limbs: {@code u^2/12 (1 + N 2/3)}, {@code u = 2^(-K limbs)}. */
   public static double rounding(Params p, int limbs) {
