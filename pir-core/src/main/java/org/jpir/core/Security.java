@@ -158,13 +158,23 @@ public final class Security {
     for (int m = Math.max(1, n / 8); m <= 3 * n; m += step) {
       int d = m + n + 1;
       double lnVolPerDim = (m * lnQ + n * lnNu) / d;
-      for (int b = 40; b < Math.min(d, bestBeta); b++) {
-        if (0.5 * Math.log(b) + lnSigma <= (2.0 * b - d) * lnDelta(b) + lnVolPerDim) {
-          bestBeta = b;
-          bestM = m;
-          break;
+      // the condition holds for every block size above the smallest one (it only gets easier),
+      // so skip m unless it beats the best so far, then bisect
+      int hi = Math.min(d - 1, bestBeta - 1);
+      if (hi < 40 || !succeeds(hi, d, lnSigma, lnVolPerDim)) {
+        continue;
+      }
+      int lo = 40;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (succeeds(mid, d, lnSigma, lnVolPerDim)) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
         }
       }
+      bestBeta = hi;
+      bestM = m;
     }
     if (bestM < 0) {
       throw new IllegalArgumentException("no primal attack found for n = " + n + ", log2 q = "
@@ -174,6 +184,11 @@ public final class Security {
     double offset = 16.4 + Math.log(8.0 * d) / Math.log(2);
     return new Estimate(bestBeta, bestM, d, 0.292 * bestBeta, 0.265 * bestBeta,
         0.292 * bestBeta + offset, 0.265 * bestBeta + offset);
+  }
+
+  /** The 2016 estimate's success condition for block size b in dimension d. */
+  private static boolean succeeds(int b, int d, double lnSigma, double lnVolPerDim) {
+    return 0.5 * Math.log(b) + lnSigma <= (2.0 * b - d) * lnDelta(b) + lnVolPerDim;
   }
 
   /** ln of the root-Hermite factor of BKZ-beta: {@code ((pi b)^(1/b) b / (2 pi e))^(1/(2(b-1)))}. */
