@@ -107,11 +107,15 @@ public final class DistributedPirServer {
     while (true) {
       long minUnified = Long.MAX_VALUE;
       int count = 0;
-      for (org.apache.spark.SparkExecutorInfo e : sc.statusTracker().getExecutorInfos()) {
-        boolean driver = e.host().equals(self.host()) && e.port() == self.port();
-        if (local || !driver) {
+      // block manager "host:port" -> (max storage memory, remaining): Spark's unified memory
+      java.util.Map<String, scala.Tuple2<Object, Object>> status =
+          scala.jdk.javaapi.CollectionConverters.asJava(sc.sc().getExecutorMemoryStatus());
+      String driverId = self.host() + ":" + self.port();
+      for (java.util.Map.Entry<String, scala.Tuple2<Object, Object>> e : status.entrySet()) {
+        long max = (Long) e.getValue()._1();
+        if ((local || !e.getKey().equals(driverId)) && max > 0) {
           count++;
-          minUnified = Math.min(minUnified, e.totalOnHeapStorageMemory());
+          minUnified = Math.min(minUnified, max);
         }
       }
       if (count >= (local ? 1 : expected) || System.nanoTime() > deadline) {

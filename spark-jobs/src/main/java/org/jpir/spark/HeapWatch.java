@@ -8,8 +8,8 @@ import java.util.Locale;
 /**
  * The heap high-water mark of this JVM while a job runs: a daemon thread samples the used heap
  * every 20 ms (the peak sample, which includes garbage not yet collected), and the garbage
- * collector's notifications give the peak of the heap in use right after a collection (the live
- * data); {@link #stop} reports both.
+ * collector's notifications give the peak of the heap in use right after a collection (an upper
+ * bound of the live data); {@link #stop} reports both.
  */
 final class HeapWatch {
   private final Thread thread;
@@ -102,7 +102,8 @@ final class HeapWatch {
     }
     long max = Runtime.getRuntime().maxMemory();
     return String.format(Locale.ROOT, "heap high-water mark %.0f MiB of %.0f MiB max (sampled"
-        + " every 20 ms, garbage included); peak live heap after a collection %.0f MiB",
+        + " every 20 ms, garbage included); peak heap in use right after a collection %.0f MiB (an upper bound"
+        + " of the live data: old-generation garbage stays until a mixed or full collection)",
         peak / 1048576.0, max / 1048576.0, peakAfterGc / 1048576.0);
   }
 }
