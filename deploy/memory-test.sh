@@ -3,7 +3,8 @@
 # answer must decode exactly, and the job prints its heap high-water mark.
 #   deploy/memory-test.sh                        CI size: 60 queries, 64 MiB, 1536m heap
 #   QUERIES=200 MIB=256 HEAP=3g deploy/memory-test.sh   the full target
-# Environment: QUERIES, MIB, HEAP, BATCH (4), PRESET (onionpir-4096-128), WORK (deploy/target/memory-test).
+# Environment: QUERIES, MIB, HEAP, BATCH (4), PRESET (onionpir-4096-128), WORK (deploy/target/memory-test),
+# FULL_GC=1 (a full collection at each batch end, to print the live heap between batches; slower).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -21,6 +22,7 @@ rm -rf "$WORK"; mkdir -p "$WORK/q" "$CLIENT"
   --ids "$CLIENT/ids.map" --out "$WORK/q"
 echo "memory-test: $QUERIES queries ($(du -sh "$WORK/q" | cut -f1)) of a $MIB MiB database, batches of $BATCH, heap $HEAP"
 start=$(date +%s)
+PIR_JAVA_OPTS="${PIR_JAVA_OPTS:-} $([ "${FULL_GC:-0}" = 1 ] && echo -Djpir.heapWatch.fullGc=true)" \
 PIR_DRIVER_MEMORY="$HEAP" ./pir answer --preset "$PRESET" --db "$DB" --queries "$WORK/q" --out "$WORK/a" \
   --batch "$BATCH" > "$WORK/answer.log" 2>&1 || { tail -40 "$WORK/answer.log"; echo "memory-test: FAILED: the answer job failed"; exit 1; }
 grep -E "memory plan|answer:" "$WORK/answer.log"

@@ -136,6 +136,7 @@ public final class AnswerJob {
       LOG.info(String.format(Locale.ROOT, "batch %d/%d: %d queries answered in %.2f s (phase 1"
           + " %.2f s, phase 2 %.2f s summed over tasks); %.2f GB/s of raw database", bi + 1,
           batches, n, s, tot.lastP1, tot.lastP2, g.rawBytes() * (double) n / s / 1e9));
+      HeapWatch.batchEnded();
     }
     return new Summary(tot.answered, tot.rejected, skipped, (System.nanoTime() - start) / 1e9,
         tot.serverS, tot.p1, tot.p2, g.rawBytes());

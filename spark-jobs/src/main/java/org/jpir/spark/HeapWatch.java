@@ -15,6 +15,10 @@ final class HeapWatch {
   private final Thread thread;
   private volatile boolean running = true;
   private volatile long peak;
+  private volatile long peakLiveAtBatchEnd = -1;
+  private static volatile HeapWatch current;
+  /** With {@code -Djpir.heapWatch.fullGc=true}, each batch end runs a full collection (slow). */
+  static final boolean FULL_GC = Boolean.getBoolean("jpir.heapWatch.fullGc");
   private volatile long peakAfterGc;
   private final javax.management.NotificationListener onGc = (n, hb) -> {
     if (com.sun.management.GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION
@@ -62,7 +66,25 @@ final class HeapWatch {
     }
     w.sample();
     w.thread.start();
+    current = w;
     return w;
+  }
+
+  /**
+   * Called at the end of every batch: with {@link #FULL_GC}, collects the whole heap and records
+   * the heap in use after it (the live data held between batches: PVECs, the batch's cached
+   * expansions); otherwise does nothing.
+   */
+  static void batchEnded() {
+    HeapWatch w = current;
+    if (w == null || !FULL_GC) {
+      return;
+    }
+    System.gc();
+    long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    if (used > w.peakLiveAtBatchEnd) {
+      w.peakLiveAtBatchEnd = used;
+    }
   }
 
   private static boolean isHeapPool(String name) {
@@ -89,6 +111,7 @@ final class HeapWatch {
   /** Stops sampling; one line with the peak used heap, the peak after GC and the maximum. */
   String stop() {
     running = false;
+    current = null;
     thread.interrupt();
     sample();
     for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -104,6 +127,8 @@ final class HeapWatch {
     return String.format(Locale.ROOT, "heap high-water mark %.0f MiB of %.0f MiB max (sampled"
         + " every 20 ms, garbage included); peak heap in use right after a collection %.0f MiB (an upper bound"
         + " of the live data: old-generation garbage stays until a mixed or full collection)",
-        peak / 1048576.0, max / 1048576.0, peakAfterGc / 1048576.0);
+        peak / 1048576.0, max / 1048576.0, peakAfterGc / 1048576.0)
+        + (peakLiveAtBatchEnd < 0 ? "" : String.format(Locale.ROOT, "; live heap after a full"
+            + " collection at each batch end: peak %.0f MiB", peakLiveAtBatchEnd / 1048576.0));
   }
 }

@@ -12,7 +12,7 @@ import org.jpir.core.PirServer;
  * What one executor needs for a job, computed from the preset, the geometry, the partitioning
  * and the batch before anything is prepared, against what it has (Spark's unified memory for
  * cached blocks and broadcasts, the heap for everything): the cached PVECs of its share of the
- * partitions ({@code ceil(partitions / executors)} of them), the batch's broadcast, the
+ * partitions (the {@code ceil(partitions / executors)} widest), the batch's broadcast, the
  * executor-side cache of expanded queries (one prepared matrix per query of a batch) and the
  * phase-1 scratch of every concurrently running task. {@link #check} stops the job with a
  * message naming the settings to change.
@@ -25,7 +25,7 @@ import org.jpir.core.PirServer;
  */
 public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, long unifiedMemory,
     double memoryFraction, long queryCacheBytes, boolean queryCacheFromSetting, int partitions,
-    int partitionsPerExecutor, long pvecBytesPerPartition, int batch,
+    int partitionsPerExecutor, long pvecBytesPerExecutor, int batch,
     DistributedPirServer.ExpandMode mode, long expandedQueryBytes, long broadcastBytes,
     long scratchBytesPerTask, long driverBytes, boolean local) {
 
@@ -65,7 +65,16 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
   public static MemoryPlan of(Params p, Geometry g, ColumnPartitioning parts, int batch,
       DistributedPirServer.ExpandMode mode, CompactParams compact, ExecutorResources r) {
     int perExec = (parts.count() + r.executors() - 1) / r.executors();
-    long pvecPart = pvecBytesPerColumn(p, g) * parts.width() * g.planes();
+    // the busiest executor: the perExec widest partitions
+    long[] sizes = new long[parts.count()];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = pvecBytesPerColumn(p, g) * parts.size(i) * g.planes();
+    }
+    java.util.Arrays.sort(sizes);
+    long pvecExec = 0;
+    for (int i = 0; i < perExec; i++) {
+      pvecExec += sizes[sizes.length - 1 - i];
+    }
     long expanded = expandedQueryBytes(p, g);
     long wire = compact != null ? MessageFiles.maxCompactQueryBytes(compact, g)
         + 2L * compact.keys().n() * compact.keys().glweLimbs()
@@ -80,13 +89,8 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
     long cache = r.queryCacheSetting() > 0 ? r.queryCacheSetting()
         : (long) ((1 - r.memoryFraction()) * r.usableHeap());
     return new MemoryPlan(r.executors(), r.coresPerExecutor(), r.usableHeap(), r.unifiedMemory(),
-        r.memoryFraction(), cache, r.queryCacheSetting() > 0, parts.count(), perExec, pvecPart,
+        r.memoryFraction(), cache, r.queryCacheSetting() > 0, parts.count(), perExec, pvecExec,
         batch, mode, expanded, bcast, scratch, driver, r.local());
-  }
-
-  /** Cached PVEC bytes on the busiest executor. */
-  public long pvecBytesPerExecutor() {
-    return pvecBytesPerPartition * partitionsPerExecutor;
   }
 
   /** Bytes the executor-side query cache holds for one batch (0 when the driver expands). */
