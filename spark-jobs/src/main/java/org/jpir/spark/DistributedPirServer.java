@@ -85,16 +85,6 @@ public final class DistributedPirServer {
     }
   }
 
-  /**
-   * The memory plan of a job before anything is prepared: the executors' resources as Spark
-   * reports them (in cluster mode after waiting up to 60 s for the executors to register).
-   */
-  public static MemoryPlan plan(JavaSparkContext sc, Params p, Geometry g, int partitions,
-      Workload w) {
-    ColumnPartitioning parts = ColumnPartitioning.forPartitions(g.cols(), partitions);
-    return MemoryPlan.of(p, g, parts, w.batch(), w.mode(), w.compact(), resources(sc));
-  }
-
   /** The executors' resources: Spark's unified memory per executor, cores, the cache setting. */
   static MemoryPlan.ExecutorResources resources(JavaSparkContext sc) {
     org.apache.spark.SparkConf c = sc.getConf();
