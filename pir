@@ -75,7 +75,7 @@ jpir launcher (JDK: $JAVA_HOME)
   ./pir demo [options]     the main job in Spark local mode on a generated database (see README)
   ./pir demo-compact       compact queries (~0.1 MiB) on Spark, expansion on driver vs executors
   ./pir answer ...         answer a directory of query files (Spark)
-  ./pir client ...         keygen | query | decode | verify
+  ./pir client ...         keygen | evk | query | decode | verify (random query ids, private --ids map)
   ./pir setup <source> ... import a source into a stored database (= ./pir data import)
   ./pir data ...           import | manifest | verify | lookup (stored databases)
   ./pir local-demo         the same protocol in one JVM without Spark

@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# The cluster test (run by .ci/run): a standalone Master and two Workers on 127.0.0.1, the
-# `answer` job submitted with spark-submit, every answer decoded and checked against the
-# database; then a second run during which one executor process is killed after the first batch,
-# which must still complete with exact answers. Stops the cluster on exit.
+# The cluster test (run by .ci/run): a standalone Master and two Workers on 127.0.0.1 built from
+# this build's own jars, the `answer` job submitted with spark-submit, queries named by random ids
+# (the id -> index map stays in the client's directory, which the server never reads).
+#   run 1: every answer decoded and checked against the database;
+#   run 2: six good queries and three bad files (a 74-byte query declaring ~2^30 elements, a
+#          truncated query, a query for another preset) in two batches of 5 (so every batch holds
+#          good queries), one executor killed while the first batch runs: the job exits 0, each bad file has an error file and no answer, every
+#          good query is answered exactly;
+#   run 3: the same job restarted on run 2's output directory after one answer was removed:
+#          it skips the answered queries, says how many, and answers the missing one.
+# Stops the cluster on exit.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -12,31 +19,35 @@ export JPIR_WORKER_UI_PORT="${JPIR_WORKER_UI_PORT:-8181}"
 PRESET="${PRESET:-onionpir-4096-128}"
 DB="${DB:-synthetic:16384x1024:7}"          # 16 MiB
 WORK="$JPIR_CLUSTER_DIR/data"
+CLIENT="$WORK/client"                      # the client's private side: key and id maps
 trap 'deploy/cluster.sh stop >/dev/null 2>&1 || true' EXIT
+fail() { echo "cluster-test: FAILED: $*" >&2; exit 1; }
 
 deploy/cluster.sh home
 deploy/cluster.sh start 2 1 2g
-rm -rf "$WORK"; mkdir -p "$WORK/q1" "$WORK/q2"
-./pir client keygen --preset "$PRESET" --out "$WORK/key.bin"
+rm -rf "$WORK"; mkdir -p "$WORK/q1" "$WORK/q2" "$CLIENT"
+./pir client keygen --preset "$PRESET" --out "$CLIENT/key.bin"
 count="${DB#synthetic:}"; count="${count%%x*}"
-for i in 0 1 777 $((count - 1)); do
-  ./pir client query --preset "$PRESET" --db "$DB" --key "$WORK/key.bin" --index "$i" --out "$WORK/q1/$i.query" >/dev/null
-done
-for i in 3 5000 9000 12000 15000 $((count - 2)); do
-  ./pir client query --preset "$PRESET" --db "$DB" --key "$WORK/key.bin" --index "$i" --out "$WORK/q2/$i.query" >/dev/null
-done
+./pir client query --preset "$PRESET" --db "$DB" --key "$CLIENT/key.bin" --index "0,1,777,$((count - 1))" \
+  --ids "$CLIENT/ids1.map" --out "$WORK/q1"
+./pir client query --preset "$PRESET" --db "$DB" --key "$CLIENT/key.bin" --index "3,5000,9000,12000,15000,$((count - 2))" \
+  --ids "$CLIENT/ids2.map" --out "$WORK/q2"
+./pir spark-java org.jpir.spark.HostileQueries --preset "$PRESET" --db "$DB" --out "$WORK/q2" > "$WORK/bad.txt"
+cat "$WORK/bad.txt"
 
 echo "cluster-test: run 1: answer job on the cluster"
 deploy/cluster.sh submit answer --preset "$PRESET" --db "$DB" --queries "$WORK/q1" --out "$WORK/a1" --batch 2 --partitions 4
-./pir client verify --preset "$PRESET" --db "$DB" --key "$WORK/key.bin" --answers "$WORK/a1"
+./pir client verify --preset "$PRESET" --db "$DB" --key "$CLIENT/key.bin" --ids "$CLIENT/ids1.map" --answers "$WORK/a1"
 
-echo "cluster-test: run 2: kill one executor after the first batch"
-deploy/cluster.sh submit answer --preset "$PRESET" --db "$DB" --queries "$WORK/q2" --out "$WORK/a2" --batch 2 --partitions 4 \
+echo "cluster-test: run 2: three bad files among good queries in batches of 5, one executor killed mid-batch"
+deploy/cluster.sh submit answer --preset "$PRESET" --db "$DB" --queries "$WORK/q2" --out "$WORK/a2" --batch 5 --partitions 4 \
   > "$WORK/run2.log" 2>&1 &
 submit=$!
 killed=""
-for _ in $(seq 1 600); do
-  if grep -q "batch 1/3" "$WORK/run2.log" 2>/dev/null; then
+for _ in $(seq 1 1500); do
+  # the partitions are prepared and cached: batch 1 starts now; kill while its tasks run
+  if grep -q "prepared .* columns in" "$WORK/run2.log" 2>/dev/null; then
+    sleep 2
     victim=$(deploy/cluster.sh executors | head -n1)
     if [ -n "$victim" ]; then kill -9 "$victim"; killed=$victim; fi
     break
@@ -44,9 +55,30 @@ for _ in $(seq 1 600); do
   kill -0 $submit 2>/dev/null || break
   sleep 0.2
 done
-wait $submit || { cat "$WORK/run2.log"; echo "cluster-test: run 2 FAILED"; exit 1; }
-grep -E "batch|answer:" "$WORK/run2.log" || true
-[ -n "$killed" ] || { echo "cluster-test: no executor was killed (job ended too early?)"; exit 1; }
+wait $submit || { cat "$WORK/run2.log"; fail "run 2 exited non-zero"; }
+grep -E "batch|answer:|rejected|memory plan|Lost executor" "$WORK/run2.log" || true
+[ -n "$killed" ] || fail "no executor was killed (job ended too early?)"
+grep -q "batch 1/2" "$WORK/run2.log" || fail "batch 1 of 2 did not finish"
 echo "cluster-test: killed executor pid $killed during run 2"
-./pir client verify --preset "$PRESET" --db "$DB" --key "$WORK/key.bin" --answers "$WORK/a2"
+while read -r name what; do
+  stem="${name%.*}"
+  [ -f "$WORK/a2/$stem.error" ] || fail "bad file $name ($what) has no error file"
+  [ ! -e "$WORK/a2/$stem.answer" ] || fail "bad file $name ($what) got an answer"
+  echo "cluster-test: $what -> $(cat "$WORK/a2/$stem.error")"
+done < "$WORK/bad.txt"
+./pir client verify --preset "$PRESET" --db "$DB" --key "$CLIENT/key.bin" --ids "$CLIENT/ids2.map" --answers "$WORK/a2"
+
+echo "cluster-test: run 3: restart on run 2's output with one answer removed"
+first=$(grep -v '^#' "$CLIENT/ids2.map" | head -n1 | cut -d' ' -f1)
+rm "$WORK/a2/$first.answer"
+deploy/cluster.sh submit answer --preset "$PRESET" --db "$DB" --queries "$WORK/q2" --out "$WORK/a2" --batch 5 --partitions 4 \
+  > "$WORK/run3.log" 2>&1 || { cat "$WORK/run3.log"; fail "run 3 exited non-zero"; }
+grep -E "skipping|answer:" "$WORK/run3.log" || true
+grep -q "skipping 5 of 9 queries already answered" "$WORK/run3.log" || fail "run 3 did not skip the 5 answered queries"
+grep -q "answer: 1 answered, 3 with an error file, 5 skipped" "$WORK/run3.log" || fail "run 3 did not answer exactly the missing query"
+./pir client verify --preset "$PRESET" --db "$DB" --key "$CLIENT/key.bin" --ids "$CLIENT/ids2.map" --answers "$WORK/a2"
+# the server's side holds no index: file names are ids, the map never left the client's directory
+if ls "$WORK/q1" "$WORK/q2" "$WORK/a1" "$WORK/a2" | grep -vE '^$|:$|^[0-9a-f]{32}\.(query|answer|error)$'; then
+  fail "a server-side file is not named by a random id"
+fi
 echo "cluster-test: OK"

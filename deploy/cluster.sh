@@ -39,12 +39,25 @@ export SPARK_CONF_DIR="$HOME_DIR/conf"
 cp_spark() { echo "$HOME_DIR/conf:$HOME_DIR/jars/*"; }
 
 cmd_home() {
-  [ -f "$APP_JAR" ] && [ -f "$OPTS_FILE" ] || (cd "$ROOT" && ./pir build -q >&2) || die "build failed"
+  # Spark's jars are exactly the build's own class path (target/classpath.txt, written by the
+  # reactor build from whatever Maven repository it used), minus the project's modules, which the
+  # application jar bundles: no separate Maven resolution, so nothing from an earlier install.
+  local cp="$ROOT/spark-jobs/target/classpath.txt" entry n=0
+  [ -f "$APP_JAR" ] && [ -f "$OPTS_FILE" ] && [ -f "$cp" ] || (cd "$ROOT" && ./pir build -q >&2) || die "build failed"
+  if tr ':' '\n' < "$cp" | grep -v "^$ROOT/" | grep -q '/org/jpir/'; then
+    die "the class path in $cp takes jpir modules from a Maven repository, not from this build: $(tr ':' '\n' < "$cp" | grep -v "^$ROOT/" | grep '/org/jpir/' | head -n1)"
+  fi
   mkdir -p "$HOME_DIR/jars" "$HOME_DIR/conf" "$RUN" "$LOGS"
   if [ -z "$(ls -A "$HOME_DIR/jars" 2>/dev/null)" ]; then
-    echo "cluster: copying Spark's jars into $HOME_DIR/jars" >&2
-    (cd "$ROOT" && mvn -B -q -pl spark-jobs dependency:copy-dependencies -DincludeScope=compile \
-      -DexcludeGroupIds=org.jpir -DoutputDirectory="$HOME_DIR/jars") >&2 || die "copying jars failed"
+    echo "cluster: copying Spark's jars from the build's class path into $HOME_DIR/jars" >&2
+    while IFS= read -r entry || [ -n "$entry" ]; do
+      [ -n "$entry" ] || continue
+      case "$entry" in "$ROOT"/*) continue ;; esac
+      [ -f "$entry" ] || die "class path entry $entry is missing; rebuild (./pir build)"
+      cp "$entry" "$HOME_DIR/jars/" || die "copying jars failed"
+      n=$((n + 1))
+    done < <(tr ':' '\n' < "$cp")
+    [ "$n" -gt 0 ] || die "no jars in $cp"
   fi
   sed "s#@JVM_OPTIONS@#$(cat "$OPTS_FILE")#" "$ROOT/deploy/conf/spark-defaults.conf.template" \
     > "$HOME_DIR/conf/spark-defaults.conf"

@@ -30,11 +30,10 @@ deploy/cluster.sh home >/dev/null
 for mib in $SIZES_MIB; do
   count=$((mib * 1024))
   db="synthetic:${count}x1024:5"
-  rm -rf "$WORK/q"; mkdir -p "$WORK/q"
-  for ((i = 0; i < QUERIES; i++)); do
-    ./pir client query --preset "$PRESET" --db "$db" --key "$WORK/key.bin" --index $(( (i * 7919) % count )) \
-      --out "$WORK/q/$(( (i * 7919) % count )).query" >/dev/null 2>&1
-  done
+  rm -rf "$WORK/q" "$WORK/ids.map"; mkdir -p "$WORK/q"
+  idx=$(for ((i = 0; i < QUERIES; i++)); do echo $(( (i * 7919) % count )); done | paste -sd,)
+  ./pir client query --preset "$PRESET" --db "$db" --key "$WORK/key.bin" --index "$idx" \
+    --ids "$WORK/ids.map" --out "$WORK/q" >/dev/null 2>&1
   for ex in $EXECUTORS; do
     deploy/cluster.sh start "$ex" 1 "$WORKER_MEMORY" >/dev/null
     for b in $BATCHES; do
@@ -42,7 +41,7 @@ for mib in $SIZES_MIB; do
       deploy/cluster.sh submit answer --preset "$PRESET" --db "$db" --queries "$WORK/q" --out "$WORK/a" \
         --batch "$b" --partitions $((2 * ex)) --summary "$WORK/summary.txt" > "$WORK/run.log" 2>&1 \
         || { tail -20 "$WORK/run.log"; exit 1; }
-      ./pir client verify --preset "$PRESET" --db "$db" --key "$WORK/key.bin" --answers "$WORK/a" >/dev/null 2>&1 \
+      ./pir client verify --preset "$PRESET" --db "$db" --key "$WORK/key.bin" --ids "$WORK/ids.map" --answers "$WORK/a" >/dev/null 2>&1 \
         || { echo "scaling: answers wrong at $mib MiB, $ex executors, batch $b"; exit 1; }
       eval "$(tr ' ' '\n' < "$WORK/summary.txt" | grep = | sed 's/^/S_/')"
       # steady state: every batch but the first (which includes the executors' JIT warm-up)

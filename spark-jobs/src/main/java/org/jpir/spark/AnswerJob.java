@@ -14,26 +14,36 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.jpir.core.Answer;
 import org.jpir.core.ClientQuery;
+import org.jpir.core.CompactQuery;
+import org.jpir.core.Geometry;
+import org.jpir.core.MessageFiles;
 import org.jpir.core.Params;
-import org.jpir.core.PreparedQuery;
 import org.jpir.core.QueryExpander;
 import org.jpir.core.Wire;
 
 /**
  * Answers every {@code *.query} (classic) and {@code *.cquery} (compact) file of a directory in
- * batches: each query is parsed and checked on the driver (a bad one gets {@code <name>.error}
- * naming the problem; the rest of its batch is still answered); classic queries are expanded on
- * the driver, compact ones where {@link Compact#mode} says; the batch is answered on the cluster
- * and each answer is written atomically as {@code <name>.answer}.
+ * batches. Each file is read without trusting it ({@link MessageFiles}: regular files no larger
+ * than the largest valid message for the job's geometry; headers checked before decoding) and
+ * checked on the driver; a bad one gets {@code <name>.error} naming the problem while the rest
+ * of its batch is answered. A batch that fails on the executors is bisected until the failing
+ * queries are alone; each of those gets an error file and every other query is answered. Each
+ * answer is written atomically as {@code <name>.answer}; a run on an output directory that
+ * already holds answers skips those queries and says how many. Nothing written or logged is
+ * derived from anything but the file names, which the client chooses as opaque random ids
+ * ({@link org.jpir.core.QueryIdMap}).
  */
 public final class AnswerJob {
   private static final Logger LOG = LogManager.getLogger(AnswerJob.class);
 
   private AnswerJob() {}
 
-  /** Totals of a run. */
-  public record Summary(int answered, int rejected, double seconds, double serverSeconds,
-      double phase1Seconds, double phase2Seconds, long rawBytes) {
+  /**
+   * Totals of a run: answered now, rejected (error files written, on the driver or after
+   * failing on the executors), skipped (answered by an earlier run).
+   */
+  public record Summary(int answered, int rejected, int skipped, double seconds,
+      double serverSeconds, double phase1Seconds, double phase2Seconds, long rawBytes) {
     /** Raw database bytes answered per second of wall time (bytes x queries / s). */
     public double bytesPerSecond() {
       return rawBytes * (double) answered / serverSeconds;
@@ -43,6 +53,9 @@ public final class AnswerJob {
   /** What compact queries need: the preset, the clients' evaluation keys, the expansion mode. */
   public record Compact(org.jpir.core.CompactParams params, org.jpir.core.EvaluationKeyStore keys,
       DistributedPirServer.ExpandMode mode) {}
+
+  /** A query that passed the driver's checks: its file stem and the parsed query. */
+  private record Item(String name, ClientQuery classic, CompactQuery compact) {}
 
   /** Runs over {@code queryDir}, writing into {@code outDir} (classic queries only). */
   public static Summary run(DistributedPirServer server, Params p, Path queryDir, Path outDir,
@@ -67,22 +80,28 @@ public final class AnswerJob {
     if (files.isEmpty()) {
       throw new IllegalArgumentException("no *.query or *.cquery files in " + queryDir);
     }
+    List<Path> todo = new ArrayList<>();
+    for (Path f : files) {
+      if (!Files.exists(outDir.resolve(stem(f) + ".answer"))) {
+        todo.add(f);
+      }
+    }
+    int skipped = files.size() - todo.size();
+    if (skipped > 0) {
+      LOG.info("skipping {} of {} queries already answered in {}", skipped, files.size(), outDir);
+    }
+    Geometry g = server.geometry();
+    long maxQuery = MessageFiles.queryBytes(p, g);
+    long maxCompact = compact == null ? 0 : MessageFiles.maxCompactQueryBytes(compact.params(), g);
     QueryExpander expander = new QueryExpander(p);
     long start = System.nanoTime();
-    int answered = 0;
-    int rejected = 0;
-    double serverS = 0;
-    double p1 = 0;
-    double p2 = 0;
-    int batches = (files.size() + batchSize - 1) / batchSize;
+    Totals tot = new Totals();
+    int batches = (todo.size() + batchSize - 1) / batchSize;
     for (int bi = 0; bi < batches; bi++) {
-      List<Path> batch = files.subList(bi * batchSize, Math.min(files.size(), (bi + 1)
+      List<Path> batch = todo.subList(bi * batchSize, Math.min(todo.size(), (bi + 1)
           * batchSize));
       long t0 = System.nanoTime();
-      List<ClientQuery> good = new ArrayList<>();
-      List<String> names = new ArrayList<>();
-      List<org.jpir.core.CompactQuery> goodCompact = new ArrayList<>();
-      List<String> compactNames = new ArrayList<>();
+      List<Item> good = new ArrayList<>();
       for (Path f : batch) {
         String name = stem(f);
         try {
@@ -91,68 +110,155 @@ public final class AnswerJob {
               throw new IllegalArgumentException("compact query, but the job has no evaluation"
                   + " keys (--keys DIR) or the preset " + p.id() + " is not a compact one");
             }
-            org.jpir.core.CompactQuery q = Wire.readCompactQuery(Files.readAllBytes(f),
-                compact.params());
+            CompactQuery q = Wire.readCompactQuery(MessageFiles.read(f, maxCompact,
+                "compact query"), compact.params());
             checkCompact(q, compact, server);
-            goodCompact.add(q);
-            compactNames.add(name);
+            good.add(new Item(name, null, q));
           } else {
-            ClientQuery q = Wire.readQuery(Files.readAllBytes(f), p);
-            expander.check(q, server.geometry());
-            good.add(q);
-            names.add(name);
+            byte[] bytes = MessageFiles.read(f, maxQuery, "query");
+            MessageFiles.checkQueryHeader(bytes, p, g);
+            ClientQuery q = Wire.readQuery(bytes, p);
+            expander.check(q, g);
+            good.add(new Item(name, q, null));
           }
-        } catch (IllegalArgumentException | IOException | java.io.UncheckedIOException e) {
-          rejected++;
-          String msg = "query " + f.getFileName() + " rejected: " + e.getMessage();
-          LOG.warn(msg);
-          write(outDir.resolve(name + ".error"), (msg + "\n").getBytes(StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException | IOException | UncheckedIOException e) {
+          reject(outDir, name, "query " + f.getFileName() + " rejected: " + e.getMessage(), tot);
         }
       }
-      if (good.isEmpty() && goodCompact.isEmpty()) {
+      if (good.isEmpty()) {
         continue;
       }
-      DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
-      Answer[] answers = new Answer[0];
-      if (!good.isEmpty()) {
-        answers = server.answerClientBatch(good, classicMode, st);
-        for (int i = 0; i < answers.length; i++) {
-          write(outDir.resolve(names.get(i) + ".answer"), Wire.writeAnswer(answers[i]));
-        }
-      }
-      if (!goodCompact.isEmpty()) {
-        DistributedPirServer.BatchStats[] sc = new DistributedPirServer.BatchStats[1];
-        Answer[] ca = server.answerCompactBatch(compact.params(), goodCompact, compact.keys(),
-            compact.mode(), sc);
-        for (int i = 0; i < ca.length; i++) {
-          write(outDir.resolve(compactNames.get(i) + ".answer"), Wire.writeAnswer(ca[i]));
-        }
-        st[0] = st[0] == null ? sc[0] : new DistributedPirServer.BatchStats(
-            st[0].queries() + sc[0].queries(), st[0].wallNanos() + sc[0].wallNanos(),
-            st[0].phase1Nanos() + sc[0].phase1Nanos(), st[0].phase2Nanos() + sc[0].phase2Nanos(),
-            st[0].foldNanos() + sc[0].foldNanos(), st[0].expandNanos() + sc[0].expandNanos());
-        Answer[] all = java.util.Arrays.copyOf(answers, answers.length + ca.length);
-        System.arraycopy(ca, 0, all, answers.length, ca.length);
-        answers = all;
-      }
-      answered += answers.length;
+      int before = tot.answered;
+      answerIsolated(server, p, good, compact, classicMode, outDir, tot);
+      int n = tot.answered - before;
       double s = (System.nanoTime() - t0) / 1e9;
-      serverS += s;
-      p1 += st[0].phase1Nanos() / 1e9;
-      p2 += st[0].phase2Nanos() / 1e9;
+      tot.serverS += s;
       LOG.info(String.format(Locale.ROOT, "batch %d/%d: %d queries answered in %.2f s (phase 1"
-          + " %.2f s, phase 2 %.2f s summed over tasks; driver fold %.3f s); %.2f GB/s of raw"
-          + " database", bi + 1, batches, answers.length, s, st[0].phase1Nanos() / 1e9,
-          st[0].phase2Nanos() / 1e9, st[0].foldNanos() / 1e9,
-          server.geometry().rawBytes() * (double) answers.length / s / 1e9));
+          + " %.2f s, phase 2 %.2f s summed over tasks); %.2f GB/s of raw database", bi + 1,
+          batches, n, s, tot.lastP1, tot.lastP2, g.rawBytes() * (double) n / s / 1e9));
+      HeapWatch.batchEnded();
     }
-    return new Summary(answered, rejected, (System.nanoTime() - start) / 1e9, serverS, p1, p2,
-        server.geometry().rawBytes());
+    return new Summary(tot.answered, tot.rejected, skipped, (System.nanoTime() - start) / 1e9,
+        tot.serverS, tot.p1, tot.p2, g.rawBytes());
+  }
+
+  /** Running totals. */
+  private static final class Totals {
+    int answered;
+    int rejected;
+    double serverS;
+    double p1;
+    double p2;
+    double lastP1;
+    double lastP2;
+  }
+
+  /**
+   * Answers {@code items} in one pass; when that fails on the executors, answers each half the
+   * same way, so a failing query ends alone and gets an error file naming the reason.
+   */
+  private static void answerIsolated(DistributedPirServer server, Params p, List<Item> items,
+      Compact compact, DistributedPirServer.ExpandMode classicMode, Path outDir, Totals tot) {
+    tot.lastP1 = 0;
+    tot.lastP2 = 0;
+    java.util.ArrayDeque<List<Item>> work = new java.util.ArrayDeque<>();
+    work.add(items);
+    while (!work.isEmpty()) {
+      List<Item> part = work.poll();
+      try {
+        answerOnce(server, p, part, compact, classicMode, outDir, tot);
+      } catch (Exception e) {
+        String reason = firstLine(e);
+        // the classic half of a mixed part may have been answered before the compact half failed
+        part = part.stream().filter(it -> !Files.exists(outDir.resolve(it.name() + ".answer")))
+            .toList();
+        if (part.isEmpty()) {
+          continue;
+        }
+        if (part.size() == 1) {
+          reject(outDir, part.get(0).name(), "query " + part.get(0).name() + " failed on the"
+              + " executors: " + reason, tot);
+        } else {
+          LOG.warn("{} queries failed together on the executors ({}); answering them in halves",
+              part.size(), reason);
+          work.addFirst(part.subList(part.size() / 2, part.size()));
+          work.addFirst(part.subList(0, part.size() / 2));
+        }
+      }
+    }
+  }
+
+  /** One pass over the classic and the compact queries of {@code part}; writes their answers. */
+  private static void answerOnce(DistributedPirServer server, Params p, List<Item> part,
+      Compact compact, DistributedPirServer.ExpandMode classicMode, Path outDir, Totals tot) {
+    List<ClientQuery> classic = new ArrayList<>();
+    List<String> classicNames = new ArrayList<>();
+    List<CompactQuery> compactQs = new ArrayList<>();
+    List<String> compactNames = new ArrayList<>();
+    for (Item it : part) {
+      if (it.classic() != null) {
+        classic.add(it.classic());
+        classicNames.add(it.name());
+      } else {
+        compactQs.add(it.compact());
+        compactNames.add(it.name());
+      }
+    }
+    if (!classic.isEmpty()) {
+      DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
+      Answer[] a = server.answerClientBatch(classic, classicMode, st);
+      for (int i = 0; i < a.length; i++) {
+        answered(outDir, classicNames.get(i), Wire.writeAnswer(a[i]), tot);
+      }
+      stats(st[0], tot);
+      classic.clear();
+    }
+    if (!compactQs.isEmpty()) {
+      DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
+      Answer[] a = server.answerCompactBatch(compact.params(), compactQs, compact.keys(),
+          compact.mode(), st);
+      for (int i = 0; i < a.length; i++) {
+        answered(outDir, compactNames.get(i), Wire.writeAnswer(a[i]), tot);
+      }
+      stats(st[0], tot);
+    }
+  }
+
+  private static void stats(DistributedPirServer.BatchStats st, Totals tot) {
+    if (st != null) {
+      tot.p1 += st.phase1Nanos() / 1e9;
+      tot.p2 += st.phase2Nanos() / 1e9;
+      tot.lastP1 += st.phase1Nanos() / 1e9;
+      tot.lastP2 += st.phase2Nanos() / 1e9;
+    }
+  }
+
+  private static void answered(Path outDir, String name, byte[] answer, Totals tot) {
+    write(outDir.resolve(name + ".answer"), answer);
+    try {
+      Files.deleteIfExists(outDir.resolve(name + ".error"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot remove the stale error file of " + name, e);
+    }
+    tot.answered++;
+  }
+
+  private static void reject(Path outDir, String name, String msg, Totals tot) {
+    tot.rejected++;
+    LOG.warn(msg);
+    write(outDir.resolve(name + ".error"), (msg + "\n").getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The first line of an exception's message (Spark's carry the executor's stack trace). */
+  static String firstLine(Throwable e) {
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    int nl = m.indexOf('\n');
+    m = nl < 0 ? m : m.substring(0, nl);
+    return m.length() > 600 ? m.substring(0, 600) + "..." : m;
   }
 
   /** The driver-side checks of a compact query (so a bad one gets its own error file). */
-  private static void checkCompact(org.jpir.core.CompactQuery q, Compact c,
-      DistributedPirServer server) {
+  private static void checkCompact(CompactQuery q, Compact c, DistributedPirServer server) {
     q.validate(c.params());
     if (q.rows() != server.geometry().rows() || q.cols() != server.geometry().cols()) {
       throw new IllegalArgumentException("compact query was made for " + q.rows() + " rows x "
@@ -176,9 +282,14 @@ public final class AnswerJob {
   /** Writes atomically: a temporary file in the same directory, then a rename. */
   static void write(Path target, byte[] bytes) {
     try {
-      Path tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");
-      Files.write(tmp, bytes);
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+      try {
+        Files.write(tmp, bytes);
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING,
+            StandardCopyOption.ATOMIC_MOVE);
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + target, e);
     }

@@ -15,6 +15,7 @@ import org.jpir.core.Noise;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.Presets;
+import org.jpir.core.QueryIdMap;
 import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.core.Wire;
@@ -22,8 +23,9 @@ import org.jpir.vmp.Kernels;
 
 /**
  * The README's first command: on Spark (local mode unless a master is given), generate a seeded
- * synthetic database, prepare it as cached PVEC partitions, write query files for several
- * records (first and last included) plus one corrupted file, answer them with {@link AnswerJob},
+ * synthetic database, prepare it as cached PVEC partitions, write query files named by random
+ * ids for several records (first and last included; the id -> index map stays on the client's
+ * side) plus one corrupted file, answer them with {@link AnswerJob},
  * decode every answer, check each record against the generator and print the throughput.
  */
 public final class DemoJob {
@@ -49,30 +51,37 @@ public final class DemoJob {
     Path dir = Files.createTempDirectory("jpir-demo");
     Path qdir = Files.createDirectories(dir.resolve("queries"));
     Path adir = dir.resolve("answers");
+    // the client's side: its secret key and the private map from random query ids to indices
     SecureRandom random = new SecureRandom();
     PirClient client = new PirClient(p, g, SecretKey.generate(p, random), random);
+    QueryIdMap ids = new QueryIdMap();
     SplittableRandom pick = new SplittableRandom(seed);
-    long[] indices = new long[queries];
+    String corrupted = null;
     for (int i = 0; i < queries; i++) {
-      indices[i] = i == 0 ? 0 : i == 1 ? count - 1 : pick.nextLong(count);
-      byte[] q = Wire.writeQuery(client.query(indices[i]));
-      Files.write(qdir.resolve(String.format(Locale.ROOT, "q%03d.query", i)), q);
+      long index = i == 0 ? 0 : i == 1 ? count - 1 : pick.nextLong(count);
+      byte[] q = Wire.writeQuery(client.query(index));
+      Files.write(qdir.resolve(ids.add(index, random) + ".query"), q);
       if (i == 0) {
         byte[] bad = Arrays.copyOf(q, q.length / 2);
-        Files.write(qdir.resolve("q999-corrupted.query"), bad);
-        out("demo: each query is %.1f MiB; also wrote a truncated query to show rejection",
+        corrupted = QueryIdMap.newId(random);
+        Files.write(qdir.resolve(corrupted + ".query"), bad);
+        out("demo: each query is %.1f MiB, named by a random id (the index stays in the"
+            + " client's id map); also wrote a truncated query to show rejection",
             q.length / 1048576.0);
       }
     }
+    ids.save(dir.resolve("client-ids.map"));
     AnswerJob.Summary s = AnswerJob.run(server, p, qdir, adir, batch);
-    boolean ok = s.rejected() == 1 && Files.exists(adir.resolve("q999-corrupted.error"));
+    boolean ok = s.rejected() == 1 && Files.exists(adir.resolve(corrupted + ".error"));
     SyntheticRecords truth = (SyntheticRecords) src.open();
-    for (int i = 0; i < queries; i++) {
-      byte[] a = Files.readAllBytes(adir.resolve(String.format(Locale.ROOT, "q%03d.answer", i)));
-      boolean good = Arrays.equals(client.decode(Wire.readAnswer(a, p), indices[i]),
-          truth.record(indices[i]));
+    QueryIdMap mine = QueryIdMap.load(dir.resolve("client-ids.map"), false);
+    for (java.util.Map.Entry<String, Long> e : mine.entries().entrySet()) {
+      long index = e.getValue();
+      byte[] a = Files.readAllBytes(adir.resolve(e.getKey() + ".answer"));
+      boolean good = Arrays.equals(client.decode(Wire.readAnswer(a, p), index),
+          truth.record(index));
       ok &= good;
-      out("demo: record %d: %s (answer %.1f KiB)", indices[i], good ? "OK" : "WRONG",
+      out("demo: record %d: %s (answer %.1f KiB)", index, good ? "OK" : "WRONG",
           a.length / 1024.0);
     }
     out("demo: %s; %d answered, %d rejected; %.2f s for all batches (phase 1 %.2f s, phase 2 %.2f"

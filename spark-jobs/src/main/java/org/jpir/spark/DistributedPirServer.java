@@ -45,7 +45,13 @@ public final class DistributedPirServer {
   private final ColumnPartitioning parts;
   private final JavaRDD<PreparedPartition> prepared;
   private final PirServer driverServer;
+  private final MemoryPlan plan;
+  private final long queryCacheBytes;
   private int failFirstAttemptOf = -1;
+  private java.util.Set<String> failQueries = java.util.Set.of();
+  /** Batch ids, increasing in this driver JVM: executors release the entries of older batches. */
+  private static final java.util.concurrent.atomic.AtomicLong BATCHES =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /**
    * Where compact queries are expanded: on the driver, which then broadcasts the prepared
@@ -60,13 +66,64 @@ public final class DistributedPirServer {
       long foldNanos, long expandNanos) {}
 
   private DistributedPirServer(JavaSparkContext sc, Params params, Geometry geometry,
-      ColumnPartitioning parts, JavaRDD<PreparedPartition> prepared) {
+      ColumnPartitioning parts, JavaRDD<PreparedPartition> prepared, MemoryPlan plan) {
     this.sc = sc;
     this.params = params;
     this.geometry = geometry;
     this.parts = parts;
     this.prepared = prepared;
     this.driverServer = new PirServer(params);
+    this.plan = plan;
+    this.queryCacheBytes = plan.queryCacheBytes();
+  }
+
+  /** What a job will run on the prepared database: batches of {@code batch} queries. */
+  public record Workload(int batch, ExpandMode mode, org.jpir.core.CompactParams compact) {
+    /** One classic query at a time, expanded on the executors. */
+    public static Workload single() {
+      return new Workload(1, ExpandMode.EXECUTOR, null);
+    }
+  }
+
+  /** The executors' resources: Spark's unified memory per executor, cores, the cache setting. */
+  static MemoryPlan.ExecutorResources resources(JavaSparkContext sc) {
+    org.apache.spark.SparkConf c = sc.getConf();
+    double fraction = c.getDouble("spark.memory.fraction", 0.6);
+    long cacheSetting = c.getSizeAsBytes(MemoryPlan.CACHE_SETTING, "0");
+    boolean local = sc.isLocal();
+    org.apache.spark.storage.BlockManagerId self = SparkEnv.get().blockManager().blockManagerId();
+    int expected = Math.max(1, c.getInt("spark.executor.instances", 1));
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (true) {
+      long minUnified = Long.MAX_VALUE;
+      int count = 0;
+      // block manager "host:port" -> (max storage memory, remaining): Spark's unified memory
+      java.util.Map<String, scala.Tuple2<Object, Object>> status =
+          scala.jdk.javaapi.CollectionConverters.asJava(sc.sc().getExecutorMemoryStatus());
+      String driverId = self.host() + ":" + self.port();
+      for (java.util.Map.Entry<String, scala.Tuple2<Object, Object>> e : status.entrySet()) {
+        long max = (Long) e.getValue()._1();
+        if ((local || !e.getKey().equals(driverId)) && max > 0) {
+          count++;
+          minUnified = Math.min(minUnified, max);
+        }
+      }
+      if (count >= (local ? 1 : expected) || System.nanoTime() > deadline) {
+        if (count == 0) {
+          throw new IllegalStateException("no executor registered within 60 s: check the"
+              + " cluster (workers, spark.executor.memory, spark.cores.max)");
+        }
+        int cores = local ? sc.defaultParallelism() : c.getInt("spark.executor.cores", 1);
+        return new MemoryPlan.ExecutorResources(local ? 1 : count, cores,
+            (long) (minUnified / fraction), minUnified, fraction, cacheSetting, local);
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for executors", ie);
+      }
+    }
   }
 
   /**
@@ -76,7 +133,25 @@ public final class DistributedPirServer {
    */
   public static DistributedPirServer prepare(JavaSparkContext sc, Params p, Geometry g,
       RecordSourceFactory source, int partitions) {
+    return prepare(sc, p, g, source, partitions, Workload.single());
+  }
+
+  /**
+   * As {@link #prepare(JavaSparkContext, Params, Geometry, RecordSourceFactory, int)}, after
+   * checking that every executor can hold its share for {@code w} ({@link MemoryPlan#check});
+   * afterwards checks that every partition is cached.
+   *
+   * @throws IllegalArgumentException when the executors lack memory (the message names the
+   *     settings to change)
+   * @throws IllegalStateException when a prepared partition could not be cached
+   */
+  public static DistributedPirServer prepare(JavaSparkContext sc, Params p, Geometry g,
+      RecordSourceFactory source, int partitions, Workload w) {
     ColumnPartitioning parts = ColumnPartitioning.forPartitions(g.cols(), partitions);
+    MemoryPlan plan = MemoryPlan.of(p, g, parts, w.batch(), w.mode(), w.compact(),
+        resources(sc));
+    LOG.info("memory plan: {}", plan.describe());
+    plan.check();
     JavaRDD<PreparedPartition> rdd = sc.parallelize(parts.indices(), parts.count())
         .map(new PrepareFn(p.id(), g, parts, source))
         .setName("jpir prepared columns " + source.describe())
@@ -91,7 +166,38 @@ public final class DistributedPirServer {
     LOG.info("prepared {} columns in {} partitions of width {} in {} s; PVEC bytes per executor:"
         + " {}", g.cols(), parts.count(), parts.width(),
         String.format("%.1f", (System.nanoTime() - t0) / 1e9), perExecutor);
-    return new DistributedPirServer(sc, p, g, parts, rdd);
+    int cached = 0;
+    for (org.apache.spark.storage.RDDInfo info : sc.sc().getRDDStorageInfo()) {
+      if (info.id() == rdd.id()) {
+        cached = info.numCachedPartitions();
+      }
+    }
+    if (cached < parts.count()) {
+      rdd.unpersist(false);
+      throw new IllegalStateException("only " + cached + " of " + parts.count() + " prepared"
+          + " partitions stayed cached in memory (Spark evicts or refuses blocks that do not fit"
+          + " its unified memory): raise spark.executor.memory (local mode: the driver heap) or"
+          + " spark.memory.fraction, or use more executors");
+    }
+    return new DistributedPirServer(sc, p, g, parts, rdd, plan);
+  }
+
+  /** The memory plan checked when preparing. */
+  public MemoryPlan memoryPlan() {
+    return plan;
+  }
+
+  /**
+   * Test hook: a query whose wire bytes have one of these SHA-256 digests (hex) fails on every
+   * executor that expands it (executor expansion only); empty disables.
+   */
+  public void failQueriesOnExecutors(java.util.Set<String> digests) {
+    this.failQueries = java.util.Set.copyOf(digests);
+  }
+
+  /** The hex SHA-256 the executors key a classic query's expansion by. */
+  public static String queryDigest(byte[] wire) {
+    return ExecutorCache.sha256(wire);
   }
 
   /** The partitioning in use. */
@@ -219,8 +325,9 @@ public final class DistributedPirServer {
       payload[i] = Wire.writeCompactQuery(q);
       payload[nq + i] = store.wire(q.clientId());
     }
-    return onExecutors(payload, bp -> new CompactAnswerFn(cp.server().id(), bp,
-        failFirstAttemptOf), ggsw, t0, te, statsOut);
+    long batch = BATCHES.incrementAndGet();
+    return onExecutors(payload, bp -> new CompactAnswerFn(cp.server().id(), geometry, bp,
+        failFirstAttemptOf, batch, queryCacheBytes), ggsw, t0, te, statsOut);
   }
 
   /**
@@ -250,19 +357,29 @@ public final class DistributedPirServer {
       payload[i] = Wire.writeQuery(queries.get(i));
     }
     long te = System.nanoTime() - t0;
+    long batch = BATCHES.incrementAndGet();
     return onExecutors(payload, bp -> new ClientAnswerFn(params.id(), geometry, bp,
-        failFirstAttemptOf), ggsw, t0, te, statsOut);
+        failFirstAttemptOf, batch, queryCacheBytes, failQueries), ggsw, t0, te, statsOut);
   }
 
-  /** Expands the broadcast classic queries on an executor (once per executor), then answers. */
+  /**
+   * Expands the broadcast classic queries on an executor (once per executor and batch, through
+   * {@link ExecutorQueries}), then answers.
+   */
   static final class ClientAnswerFn extends PartitionAnswerFn<byte[][]> {
     private static final long serialVersionUID = 1L;
     private final Geometry geometry;
+    private final long batch;
+    private final long cacheBytes;
+    private final java.util.Set<String> failQueries;
 
     ClientAnswerFn(String paramsId, Geometry geometry, Broadcast<byte[][]> payload,
-        int failFirstAttemptOf) {
+        int failFirstAttemptOf, long batch, long cacheBytes, java.util.Set<String> failQueries) {
       super(paramsId, payload, failFirstAttemptOf);
       this.geometry = geometry;
+      this.batch = batch;
+      this.cacheBytes = cacheBytes;
+      this.failQueries = new java.util.HashSet<>(failQueries);
     }
 
     @Override
@@ -270,16 +387,21 @@ public final class DistributedPirServer {
       Params p = Presets.byId(paramsId);
       PreparedQuery[] qs = new PreparedQuery[pl.length];
       long t0 = System.nanoTime();
+      long size = MemoryPlan.expandedQueryBytes(p, geometry);
       for (int i = 0; i < pl.length; i++) {
         byte[] bytes = pl[i];
-        qs[i] = ExecutorQueries.get(ExecutorQueries.digest(bytes), () ->
+        String key = ExecutorCache.sha256(bytes);
+        if (failQueries.contains(key)) {
+          throw new IllegalStateException("injected executor failure of query " + i
+              + " of the batch");
+        }
+        qs[i] = ExecutorQueries.CACHE.get(key, batch, size, cacheBytes, () ->
             new org.jpir.core.QueryExpander(p).expand(Wire.readQuery(bytes, p), geometry));
       }
       nanos[0] += System.nanoTime() - t0;
       return qs;
     }
   }
-
 
   /** The driver's fold of partition nodes, per query, with each query's GGSWs. */
   private Answer[] fold(List<PartialAnswer> partials, Pmat[][] ggsw) {
@@ -303,9 +425,16 @@ public final class DistributedPirServer {
   /** Expands the broadcast compact queries on an executor, then answers its partition. */
   static final class CompactAnswerFn extends PartitionAnswerFn<byte[][]> {
     private static final long serialVersionUID = 1L;
+    private final Geometry geometry;
+    private final long batch;
+    private final long cacheBytes;
 
-    CompactAnswerFn(String serverParamsId, Broadcast<byte[][]> payload, int failFirstAttemptOf) {
+    CompactAnswerFn(String serverParamsId, Geometry geometry, Broadcast<byte[][]> payload,
+        int failFirstAttemptOf, long batch, long cacheBytes) {
       super(serverParamsId, payload, failFirstAttemptOf);
+      this.geometry = geometry;
+      this.batch = batch;
+      this.cacheBytes = cacheBytes;
     }
 
     @Override
@@ -315,79 +444,47 @@ public final class DistributedPirServer {
       CompactExpander ex = new CompactExpander(cp);
       CompactExpander.Timings et = new CompactExpander.Timings();
       PreparedQuery[] qs = new PreparedQuery[nq];
+      long size = MemoryPlan.expandedQueryBytes(cp.server(), geometry);
       for (int i = 0; i < nq; i++) {
-        qs[i] = ExecutorQueries.get(cp, pl[i], pl[nq + i], ex, et);
+        byte[] query = pl[i];
+        byte[] keys = pl[nq + i];
+        qs[i] = ExecutorQueries.CACHE.get(ExecutorCache.sha256(query, keys), batch, size,
+            cacheBytes, () -> ex.expand(Wire.readCompactQuery(query, cp),
+                ExecutorKeys.get(cp, keys, cacheBytes), et));
       }
       nanos[0] += et.expandNanos;
       return qs;
     }
   }
 
-
   /**
    * Expanded queries (compact or classic) cached per executor JVM by a SHA-256 of their bytes,
-   * so the partitions of one executor expand each query once, not once per partition.
+   * bounded in bytes, released when a newer batch starts on the executor.
    */
   static final class ExecutorQueries {
-    private static final java.util.Map<String, PreparedQuery> CACHE =
-        java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
-          private static final long serialVersionUID = 1L;
-
-          @Override
-          protected boolean removeEldestEntry(java.util.Map.Entry<String, PreparedQuery> e) {
-            return size() > 32;
-          }
-        });
+    static final ExecutorCache<PreparedQuery> CACHE = new ExecutorCache<>("expanded queries");
 
     private ExecutorQueries() {}
-
-    static PreparedQuery get(org.jpir.core.CompactParams cp, byte[] query, byte[] keys,
-        CompactExpander ex, CompactExpander.Timings t) {
-      return get(digest(query, keys), () -> ex.expand(Wire.readCompactQuery(query, cp),
-          ExecutorKeys.get(cp, keys), t));
-    }
-
-    /**
-     * The cached expansion {@code id}, computed by {@code expand} on first use; concurrent tasks
-     * of this executor wait for the first expansion and reuse it.
-     */
-    static PreparedQuery get(String id, java.util.function.Supplier<PreparedQuery> expand) {
-      return CACHE.computeIfAbsent(id, k -> expand.get());
-    }
-
-    /** Hex SHA-256 of the concatenated parts. */
-    static String digest(byte[]... parts) {
-      try {
-        java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
-        for (byte[] b : parts) {
-          md.update(b);
-        }
-        return java.util.HexFormat.of().formatHex(md.digest());
-      } catch (java.security.NoSuchAlgorithmException e) {
-        throw new IllegalStateException(e);
-      }
-    }
   }
 
-  /** Prepared evaluation keys cached per executor JVM by their wire bytes' hash. */
+  /**
+   * Prepared evaluation keys cached per executor JVM by the SHA-256 of their wire bytes (kept
+   * across batches, oldest released first when the bound needs room).
+   */
   static final class ExecutorKeys {
-    private static final java.util.Map<String, org.jpir.core.PreparedEvaluationKeys> CACHE =
-        java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
-          private static final long serialVersionUID = 1L;
-
-          @Override
-          protected boolean removeEldestEntry(
-              java.util.Map.Entry<String, org.jpir.core.PreparedEvaluationKeys> e) {
-            return size() > 64;
-          }
-        });
+    static final ExecutorCache<org.jpir.core.PreparedEvaluationKeys> CACHE =
+        new ExecutorCache<>("prepared evaluation keys");
 
     private ExecutorKeys() {}
 
-    static org.jpir.core.PreparedEvaluationKeys get(org.jpir.core.CompactParams cp, byte[] wire) {
-      String key = cp.id() + ":" + java.util.Arrays.hashCode(wire) + ":" + wire.length;
-      return CACHE.computeIfAbsent(key, k -> org.jpir.core.PreparedEvaluationKeys.prepare(cp,
-          Wire.readEvaluationKeys(wire, cp)));
+    static org.jpir.core.PreparedEvaluationKeys get(org.jpir.core.CompactParams cp, byte[] wire,
+        long limit) {
+      Params kp = cp.keys();
+      long size = 8L * kp.n() * 2 * kp.glweLimbs()
+          * ((long) cp.ksLevels() * cp.automorphisms() + 2L * kp.ggswLevels());
+      return CACHE.get(cp.id() + ":" + ExecutorCache.sha256(wire), 0, size, limit,
+          () -> org.jpir.core.PreparedEvaluationKeys.prepare(cp, Wire.readEvaluationKeys(wire,
+              cp)));
     }
   }
 

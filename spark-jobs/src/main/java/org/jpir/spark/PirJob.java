@@ -9,14 +9,17 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
+import org.jpir.core.MessageFiles;
 import org.jpir.core.Presets;
+import org.jpir.core.QueryIdMap;
 import org.jpir.core.SecretKey;
 import org.jpir.core.Wire;
 
 /**
  * Entry point for {@code spark-submit --class org.jpir.spark.PirJob} and {@code ./pir}:
- * {@code demo}, {@code answer}, {@code client keygen|query|decode}. Exit code 0 on success, 1 on
- * a failed check, 2 on bad usage.
+ * {@code demo}, {@code answer}, {@code client keygen|evk|query|decode|verify}. Exit code 0 on
+ * success (for {@code answer}: every query has an answer or an error file), 1 on a failed check,
+ * 2 on bad usage or a job that cannot run (e.g. not enough executor memory).
  */
 public final class PirJob {
   private PirJob() {}
@@ -25,7 +28,7 @@ public final class PirJob {
     int code;
     try {
       code = run(args);
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | IllegalStateException e) {
       System.err.println("pir: " + e.getMessage());
       code = 2;
     }
@@ -70,37 +73,44 @@ public final class PirJob {
         DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
         Params p = db.params(o.get("preset", null));
         Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
+        HeapWatch heap = HeapWatch.start();
         try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir answer", "local[*]"))) {
-          DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, db.factory(),
-              o.getInt("partitions", 2 * sc.defaultParallelism()));
           org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
-          AnswerJob.Compact compact = null;
           DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
               o.get("expand", "executor").toUpperCase(Locale.ROOT));
-          if (cp != null && o.get("keys", null) != null) {
+          int batch = o.getInt("batch", 4);
+          boolean withKeys = cp != null && o.get("keys", null) != null;
+          DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, db.factory(),
+              o.getInt("partitions", 2 * sc.defaultParallelism()),
+              new DistributedPirServer.Workload(batch, mode, withKeys ? cp : null));
+          AnswerJob.Compact compact = null;
+          if (withKeys) {
             compact = new AnswerJob.Compact(cp, new org.jpir.core.EvaluationKeyStore(cp,
                 Path.of(o.get("keys", null))), mode);
           }
           AnswerJob.Summary s = AnswerJob.run(server, p, Path.of(o.require("queries")),
-              Path.of(o.require("out")), o.getInt("batch", 4), compact, mode);
-          System.out.println(String.format(Locale.ROOT, "answer: %d answered, %d rejected in"
-              + " %.2f s; %.3f GB/s of raw database; %.2f queries/s", s.answered(),
-              s.rejected(), s.seconds(), s.bytesPerSecond() / 1e9,
-              s.answered() / s.serverSeconds()));
+              Path.of(o.require("out")), batch, compact, mode);
+          System.out.println(String.format(Locale.ROOT, "answer: %d answered, %d with an error"
+              + " file, %d skipped (answered before) in %.2f s; %.3f GB/s of raw database; %.2f"
+              + " queries/s", s.answered(), s.rejected(), s.skipped(), s.seconds(),
+              s.bytesPerSecond() / 1e9, s.answered() / s.serverSeconds()));
+          System.out.println("answer: " + heap.stop());
           String summaryFile = o.get("summary", null);
           if (summaryFile != null) {
             // one line of key=value pairs for experiment runners (deploy/scaling.sh)
             String line = String.format(Locale.ROOT, "executors=%d partitions=%d rows=%d cols=%d"
-                + " raw_bytes=%d batch=%d answered=%d seconds=%.4f server_seconds=%.4f"
-                + " phase1_task_seconds=%.4f phase2_task_seconds=%.4f gbps=%.5f qps=%.4f%n",
+                + " raw_bytes=%d batch=%d answered=%d rejected=%d skipped=%d seconds=%.4f"
+                + " server_seconds=%.4f phase1_task_seconds=%.4f phase2_task_seconds=%.4f"
+                + " gbps=%.5f qps=%.4f heap_peak_bytes=%d%n",
                 sc.sc().getExecutorMemoryStatus().size() - (sc.isLocal() ? 0 : 1),
-                server.partitioning().count(), g.rows(), g.cols(), g.rawBytes(),
-                o.getInt("batch", 4), s.answered(), s.seconds(), s.serverSeconds(),
+                server.partitioning().count(), g.rows(), g.cols(), g.rawBytes(), batch,
+                s.answered(), s.rejected(), s.skipped(), s.seconds(), s.serverSeconds(),
                 s.phase1Seconds(), s.phase2Seconds(), s.bytesPerSecond() / 1e9,
-                s.answered() / s.serverSeconds());
+                s.answered() / s.serverSeconds(), heap.peakBytes());
             Files.writeString(Path.of(summaryFile), line);
           }
-          return s.rejected() == 0 ? 0 : 1;
+          // bad queries have their error files; the job itself succeeded
+          return 0;
         }
       }
       case "client":
@@ -121,16 +131,18 @@ public final class PirJob {
   private static final class AnyClient {
     private final PirClient classic;
     private final org.jpir.core.CompactClient compact;
+    private final Params params;
+    private final Geometry geometry;
 
     AnyClient(Options o, SecureRandom random) throws java.io.IOException {
       DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
-      Params p = db.params(o.get("preset", null));
-      Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
+      params = db.params(o.get("preset", null));
+      geometry = db.geometry(params, o.getInt("max-rows", 1024));
       byte[] key = Files.readAllBytes(Path.of(o.require("key")));
-      org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
+      org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(params);
       if (cp != null) {
-        compact = new org.jpir.core.CompactClient(cp, g, Wire.readSecretKey(key, cp.keys()),
-            o.require("client-id"), random);
+        compact = new org.jpir.core.CompactClient(cp, geometry, Wire.readSecretKey(key,
+            cp.keys()), o.require("client-id"), random);
         String evk = o.get("evk", null);
         if (evk != null) {
           compact.useEvaluationKeys(Wire.readEvaluationKeys(Files.readAllBytes(Path.of(evk)),
@@ -138,9 +150,17 @@ public final class PirJob {
         }
         classic = null;
       } else {
-        classic = new PirClient(p, g, Wire.readSecretKey(key, p), random);
+        classic = new PirClient(params, geometry, Wire.readSecretKey(key, params), random);
         compact = null;
       }
+    }
+
+    String extension() {
+      return compact != null ? ".cquery" : ".query";
+    }
+
+    long recordCount() {
+      return geometry.recordCount();
     }
 
     byte[] query(long index, boolean haveEvk) {
@@ -152,9 +172,13 @@ public final class PirJob {
           : Wire.writeQuery(classic.query(index));
     }
 
-    byte[] decode(byte[] answer, Params p, long index) {
-      return compact != null ? compact.decode(Wire.readAnswer(answer, p), index)
-          : classic.decode(Wire.readAnswer(answer, p), index);
+    /** Reads an answer file from the server without trusting it, and decodes it. */
+    byte[] decode(Path answerFile, long index) throws java.io.IOException {
+      byte[] bytes = MessageFiles.read(answerFile, MessageFiles.maxAnswerBytes(params, geometry),
+          "answer");
+      MessageFiles.checkAnswerHeader(bytes, params, geometry);
+      org.jpir.core.Answer a = Wire.readAnswer(bytes, params);
+      return compact != null ? compact.decode(a, index) : classic.decode(a, index);
     }
 
     byte[] evaluationKeys() {
@@ -165,13 +189,47 @@ public final class PirJob {
     }
   }
 
+  /** The indices of {@code --index I[,J...]} or {@code --random N} (drawn from {@code random}). */
+  private static long[] indices(Options o, long count, SecureRandom random) {
+    String list = o.get("index", null);
+    int n = o.getInt("random", 0);
+    if ((list == null) == (n <= 0)) {
+      throw new IllegalArgumentException("client query: give --index I[,J,...] or --random N");
+    }
+    long[] out;
+    if (list != null) {
+      String[] parts = list.split(",");
+      out = new long[parts.length];
+      for (int i = 0; i < parts.length; i++) {
+        try {
+          out[i] = Long.parseLong(parts[i].trim());
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("client query: --index must be integers, got '"
+              + parts[i] + "'");
+        }
+      }
+    } else {
+      out = new long[n];
+      for (int i = 0; i < n; i++) {
+        out[i] = (long) (random.nextDouble() * count);
+      }
+    }
+    for (long i : out) {
+      if (i < 0 || i >= count) {
+        throw new IllegalArgumentException("client query: index " + i + " is outside the "
+            + count + " records");
+      }
+    }
+    return out;
+  }
+
   private static int client(String[] args) throws Exception {
     if (args.length < 2) {
       throw new IllegalArgumentException("usage: client keygen|evk|query|decode|verify [options]");
     }
     SecureRandom random = new SecureRandom();
-    Set<String> common = Set.of("preset", "db", "key", "index", "out", "max-rows", "client-id",
-        "answer", "answers", "evk");
+    Set<String> common = Set.of("preset", "db", "key", "index", "random", "out", "max-rows",
+        "client-id", "answer", "answers", "evk", "ids");
     switch (args[1]) {
       case "keygen": {
         Options o = new Options("client keygen", args, 2, Set.of("preset", "out"));
@@ -195,51 +253,96 @@ public final class PirJob {
       }
       case "query": {
         Options o = new Options("client query", args, 2, common);
-        long index = o.getLong("index", -1);
-        byte[] q = new AnyClient(o, random).query(index, o.get("evk", null) != null);
-        AnswerJob.write(Path.of(o.require("out")).toAbsolutePath(), q);
-        System.out.println("client: query for record " + index + " (" + q.length + " bytes)");
+        AnyClient client = new AnyClient(o, random);
+        long[] idx = indices(o, client.recordCount(), random);
+        Path dir = Files.createDirectories(Path.of(o.require("out")).toAbsolutePath());
+        Path mapFile = Path.of(requireIds(o, "client query"));
+        QueryIdMap ids = QueryIdMap.load(mapFile, true);
+        long bytes = 0;
+        for (long index : idx) {
+          byte[] q = client.query(index, o.get("evk", null) != null);
+          String id = ids.add(index, random);
+          AnswerJob.write(dir.resolve(id + client.extension()), q);
+          bytes = q.length;
+        }
+        ids.save(mapFile);
+        System.out.println("client: " + idx.length + " queries (" + bytes + " bytes each) written"
+            + " to " + dir + " as <random id>" + client.extension() + "; their ids are in "
+            + mapFile + " (keep it: decoding needs it, the server must never see it)");
         return 0;
       }
       case "decode": {
         Options o = new Options("client decode", args, 2, common);
-        DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
-        Params p = db.params(o.get("preset", null));
-        long index = o.getLong("index", -1);
-        byte[] rec = new AnyClient(o, random).decode(
-            Files.readAllBytes(Path.of(o.require("answer"))), p, index);
+        Path answer = Path.of(o.require("answer"));
+        long index = o.get("index", null) != null ? o.getLong("index", -1)
+            : QueryIdMap.load(Path.of(requireIds(o, "client decode")), false)
+                .index(AnswerJob.stem(answer));
+        byte[] rec = new AnyClient(o, random).decode(answer, index);
         AnswerJob.write(Path.of(o.require("out")).toAbsolutePath(), rec);
-        System.out.println("client: record " + index + " (" + rec.length + " bytes) written");
+        System.out.println("client: record (" + rec.length + " bytes) written to "
+            + o.require("out"));
         return 0;
       }
-      case "verify": {
-        Options o = new Options("client verify", args, 2, common);
-        DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
-        Params p = db.params(o.get("preset", null));
-        AnyClient client = new AnyClient(o, random);
-        org.jpir.core.RecordSource truth = db.factory().open();
-        int ok = 0;
-        int bad = 0;
-        try (java.util.stream.Stream<Path> files = Files.list(Path.of(o.require("answers")))) {
-          for (Path f : files.filter(x -> x.toString().endsWith(".answer")).sorted().toList()) {
-            long index = Long.parseLong(AnswerJob.stem(f));
-            byte[] want = new byte[truth.recordSize()];
-            truth.read(index, want, 0);
-            byte[] got = client.decode(Files.readAllBytes(f), p, index);
-            if (java.util.Arrays.equals(want, got)) {
-              ok++;
-            } else {
-              bad++;
-              System.out.println("client: record " + index + " DIFFERS from the database");
-            }
-          }
-        }
-        System.out.println("client: verified " + ok + " answers exact, " + bad + " wrong");
-        return ok > 0 && bad == 0 ? 0 : 1;
-      }
+      case "verify":
+        return verify(new Options("client verify", args, 2, common), random);
       default:
         throw new IllegalArgumentException("unknown client command '" + args[1]
             + "' (known: keygen, evk, query, decode, verify)");
     }
+  }
+
+  private static String requireIds(Options o, String cmd) {
+    String ids = o.get("ids", null);
+    if (ids == null) {
+      throw new IllegalArgumentException(cmd + ": --ids FILE is required: the client's private"
+          + " map from the random query ids (the file names the server sees) to record indices");
+    }
+    return ids;
+  }
+
+  /**
+   * Decodes the answer of every id of the map and compares it with the database; counts ids
+   * with an error file and ids with neither; fails unless every id has an exact answer or (when
+   * expected) an error file.
+   */
+  private static int verify(Options o, SecureRandom random) throws Exception {
+    DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
+    AnyClient client = new AnyClient(o, random);
+    QueryIdMap ids = QueryIdMap.load(Path.of(requireIds(o, "client verify")), false);
+    Path dir = Path.of(o.require("answers"));
+    org.jpir.core.RecordSource truth = db.factory().open();
+    int ok = 0;
+    int bad = 0;
+    int errors = 0;
+    int missing = 0;
+    for (java.util.Map.Entry<String, Long> e : ids.entries().entrySet()) {
+      Path f = dir.resolve(e.getKey() + ".answer");
+      if (Files.exists(f)) {
+        byte[] want = new byte[truth.recordSize()];
+        truth.read(e.getValue(), want, 0);
+        byte[] got;
+        try {
+          got = client.decode(f, e.getValue());
+        } catch (IllegalArgumentException ex) {
+          got = null;
+          System.out.println("client: answer " + f.getFileName() + " refused: " + ex.getMessage());
+        }
+        if (got != null && java.util.Arrays.equals(want, got)) {
+          ok++;
+        } else {
+          bad++;
+          System.out.println("client: answer " + f.getFileName() + " DIFFERS from the database");
+        }
+      } else if (Files.exists(dir.resolve(e.getKey() + ".error"))) {
+        errors++;
+        System.out.println("client: query " + e.getKey() + " has an error file: "
+            + Files.readString(dir.resolve(e.getKey() + ".error")).trim());
+      } else {
+        missing++;
+      }
+    }
+    System.out.println("client: verified " + ok + " answers exact, " + bad + " wrong, " + errors
+        + " with an error file, " + missing + " without an answer (of " + ids.size() + " ids)");
+    return ok > 0 && bad == 0 && errors == 0 && missing == 0 ? 0 : 1;
   }
 }

@@ -33,8 +33,13 @@ public final class SparkSetup {
     String opts = JvmOptions.joined();
     String existing = c.get("spark.executor.extraJavaOptions", "");
     if (!existing.contains("jdk.incubator.vector")) {
-      c.set("spark.executor.extraJavaOptions", (existing + " " + opts).trim());
+      existing = (existing + " " + opts).trim();
     }
+    // the test-only flag that lets insecure presets through reaches the executors too
+    if (Boolean.getBoolean("jpir.allowInsecure") && !existing.contains("jpir.allowInsecure")) {
+      existing = existing + " -Djpir.allowInsecure=true";
+    }
+    c.set("spark.executor.extraJavaOptions", existing);
     c.setIfMissing("spark.driver.extraJavaOptions", opts);
     return c;
   }

@@ -1,0 +1,105 @@
+package org.jpir.spark;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.CRC32;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.PirClient;
+import org.jpir.core.Presets;
+import org.jpir.core.Prg;
+import org.jpir.core.QueryIdMap;
+import org.jpir.core.SecretKey;
+import org.jpir.core.Wire;
+
+/**
+ * Bad query files for tests of the answer job (unit tests and {@code deploy/cluster-test.sh}),
+ * each named by a random id like a real query: a 74-byte query with a valid checksum that
+ * declares about 2^30 elements, a truncated query, and a query for another preset.
+ *
+ * <p>{@code HostileQueries --preset P --db SPEC --out DIR [--max-rows R]} writes them and prints
+ * one {@code <file name> <what it is>} line each.
+ */
+public final class HostileQueries {
+  private HostileQueries() {}
+
+  /**
+   * Writes the three files into {@code dir} for a server running {@code p} at {@code g}; returns
+   * file name -> what it is.
+   */
+  public static Map<String, String> write(Path dir, Params p, Geometry g, SecureRandom random)
+      throws IOException {
+    Map<String, String> out = new LinkedHashMap<>();
+    Files.createDirectories(dir);
+    String huge = QueryIdMap.newId(random) + ".query";
+    Files.write(dir.resolve(huge), declaresHuge(p));
+    out.put(huge, "74-byte query declaring about 2^30 elements");
+    PirClient client = new PirClient(p, g, SecretKey.generate(p, random), random);
+    byte[] q = Wire.writeQuery(client.query(0));
+    String truncated = QueryIdMap.newId(random) + ".query";
+    Files.write(dir.resolve(truncated), Arrays.copyOf(q, q.length - q.length / 3));
+    out.put(truncated, "truncated query");
+    Params other = otherPreset(p);
+    Geometry og = Geometry.choose(other, g.recordCount(), g.recordSize(), 1024);
+    PirClient oc = new PirClient(other, og, SecretKey.generate(other, random), random);
+    String foreign = QueryIdMap.newId(random) + ".query";
+    Files.write(dir.resolve(foreign), Wire.writeQuery(oc.query(0)));
+    out.put(foreign, "query for preset " + other.id());
+    return out;
+  }
+
+  /** Another preset of the same security class (production for production). */
+  static Params otherPreset(Params p) {
+    for (Params o : Presets.all()) {
+      if (!o.id().equals(p.id()) && o.secure() == p.secure()) {
+        return o;
+      }
+    }
+    throw new IllegalStateException("no other preset than " + p.id());
+  }
+
+  /**
+   * A query message of preset {@code p} with a valid checksum whose phase-1 array declares
+   * about 2^30 elements (rows chosen so that rows x limbs x glweLimbs x N is just below 2^30),
+   * followed by no data: 74 bytes for a 17-character preset id.
+   */
+  public static byte[] declaresHuge(Params p) throws IOException {
+    long per = (long) p.plaintextLimbs() * p.glweLimbs() * p.n();
+    int rows = (int) ((1L << 30) / per);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.write(new byte[] {'J', 'P', 'I', 'R'});
+    out.writeShort(Wire.VERSION);
+    out.writeByte(2);
+    out.writeUTF(p.id());
+    out.writeInt(rows);
+    out.writeInt(2);
+    out.write(new byte[Prg.SEED_BYTES]);
+    out.writeInt((int) (rows * per));
+    out.flush();
+    CRC32 crc = new CRC32();
+    crc.update(bytes.toByteArray());
+    out.writeInt((int) crc.getValue());
+    out.flush();
+    return bytes.toByteArray();
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options o = new Options("HostileQueries", args, 0, java.util.Set.of("preset", "db", "out",
+        "max-rows"));
+    DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
+    Params p = db.params(o.get("preset", null));
+    Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
+    for (Map.Entry<String, String> e : write(Path.of(o.require("out")), p, g,
+        new SecureRandom()).entrySet()) {
+      System.out.println(e.getKey() + " " + e.getValue());
+    }
+  }
+}

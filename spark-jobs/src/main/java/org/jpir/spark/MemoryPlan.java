@@ -1,0 +1,164 @@
+package org.jpir.spark;
+
+import java.util.Locale;
+import org.jpir.core.CompactParams;
+import org.jpir.core.Geometry;
+import org.jpir.core.MessageFiles;
+import org.jpir.core.Noise;
+import org.jpir.core.Params;
+import org.jpir.core.PirServer;
+
+/**
+ * What one executor needs for a job, computed from the preset, the geometry, the partitioning
+ * and the batch before anything is prepared, against what it has (Spark's unified memory for
+ * cached blocks and broadcasts, the heap for everything): the cached PVECs of its share of the
+ * partitions (the {@code ceil(partitions / executors)} widest), the batch's broadcast, the
+ * executor-side cache of expanded queries (one prepared matrix per query of a batch) and the
+ * phase-1 scratch of every concurrently running task. {@link #check} stops the job with a
+ * message naming the settings to change.
+ *
+ * @param usableHeap heap Spark lets tasks use: {@code heap - 300 MiB} (Spark's reserved memory)
+ * @param unifiedMemory Spark's storage + execution memory ({@code usableHeap * spark.memory.fraction})
+ * @param memoryFraction {@code spark.memory.fraction}
+ * @param queryCacheBytes the bound of the executor-side cache of expanded queries
+ * @param local true in local mode, where the driver shares the executor's heap
+ */
+public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, long unifiedMemory,
+    double memoryFraction, long queryCacheBytes, boolean queryCacheFromSetting, int partitions,
+    int partitionsPerExecutor, long pvecBytesPerExecutor, int batch,
+    DistributedPirServer.ExpandMode mode, long expandedQueryBytes, long broadcastBytes,
+    long scratchBytesPerTask, long driverBytes, boolean local) {
+
+  /** Spark's reserved system memory (its {@code RESERVED_SYSTEM_MEMORY_BYTES}). */
+  public static final long RESERVED = 300L << 20;
+  /** The Spark setting bounding the executor-side cache of expanded queries, in bytes. */
+  public static final String CACHE_SETTING = "spark.jpir.queryCacheBytes";
+  /** Share of the usable heap everything may fill (the rest is left to the garbage collector). */
+  public static final double HEAP_SHARE = 0.9;
+
+  /** Bytes of one prepared column per plane: {@code 8 N rows plaintextLimbs}. */
+  public static long pvecBytesPerColumn(Params p, Geometry g) {
+    return 8L * p.n() * g.rows() * p.plaintextLimbs();
+  }
+
+  /** Bytes of one expanded query: {@code 8 N (rows*limbs*2L + levels*2*ggswLevels*2L)}, L = glweLimbs. */
+  public static long expandedQueryBytes(Params p, Geometry g) {
+    long ncols = 2L * p.glweLimbs();
+    return 8L * p.n() * ((long) g.rows() * p.plaintextLimbs() * ncols
+        + (long) Noise.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
+  }
+
+  /**
+   * Phase-1 scratch of one task answering {@code batch} queries over a partition of {@code width}
+   * columns: per query and column of a chunk, the batched pass's result and the normalized
+   * leaves ({@code 2 * 8 N 2L} bytes), chunks of {@code min(64, width)} columns.
+   */
+  public static long scratchBytesPerTask(Params p, int width, int batch) {
+    long chunk = Math.min(PirServer.CHUNK, Integer.highestOneBit(Math.max(1, width)));
+    return 2L * batch * chunk * 8L * p.n() * 2 * p.glweLimbs();
+  }
+
+  /**
+   * The plan for {@code parts} and a workload of {@code batch} queries expanded where {@code mode}
+   * says ({@code compact} non-null for compact queries, whose broadcast also carries the keys).
+   */
+  public static MemoryPlan of(Params p, Geometry g, ColumnPartitioning parts, int batch,
+      DistributedPirServer.ExpandMode mode, CompactParams compact, ExecutorResources r) {
+    int perExec = (parts.count() + r.executors() - 1) / r.executors();
+    // the busiest executor: the perExec widest partitions
+    long[] sizes = new long[parts.count()];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = pvecBytesPerColumn(p, g) * parts.size(i) * g.planes();
+    }
+    java.util.Arrays.sort(sizes);
+    long pvecExec = 0;
+    for (int i = 0; i < perExec; i++) {
+      pvecExec += sizes[sizes.length - 1 - i];
+    }
+    long expanded = expandedQueryBytes(p, g);
+    long wire = compact != null ? MessageFiles.maxCompactQueryBytes(compact, g)
+        + 2L * compact.keys().n() * compact.keys().glweLimbs()
+        * ((long) compact.ksLevels() * compact.automorphisms() + 2L * compact.keys().ggswLevels())
+        : MessageFiles.queryBytes(p, g);
+    long bcast = (long) batch * (mode == DistributedPirServer.ExpandMode.DRIVER ? expanded : wire);
+    long scratch = scratchBytesPerTask(p, parts.width(), batch);
+    // the driver of a local job shares the heap: the batch's query files and phase-2 GGSWs,
+    // and in driver mode the batch's expansions themselves
+    long driver = r.local() ? (long) batch * (wire
+        + (mode == DistributedPirServer.ExpandMode.DRIVER ? expanded : 0)) : 0;
+    long cache = r.queryCacheSetting() > 0 ? r.queryCacheSetting()
+        : (long) ((1 - r.memoryFraction()) * r.usableHeap());
+    return new MemoryPlan(r.executors(), r.coresPerExecutor(), r.usableHeap(), r.unifiedMemory(),
+        r.memoryFraction(), cache, r.queryCacheSetting() > 0, parts.count(), perExec, pvecExec,
+        batch, mode, expanded, bcast, scratch, driver, r.local());
+  }
+
+  /** Bytes the executor-side query cache holds for one batch (0 when the driver expands). */
+  public long cacheNeed() {
+    return mode == DistributedPirServer.ExpandMode.EXECUTOR ? (long) batch * expandedQueryBytes
+        : 0;
+  }
+
+  /** Everything one executor holds at once during a batch. */
+  public long totalNeed() {
+    return pvecBytesPerExecutor() + broadcastBytes + cacheNeed()
+        + (long) coresPerExecutor * scratchBytesPerTask + driverBytes;
+  }
+
+  /**
+   * Stops the job when an executor cannot hold its share.
+   *
+   * @throws IllegalArgumentException naming what does not fit and the settings to change
+   */
+  public void check() {
+    String heapSetting = local ? "the driver heap (PIR_DRIVER_MEMORY for ./pir, or"
+        + " spark.driver.memory / -Xmx)" : "spark.executor.memory";
+    StringBuilder why = new StringBuilder();
+    if (pvecBytesPerExecutor() + broadcastBytes > unifiedMemory) {
+      why.append(String.format(Locale.ROOT, " the cached PVECs (%s: %d of %d partitions) and a"
+          + " batch's broadcast (%s) exceed Spark's unified memory of %s per executor;"
+          + " raise %s or spark.memory.fraction (%.2f), or use more executors;",
+          mib(pvecBytesPerExecutor()), partitionsPerExecutor, partitions, mib(broadcastBytes),
+          mib(unifiedMemory), heapSetting, memoryFraction));
+    }
+    if (cacheNeed() > queryCacheBytes) {
+      why.append(String.format(Locale.ROOT, " a batch of %d expanded queries (%s each) does not"
+          + " fit the executor query cache of %s; lower --batch, or raise %s%s;", batch,
+          mib(expandedQueryBytes), mib(queryCacheBytes), CACHE_SETTING,
+          queryCacheFromSetting ? "" : " (default (1 - spark.memory.fraction) x (heap - 300"
+              + " MiB)) or " + heapSetting));
+    }
+    if (totalNeed() > HEAP_SHARE * usableHeap) {
+      why.append(String.format(Locale.ROOT, " in all %s per executor, more than %.0f%% of its"
+          + " usable heap (%s); raise %s, lower --batch or --max-rows, or use more executors or"
+          + " --partitions;", mib(totalNeed()), HEAP_SHARE * 100, mib(usableHeap), heapSetting));
+    }
+    if (why.length() > 0) {
+      throw new IllegalArgumentException("not enough executor memory:" + why + " (" + this
+          .describe() + ")");
+    }
+  }
+
+  /** One line with every figure of the plan. */
+  public String describe() {
+    return String.format(Locale.ROOT, "per executor (%d executor(s) x %d core(s)%s): PVECs %s"
+        + " (%d of %d partitions), broadcast %s, query cache %s of %s allowed (%d x %s),"
+        + " scratch %d x %s, driver %s; total %s of %s usable heap, storage %s of %s unified",
+        executors, coresPerExecutor, local ? ", local mode" : "", mib(pvecBytesPerExecutor()),
+        partitionsPerExecutor, partitions, mib(broadcastBytes), mib(cacheNeed()),
+        mib(queryCacheBytes), batch, mib(expandedQueryBytes), coresPerExecutor,
+        mib(scratchBytesPerTask), mib(driverBytes), mib(totalNeed()), mib(usableHeap),
+        mib(pvecBytesPerExecutor() + broadcastBytes), mib(unifiedMemory));
+  }
+
+  static String mib(long bytes) {
+    return String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
+  }
+
+  /**
+   * What the executors have: their number and cores, heap figures, and the query cache setting
+   * (0 when unset).
+   */
+  public record ExecutorResources(int executors, int coresPerExecutor, long usableHeap,
+      long unifiedMemory, double memoryFraction, long queryCacheSetting, boolean local) {}
+}
