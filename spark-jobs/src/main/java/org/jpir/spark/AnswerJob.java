@@ -16,15 +16,14 @@ import org.jpir.core.Answer;
 import org.jpir.core.ClientQuery;
 import org.jpir.core.CompactQuery;
 import org.jpir.core.Geometry;
-import org.jpir.core.MessageFiles;
 import org.jpir.core.Params;
 import org.jpir.core.QueryExpander;
 import org.jpir.core.Wire;
 
 /**
  * Answers every {@code *.query} (classic) and {@code *.cquery} (compact) file of a directory in
- * batches. Each file is read without trusting it ({@link MessageFiles}: regular files no larger
- * than the largest valid message for the job's geometry; headers checked before decoding) and
+ * batches. Each file is read without trusting it ({@link Wire#readFile}: regular files no larger
+ * than the largest valid message for the job's geometry; declared sizes checked against the geometry before allocating) and
  * checked on the driver; a bad one gets {@code <name>.error} naming the problem while the rest
  * of its batch is answered. A batch that fails on the executors is bisected until the failing
  * queries are alone; each of those gets an error file and every other query is answered. Each
@@ -91,8 +90,8 @@ public final class AnswerJob {
       LOG.info("skipping {} of {} queries already answered in {}", skipped, files.size(), outDir);
     }
     Geometry g = server.geometry();
-    long maxQuery = MessageFiles.queryBytes(p, g);
-    long maxCompact = compact == null ? 0 : MessageFiles.maxCompactQueryBytes(compact.params(), g);
+    long maxQuery = Wire.maxQueryBytes(p, g);
+    long maxCompact = compact == null ? 0 : Wire.maxCompactQueryBytes(compact.params(), g);
     QueryExpander expander = new QueryExpander(p);
     long start = System.nanoTime();
     Totals tot = new Totals();
@@ -110,18 +109,16 @@ public final class AnswerJob {
               throw new IllegalArgumentException("compact query, but the job has no evaluation"
                   + " keys (--keys DIR) or the preset " + p.id() + " is not a compact one");
             }
-            CompactQuery q = Wire.readCompactQuery(MessageFiles.read(f, maxCompact,
-                "compact query"), compact.params());
+            CompactQuery q = Wire.readCompactQuery(Wire.readFile(f, maxCompact,
+                "compact query"), compact.params(), g);
             checkCompact(q, compact, server);
             good.add(new Item(name, null, q));
           } else {
-            byte[] bytes = MessageFiles.read(f, maxQuery, "query");
-            MessageFiles.checkQueryHeader(bytes, p, g);
-            ClientQuery q = Wire.readQuery(bytes, p);
+            ClientQuery q = Wire.readQuery(Wire.readFile(f, maxQuery, "query"), p, g);
             expander.check(q, g);
             good.add(new Item(name, q, null));
           }
-        } catch (IllegalArgumentException | IOException | UncheckedIOException e) {
+        } catch (IllegalArgumentException | UncheckedIOException e) {
           reject(outDir, name, "query " + f.getFileName() + " rejected: " + e.getMessage(), tot);
         }
       }

@@ -3,7 +3,7 @@ package org.jpir.spark;
 import java.util.Locale;
 import org.jpir.core.CompactParams;
 import org.jpir.core.Geometry;
-import org.jpir.core.MessageFiles;
+import org.jpir.core.Wire;
 import org.jpir.core.Noise;
 import org.jpir.core.Params;
 import org.jpir.core.PirServer;
@@ -76,10 +76,10 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
       pvecExec += sizes[sizes.length - 1 - i];
     }
     long expanded = expandedQueryBytes(p, g);
-    long wire = compact != null ? MessageFiles.maxCompactQueryBytes(compact, g)
+    long wire = compact != null ? Wire.maxCompactQueryBytes(compact, g)
         + 2L * compact.keys().n() * compact.keys().glweLimbs()
         * ((long) compact.ksLevels() * compact.automorphisms() + 2L * compact.keys().ggswLevels())
-        : MessageFiles.queryBytes(p, g);
+        : Wire.maxQueryBytes(p, g);
     long bcast = (long) batch * (mode == DistributedPirServer.ExpandMode.DRIVER ? expanded : wire);
     long scratch = scratchBytesPerTask(p, parts.width(), batch);
     // the driver of a local job shares the heap: the batch's query files and phase-2 GGSWs,

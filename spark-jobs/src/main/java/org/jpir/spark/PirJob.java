@@ -9,7 +9,6 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
-import org.jpir.core.MessageFiles;
 import org.jpir.core.Presets;
 import org.jpir.core.QueryIdMap;
 import org.jpir.core.SecretKey;
@@ -174,10 +173,9 @@ public final class PirJob {
 
     /** Reads an answer file from the server without trusting it, and decodes it. */
     byte[] decode(Path answerFile, long index) throws java.io.IOException {
-      byte[] bytes = MessageFiles.read(answerFile, MessageFiles.maxAnswerBytes(params, geometry),
-          "answer");
-      MessageFiles.checkAnswerHeader(bytes, params, geometry);
-      org.jpir.core.Answer a = Wire.readAnswer(bytes, params);
+      org.jpir.core.Answer a = Wire.readAnswer(
+          Wire.readFile(answerFile, Wire.maxAnswerBytes(params, geometry), "answer"), params,
+          geometry);
       return compact != null ? compact.decode(a, index) : classic.decode(a, index);
     }
 

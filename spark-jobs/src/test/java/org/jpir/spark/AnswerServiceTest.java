@@ -23,7 +23,6 @@ import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.Property;
 import org.jpir.core.Geometry;
-import org.jpir.core.MessageFiles;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.Presets;
@@ -167,7 +166,7 @@ class AnswerServiceTest extends SparkTestBase {
     String big = QueryIdMap.newId(RANDOM) + ".query";
     try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(qdir.resolve(big).toFile(),
         "rw")) {
-      f.setLength(MessageFiles.queryBytes(P, g) + 1);
+      f.setLength(Wire.maxQueryBytes(P, g) + 1);
     }
     int bad = hostile.size() + 2 + (haveFifo ? 1 : 0);
 
@@ -233,13 +232,13 @@ class AnswerServiceTest extends SparkTestBase {
     MemoryPlan plan = server.memoryPlan();
     PirClient c = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
     org.jpir.core.ClientQuery q = c.query(3);
-    assertEquals(Wire.writeQuery(q).length, MessageFiles.queryBytes(P, g));
+    assertEquals(Wire.writeQuery(q).length, Wire.maxQueryBytes(P, g));
     assertEquals(new org.jpir.core.QueryExpander(P).expand(q, g).sizeBytes(),
         plan.expandedQueryBytes());
     assertEquals(org.jpir.core.PreparedDatabase.prepare(P, g, src.open()).sizeBytes(),
         MemoryPlan.pvecBytesPerColumn(P, g) * g.cols() * g.planes());
     assertTrue(Wire.writeAnswer(server.answerBatch(List.of(new org.jpir.core.QueryExpander(P)
-        .expand(q, g)), null)[0]).length <= MessageFiles.maxAnswerBytes(P, g));
+        .expand(q, g)), null)[0]).length <= Wire.maxAnswerBytes(P, g));
 
     // production preset, 256 MiB of 1 KiB records, batches of 4, one executor
     Params prod = Presets.ONIONPIR_4096;

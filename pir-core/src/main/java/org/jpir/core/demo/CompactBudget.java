@@ -30,8 +30,10 @@ public final class CompactBudget {
     out("margin (decoding)            2^%.1f", lg(Noise.margin(s)));
     out("%6s %8s | %7s %7s %7s %7s %7s %7s %7s | %9s", "rows", "cols", "l1", "row", "phase1",
         "l2", "ggsw0", "cmux", "answer", "log2 fail");
-    int[][] geo = {{16, 16}, {93, 564}, {256, 256}, {1024, 1 << 12}, {s.n() / s.plaintextLimbs(),
-        1 << 20}};
+    int[][] geo = {{16, 16}, {93, 564}, {256, 256}, {cp.maxRows(), 1 << 12},
+        {cp.maxRows(), CompactParams.BUDGET_COLS}, {cp.maxRows() + 1, CompactParams.BUDGET_COLS}};
+    out("(the last row is one past the largest geometry the preset allows, %d rows)",
+        cp.maxRows());
     for (int[] g : geo) {
       int rows = g[0];
       int cols = g[1];
