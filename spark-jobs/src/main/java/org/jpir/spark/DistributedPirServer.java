@@ -166,10 +166,13 @@ public final class DistributedPirServer {
     LOG.info("prepared {} columns in {} partitions of width {} in {} s; PVEC bytes per executor:"
         + " {}", g.cols(), parts.count(), parts.width(),
         String.format("%.1f", (System.nanoTime() - t0) / 1e9), perExecutor);
+    // Ask the block manager master, not getRDDStorageInfo: the latter reads the status store,
+    // which the listener bus updates asynchronously (it lagged behind under load).
+    org.apache.spark.storage.BlockManagerMaster master = sc.sc().env().blockManager().master();
     int cached = 0;
-    for (org.apache.spark.storage.RDDInfo info : sc.sc().getRDDStorageInfo()) {
-      if (info.id() == rdd.id()) {
-        cached = info.numCachedPartitions();
+    for (int i = 0; i < parts.count(); i++) {
+      if (master.contains(new org.apache.spark.storage.RDDBlockId(rdd.id(), i))) {
+        cached++;
       }
     }
     if (cached < parts.count()) {
