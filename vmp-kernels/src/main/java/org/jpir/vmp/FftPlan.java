@@ -160,6 +160,12 @@ public final class FftPlan {
     double[] v = {1, 1, c, c, 0, 0, -s, -s, 1, c0, 1, -s0, 0, -s0, 0, -c0};
     System.arraycopy(f, 0, twFwd, o, 16);
     System.arraycopy(v, 0, twInv, o, 16);
+    for (int i = 0; i < 4; i++) {
+      twFwd[o + 16 + i] = -f[4 + i];
+      twFwd[o + 20 + i] = -f[12 + i];
+      twInv[o + 16 + i] = -v[4 + i];
+      twInv[o + 20 + i] = -v[12 + i];
+    }
   }
 
   private void set(int o, double... v) {
