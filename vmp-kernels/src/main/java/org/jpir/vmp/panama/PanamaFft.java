@@ -7,26 +7,27 @@ import org.jpir.vmp.FftKernel;
 
 /**
  * Vector API implementation of {@link FftKernel}. Radix-4 stages work on 8 butterflies at once
- * with 512-bit vectors and broadcast twiddles where that is safe (see {@code WIDE_R4}), else on 4
- * with 256-bit vectors; the 256-bit loops also serve nodes of 16, whose quarters hold only 4
- * values. The leaf works on 256-bit vectors: the top level of the 3-level leaf is one 4-lane
- * butterfly with a broadcast twiddle, and the last two levels run inside one vector of 4 complex
- * values with constant lane shuffles and per-lane twiddle vectors from the table (a 512-bit leaf
- * was tried and was no faster). Complex products use fused multiply-adds, so results differ from
- * {@code RefFft} by rounding only (tolerance in {@code FftPlan}). No allocation on JDK 17 or 25
- * (checked with JMH {@code -prof gc}).
+ * with 512-bit vectors (the wide path) or on 4 with 256-bit vectors (the narrow path, which also
+ * serves nodes of 16, whose quarters hold only 4 values); nodes of 32 on the narrow path are
+ * written out without an inner loop. The leaf works on 256-bit vectors: the top level of the
+ * 3-level leaf is one 4-lane butterfly with a broadcast twiddle, and the last two levels run
+ * inside one vector of 4 complex values with constant lane shuffles and per-lane twiddle vectors
+ * from the table, each level two fused multiply-adds per part (a 512-bit leaf was tried and was
+ * no faster). Complex products use fused multiply-adds, so results differ from {@code RefFft} by
+ * rounding only (tolerance in {@code FftPlan}). No allocation on JDK 17 or 25 (checked with JMH
+ * {@code -prof gc}).
+ *
+ * <p>Width: the wide path is used when the JVM compiles 512-bit vectors (preferred species of 512
+ * bits; with {@code -XX:UseAVX=2} they are not compiled at all) and from JDK 25 on (JDK 17's C2
+ * boxed the 512-bit vectors of these loops: 256 KB allocated per N=4096 transform, 10x slower).
+ * {@code -D}{@value #BITS_PROPERTY}{@code =256|512} forces it; {@link Narrow} and {@link Wide}
+ * force it per instance (tests, benchmarks).
  */
-public final class PanamaFft implements FftKernel {
+public class PanamaFft implements FftKernel {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_256;
   private static final int L = 4;
-  /**
-   * Radix-4 stages with quarters of at least 8 use 512-bit vectors (stage times 20-40% lower on
-   * JDK 25, Zen 4) when the JVM compiles 512-bit vectors (preferred species of 512 bits: with
-   * {@code UseAVX=2} they are not compiled at all) and from JDK 25 on: JDK 17's C2 boxed the
-   * 512-bit vectors of these loops (256 KB allocated per N=4096 transform, 10x slower).
-   */
-  private static final boolean WIDE_R4 = Runtime.version().feature() >= 25
-      && DoubleVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
+  /** System property forcing the radix-4 width: {@code 256} or {@code 512}. */
+  public static final String BITS_PROPERTY = "jpir.fft.bits";
   private static final VectorSpecies<Double> W = DoubleVector.SPECIES_512;
   private static final int LW = 8;
   private static final VectorShuffle<Double> LO_A = VectorShuffle.fromValues(S, 0, 1, 0, 1);
@@ -38,13 +39,59 @@ public final class PanamaFft implements FftKernel {
   private static final DoubleVector SIGN_B =
       DoubleVector.fromArray(S, new double[] {1, -1, 1, -1}, 0);
 
-  /** Public for reflective loading. */
-  public PanamaFft() {}
+  /** True when radix-4 stages with quarters of at least 8 use 512-bit vectors. */
+  private final boolean wide;
+
+  /** The JVM-wide width (class comment); public for reflective loading. */
+  public PanamaFft() {
+    this(defaultWide());
+  }
+
+  private PanamaFft(boolean wide) {
+    this.wide = wide;
+  }
+
+  /** Always the 256-bit path. */
+  public static final class Narrow extends PanamaFft {
+    /** Public for reflective loading. */
+    public Narrow() {
+      super(false);
+    }
+  }
+
+  /** Always the 512-bit radix-4 path (correct everywhere; slow where 512 bits are emulated). */
+  public static final class Wide extends PanamaFft {
+    /** Public for reflective loading. */
+    public Wide() {
+      super(true);
+    }
+  }
+
+  /** Radix-4 width in bits this instance uses. */
+  public final int bits() {
+    return wide ? 512 : 256;
+  }
+
+  private static boolean defaultWide() {
+    String forced = System.getProperty(BITS_PROPERTY, "").trim();
+    switch (forced) {
+      case "256":
+        return false;
+      case "512":
+        return true;
+      case "":
+        return Runtime.version().feature() >= 25
+            && DoubleVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
+      default:
+        throw new IllegalArgumentException(
+            "-D" + BITS_PROPERTY + "=" + forced + " is not one of: 256, 512");
+    }
+  }
 
   @Override
-  public void fwdR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
+  public final void fwdR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
       int t0) {
-    if (WIDE_R4 && size >= 4 * LW) {
+    if (wide && size >= 4 * LW) {
       fwdR4Wide(buf, ro, io, size, k0, count, tw, t0);
     } else {
       fwdR4Narrow(buf, ro, io, size, k0, count, tw, t0);
@@ -250,7 +297,7 @@ public final class PanamaFft implements FftKernel {
   }
 
   @Override
-  public void fwdLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+  public final void fwdLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     for (int i = 0; i < count; i++) {
       int p = (k0 + i) * 4;
       int t = t0 + i * LEAF_ENTRY;
@@ -278,7 +325,7 @@ public final class PanamaFft implements FftKernel {
   }
 
   @Override
-  public void fwdLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+  public final void fwdLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     // one induction variable, so that C2 hoists the range checks of buf and tw out of the loop
     for (int i = 0; i < count; i++) {
       int p = (k0 + i) * 8;
@@ -338,9 +385,9 @@ public final class PanamaFft implements FftKernel {
   }
 
   @Override
-  public void invR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
+  public final void invR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
       int t0) {
-    if (WIDE_R4 && size >= 4 * LW) {
+    if (wide && size >= 4 * LW) {
       invR4Wide(buf, ro, io, size, k0, count, tw, t0);
     } else {
       invR4Narrow(buf, ro, io, size, k0, count, tw, t0);
@@ -546,7 +593,7 @@ public final class PanamaFft implements FftKernel {
   }
 
   @Override
-  public void invLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+  public final void invLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     for (int i = 0; i < count; i++) {
       int p = (k0 + i) * 4;
       int t = t0 + i * LEAF_ENTRY;
@@ -570,7 +617,7 @@ public final class PanamaFft implements FftKernel {
   }
 
   @Override
-  public void invLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+  public final void invLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
     // one induction variable, so that C2 hoists the range checks of buf and tw out of the loop
     for (int i = 0; i < count; i++) {
       int p = (k0 + i) * 8;
