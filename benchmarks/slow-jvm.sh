@@ -37,14 +37,20 @@ done
 for c in "${!CONFIGS[@]}"; do
   awk -v cfg="${CONFIGS[$c]:-default}" '{for(i=1;i<=NF;i++){split($i,kv,"=");
       if(kv[1]=="phase1_ms")p[NR]=kv[2]; if(kv[1]=="ratio")r[NR]=kv[2]; if(kv[1]=="phase1_after_ms")a[NR]=kv[2];
-      if(kv[1]=="faults_first")f[NR]=kv[2]; if(kv[1]=="reused_ms")u[NR]=kv[2]; if(kv[1]=="reused_ratio")v[NR]=kv[2]}}
-    END{pmin=pmax=p[1]; rmin=rmax=r[1]; amin=amax=a[1]; umin=umax=u[1]; vmin=vmax=v[1]; fs=0
+      if(kv[1]=="faults_first")f[NR]=kv[2]; if(kv[1]=="reused_ms")u[NR]=kv[2]; if(kv[1]=="reused_ratio")v[NR]=kv[2];
+      if(kv[1]=="phase1_p10_ms")l[NR]=kv[2]; if(kv[1]=="reused_p10_ms")m[NR]=kv[2]}}
+    END{pmin=pmax=p[1]; rmin=rmax=r[1]; amin=amax=a[1]; umin=umax=u[1]; vmin=vmax=v[1]; lmin=lmax=l[1]; mmin=mmax=m[1]; fs=0
       for(i=1;i<=NR;i++){if(p[i]<pmin)pmin=p[i]; if(p[i]>pmax)pmax=p[i]; if(r[i]<rmin)rmin=r[i]; if(r[i]>rmax)rmax=r[i];
         if(a[i]<amin)amin=a[i]; if(a[i]>amax)amax=a[i]; if(u[i]<umin)umin=u[i]; if(u[i]>umax)umax=u[i];
-        if(v[i]<vmin)vmin=v[i]; if(v[i]>vmax)vmax=v[i]; fs+=f[i]}
+        if(v[i]<vmin)vmin=v[i]; if(v[i]>vmax)vmax=v[i]; if(l[i]<lmin)lmin=l[i]; if(l[i]>lmax)lmax=l[i];
+        if(m[i]<mmin)mmin=m[i]; if(m[i]>mmax)mmax=m[i]; fs+=f[i]}
       printf "SPREAD [%s] forks=%d phase1 %.3f..%.3f ms (%.1f%%), phase1 after answers %.3f..%.3f ms (%.1f%%), phase1/calibration %.3f..%.3f (%.1f%%), page faults per call %.0f\n",
         cfg, NR, pmin, pmax, 100*(pmax/pmin-1), amin, amax, 100*(amax/amin-1), rmin, rmax, 100*(rmax/rmin-1), fs/NR
       printf "SPREAD [%s] forks=%d scratch reused: phase1 %.3f..%.3f ms (%.1f%%), phase1/calibration %.3f..%.3f (%.1f%%)\n",
-        cfg, NR, umin, umax, 100*(umax/umin-1), vmin, vmax, 100*(vmax/vmin-1)}' "$tmp/$c"
+        cfg, NR, umin, umax, 100*(umax/umin-1), vmin, vmax, 100*(vmax/vmin-1)
+      qmin=qmax=p[1]/u[1]; for(i=1;i<=NR;i++){q=p[i]/u[i]; if(q<qmin)qmin=q; if(q>qmax)qmax=q}
+      printf "SPREAD [%s] forks=%d phase1 / scratch-reused pass of the same JVM (load cancels): %.3f..%.3f\n", cfg, NR, qmin, qmax
+      printf "SPREAD [%s] forks=%d 10th percentiles: phase1 %.3f..%.3f ms (%.1f%%), scratch reused %.3f..%.3f ms (%.1f%%)\n",
+        cfg, NR, lmin, lmax, 100*(lmax/lmin-1), mmin, mmax, 100*(mmax/mmin-1)}' "$tmp/$c"
 done
 rm -rf "$tmp"
