@@ -23,11 +23,12 @@ public interface FftKernel {
    */
   int R4_ENTRY = 6;
   /**
-   * Doubles per size-4 leaf node: four 4-lane vectors {@code Ar, Ai, Br, Bi}. Forward: {@code A =
-   * [s, s, -s, -s]}, {@code B = [s0, -s0, i s0, -i s0]}. Inverse: {@code B = [1, conj(s0), 1,
-   * conj(i s0)]} (applied first), {@code A = [1, 1, conj(s), conj(s)]}.
+   * Doubles per size-4 leaf node: six 4-lane vectors {@code Ar, Ai, Br, Bi, -Ai, -Bi} (the
+   * negated imaginary parts let a complex multiply-add be two fused multiply-adds). Forward:
+   * {@code A = [s, s, -s, -s]}, {@code B = [s0, -s0, i s0, -i s0]}. Inverse: {@code B = [1,
+   * conj(s0), 1, conj(i s0)]} (applied first), {@code A = [1, 1, conj(s), conj(s)]}.
    */
-  int LEAF_ENTRY = 16;
+  int LEAF_ENTRY = 24;
 
   /**
    * Doubles per size-8 leaf node: {@code c, s, -s, 0} (the node's twiddle, applied as a radix-2

@@ -160,6 +160,12 @@ public final class FftPlan {
     double[] v = {1, 1, c, c, 0, 0, -s, -s, 1, c0, 1, -s0, 0, -s0, 0, -c0};
     System.arraycopy(f, 0, twFwd, o, 16);
     System.arraycopy(v, 0, twInv, o, 16);
+    for (int i = 0; i < 4; i++) {
+      twFwd[o + 16 + i] = -f[4 + i];
+      twFwd[o + 20 + i] = -f[12 + i];
+      twInv[o + 16 + i] = -v[4 + i];
+      twInv[o + 20 + i] = -v[12 + i];
+    }
   }
 
   private void set(int o, double... v) {
@@ -183,8 +189,9 @@ public final class FftPlan {
 
   /**
    * The plan for ring degree {@code n} with an explicitly chosen implementation, for benchmarks
-   * and comparisons: {@code "ref"} (scalar reference) or {@code "panama"} (Vector API; needs the
-   * module {@code jdk.incubator.vector}). Shares the cached twiddle tables.
+   * and comparisons: {@code "ref"} (scalar reference), {@code "panama"} (Vector API at the
+   * JVM-wide width; needs the module {@code jdk.incubator.vector}), {@code "panama256"} or
+   * {@code "panama512"} (Vector API, radix-4 width forced). Shares the cached twiddle tables.
    *
    * @throws IllegalArgumentException for a bad n or an unknown name
    * @throws IllegalStateException for {@code "panama"} when the Vector API is not available
@@ -197,9 +204,15 @@ public final class FftPlan {
       case "panama":
         return p.withKernel(
             Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft"));
+      case "panama256":
+        return p.withKernel(
+            Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft$Narrow"));
+      case "panama512":
+        return p.withKernel(
+            Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft$Wide"));
       default:
-        throw new IllegalArgumentException(
-            "FFT implementation '" + implementation + "' is not one of: ref, panama");
+        throw new IllegalArgumentException("FFT implementation '" + implementation
+            + "' is not one of: ref, panama, panama256, panama512");
     }
   }
 

@@ -19,15 +19,22 @@ class FftContractTest {
   static final FftKernel REF = Kernels.loadRef(FftKernel.class, "org.jpir.vmp.RefFft");
   static final FftKernel PANAMA =
       Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft");
+  /** The Vector API kernel with its radix-4 width forced: 256 and 512 bits. */
+  static final FftKernel PANAMA_256 =
+      Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft$Narrow");
+  static final FftKernel PANAMA_512 =
+      Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft$Wide");
+  /** Every kernel under test (the JVM-wide Vector API one is one of the two widths). */
+  static final List<FftKernel> ALL = List.of(REF, PANAMA_256, PANAMA_512);
 
   static Stream<FftKernel> kernels() {
-    return Stream.of(REF, PANAMA);
+    return ALL.stream();
   }
 
   /** Every kernel x every supported N up to 65536. */
   static Stream<Arguments> kernelsAndSizes() {
     List<Arguments> out = new ArrayList<>();
-    for (FftKernel k : List.of(REF, PANAMA)) {
+    for (FftKernel k : ALL) {
       for (int n = 16; n <= 65536; n *= 2) {
         out.add(Arguments.of(k.getClass().getSimpleName(), k, n));
       }
@@ -110,9 +117,19 @@ class FftContractTest {
    * The Vector API kernel equals the reference within {@code ||x||_1 log2(N) 2^-50} per output,
    * forward and inverse (they differ only in fused multiply-adds).
    */
-  @ParameterizedTest(name = "N={0}")
-  @MethodSource("sizes")
-  void panamaAgreesWithReference(int n) {
+  static Stream<Arguments> widthsAndSizes() {
+    List<Arguments> out = new ArrayList<>();
+    for (FftKernel k : List.of(PANAMA_256, PANAMA_512)) {
+      for (int n = 16; n <= 65536; n *= 2) {
+        out.add(Arguments.of(((org.jpir.vmp.panama.PanamaFft) k).bits(), k, n));
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0}-bit N={2}")
+  @MethodSource("widthsAndSizes")
+  void panamaAgreesWithReference(int bits, FftKernel pk, int n) {
     long seed = 17L * n + 5;
     SplittableRandom rnd = new SplittableRandom(seed);
     double[] x = random(rnd, n, 1 << 20);
@@ -122,7 +139,7 @@ class FftContractTest {
     }
     double tol = l1 * Integer.numberOfTrailingZeros(n) * 0x1p-50;
     FftPlan ref = FftPlan.of(n).withKernel(REF);
-    FftPlan pan = FftPlan.of(n).withKernel(PANAMA);
+    FftPlan pan = FftPlan.of(n).withKernel(pk);
     double[] a = x.clone();
     double[] b = x.clone();
     ref.fft(a, 0);
@@ -131,7 +148,8 @@ class FftContractTest {
     for (int i = 0; i < n; i++) {
       worst = Math.max(worst, Math.abs(a[i] - b[i]));
     }
-    assertTrue(worst <= tol, "fft: max |panama - ref| = " + worst + " > " + tol + ", seed " + seed);
+    assertTrue(worst <= tol,
+        "fft " + bits + "-bit: max |panama - ref| = " + worst + " > " + tol + ", seed " + seed);
     a = x.clone();
     b = x.clone();
     ref.ifft(a, 0);
@@ -141,7 +159,7 @@ class FftContractTest {
       worst = Math.max(worst, Math.abs(a[i] - b[i]));
     }
     assertTrue(worst <= tol,
-        "ifft: max |panama - ref| = " + worst + " > " + tol + ", seed " + seed);
+        "ifft " + bits + "-bit: max |panama - ref| = " + worst + " > " + tol + ", seed " + seed);
   }
 
   /** The default plan runs the JVM-wide kernel and the named variants run what they say. */
@@ -149,6 +167,10 @@ class FftContractTest {
   void namedImplementationsRunTheirKernel() {
     assertEquals("RefFft", FftPlan.of(64, "ref").kernelName());
     assertEquals("PanamaFft", FftPlan.of(64, "panama").kernelName());
+    assertEquals("Narrow", FftPlan.of(64, "panama256").kernelName());
+    assertEquals("Wide", FftPlan.of(64, "panama512").kernelName());
+    assertEquals(256, ((org.jpir.vmp.panama.PanamaFft) PANAMA_256).bits());
+    assertEquals(512, ((org.jpir.vmp.panama.PanamaFft) PANAMA_512).bits());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> FftPlan.of(64, "cuda"));
     assertTrue(e.getMessage().contains("cuda"), e.getMessage());

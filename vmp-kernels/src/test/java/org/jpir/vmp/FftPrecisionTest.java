@@ -27,7 +27,7 @@ class FftPrecisionTest {
 
   static Stream<Arguments> kernelsAndSizes() {
     List<Arguments> out = new ArrayList<>();
-    for (FftKernel k : List.of(FftContractTest.REF, FftContractTest.PANAMA)) {
+    for (FftKernel k : FftContractTest.ALL) {
       for (int n = FftPlan.MIN_N; n <= FftPlan.MAX_N; n *= 2) {
         out.add(Arguments.of(k.getClass().getSimpleName(), k, n));
       }
@@ -125,7 +125,7 @@ class FftPrecisionTest {
     int n = 4096;
     int kk = 16;
     long seed = 41;
-    for (FftKernel kern : List.of(FftContractTest.REF, FftContractTest.PANAMA)) {
+    for (FftKernel kern : FftContractTest.ALL) {
       FftPlan p = FftPlan.of(n).withKernel(kern);
       double[] acc = new double[n];
       long[] want = new long[n];

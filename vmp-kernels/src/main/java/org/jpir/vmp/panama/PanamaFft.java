@@ -7,26 +7,27 @@ import org.jpir.vmp.FftKernel;
 
 /**
  * Vector API implementation of {@link FftKernel}. Radix-4 stages work on 8 butterflies at once
- * with 512-bit vectors and broadcast twiddles where that is safe (see {@code WIDE_R4}), else on 4
- * with 256-bit vectors; the 256-bit loops also serve nodes of 16, whose quarters hold only 4
- * values. The leaf works on 256-bit vectors: the top level of the 3-level leaf is one 4-lane
- * butterfly with a broadcast twiddle, and the last two levels run inside one vector of 4 complex
- * values with constant lane shuffles and per-lane twiddle vectors from the table (a 512-bit leaf
- * was tried and was no faster). Complex products use fused multiply-adds, so results differ from
- * {@code RefFft} by rounding only (tolerance in {@code FftPlan}). No allocation on JDK 17 or 25
- * (checked with JMH {@code -prof gc}).
+ * with 512-bit vectors (the wide path) or on 4 with 256-bit vectors (the narrow path, which also
+ * serves nodes of 16, whose quarters hold only 4 values); nodes of 32 on the narrow path are
+ * written out without an inner loop. The leaf works on 256-bit vectors: the top level of the
+ * 3-level leaf is one 4-lane butterfly with a broadcast twiddle, and the last two levels run
+ * inside one vector of 4 complex values with constant lane shuffles and per-lane twiddle vectors
+ * from the table, each level two fused multiply-adds per part (a 512-bit leaf was tried and was
+ * no faster). Complex products use fused multiply-adds, so results differ from {@code RefFft} by
+ * rounding only (tolerance in {@code FftPlan}). No allocation on JDK 17 or 25 (checked with JMH
+ * {@code -prof gc}).
+ *
+ * <p>Width: the wide path is used when the JVM compiles 512-bit vectors (preferred species of 512
+ * bits; with {@code -XX:UseAVX=2} they are not compiled at all) and from JDK 25 on (JDK 17's C2
+ * boxed the 512-bit vectors of these loops: 256 KB allocated per N=4096 transform, 10x slower).
+ * {@code -D}{@value #BITS_PROPERTY}{@code =256|512} forces it; {@link Narrow} and {@link Wide}
+ * force it per instance (tests, benchmarks).
  */
-public final class PanamaFft implements FftKernel {
+public class PanamaFft implements FftKernel {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_256;
   private static final int L = 4;
-  /**
-   * Radix-4 stages with quarters of at least 8 use 512-bit vectors (stage times 20-40% lower on
-   * JDK 25, Zen 4) when the JVM compiles 512-bit vectors (preferred species of 512 bits: with
-   * {@code UseAVX=2} they are not compiled at all) and from JDK 25 on: JDK 17's C2 boxed the
-   * 512-bit vectors of these loops (256 KB allocated per N=4096 transform, 10x slower).
-   */
-  private static final boolean WIDE_R4 = Runtime.version().feature() >= 25
-      && DoubleVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
+  /** System property forcing the radix-4 width: {@code 256} or {@code 512}. */
+  public static final String BITS_PROPERTY = "jpir.fft.bits";
   private static final VectorSpecies<Double> W = DoubleVector.SPECIES_512;
   private static final int LW = 8;
   private static final VectorShuffle<Double> LO_A = VectorShuffle.fromValues(S, 0, 1, 0, 1);
@@ -38,13 +39,59 @@ public final class PanamaFft implements FftKernel {
   private static final DoubleVector SIGN_B =
       DoubleVector.fromArray(S, new double[] {1, -1, 1, -1}, 0);
 
-  /** Public for reflective loading. */
-  public PanamaFft() {}
+  /** True when radix-4 stages with quarters of at least 8 use 512-bit vectors. */
+  private final boolean wide;
+
+  /** The JVM-wide width (class comment); public for reflective loading. */
+  public PanamaFft() {
+    this(defaultWide());
+  }
+
+  private PanamaFft(boolean wide) {
+    this.wide = wide;
+  }
+
+  /** Always the 256-bit path. */
+  public static final class Narrow extends PanamaFft {
+    /** Public for reflective loading. */
+    public Narrow() {
+      super(false);
+    }
+  }
+
+  /** Always the 512-bit radix-4 path (correct everywhere; slow where 512 bits are emulated). */
+  public static final class Wide extends PanamaFft {
+    /** Public for reflective loading. */
+    public Wide() {
+      super(true);
+    }
+  }
+
+  /** Radix-4 width in bits this instance uses. */
+  public final int bits() {
+    return wide ? 512 : 256;
+  }
+
+  private static boolean defaultWide() {
+    String forced = System.getProperty(BITS_PROPERTY, "").trim();
+    switch (forced) {
+      case "256":
+        return false;
+      case "512":
+        return true;
+      case "":
+        return Runtime.version().feature() >= 25
+            && DoubleVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
+      default:
+        throw new IllegalArgumentException(
+            "-D" + BITS_PROPERTY + "=" + forced + " is not one of: 256, 512");
+    }
+  }
 
   @Override
-  public void fwdR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
+  public final void fwdR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
       int t0) {
-    if (WIDE_R4 && size >= 4 * LW) {
+    if (wide && size >= 4 * LW) {
       fwdR4Wide(buf, ro, io, size, k0, count, tw, t0);
     } else {
       fwdR4Narrow(buf, ro, io, size, k0, count, tw, t0);
@@ -120,6 +167,92 @@ public final class PanamaFft implements FftKernel {
       DoubleVector s0 = DoubleVector.broadcast(S, tw[t + 4]);
       DoubleVector ns0 = DoubleVector.broadcast(S, tw[t + 5]);
       int a = (k0 + k) * size;
+      if (q == 2 * L) {
+        // nodes of 32: the two iterations written out (a two-trip loop costs 40% more)
+        {
+          int j = a;
+          int p1 = j + q;
+          int p2 = p1 + q;
+          int p3 = p2 + q;
+          DoubleVector a0r = DoubleVector.fromArray(S, buf, ro + j);
+          DoubleVector a0i = DoubleVector.fromArray(S, buf, io + j);
+          DoubleVector a1r = DoubleVector.fromArray(S, buf, ro + p1);
+          DoubleVector a1i = DoubleVector.fromArray(S, buf, io + p1);
+          DoubleVector a2r = DoubleVector.fromArray(S, buf, ro + p2);
+          DoubleVector a2i = DoubleVector.fromArray(S, buf, io + p2);
+          DoubleVector a3r = DoubleVector.fromArray(S, buf, ro + p3);
+          DoubleVector a3i = DoubleVector.fromArray(S, buf, io + p3);
+          // level 1: (a0, a2) and (a1, a3) with s
+          DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+          DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+          DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+          DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+          DoubleVector x0r = a0r.add(t2r);
+          DoubleVector x0i = a0i.add(t2i);
+          DoubleVector y0r = a0r.sub(t2r);
+          DoubleVector y0i = a0i.sub(t2i);
+          DoubleVector x1r = a1r.add(t3r);
+          DoubleVector x1i = a1i.add(t3i);
+          DoubleVector y1r = a1r.sub(t3r);
+          DoubleVector y1i = a1i.sub(t3i);
+          // level 2: (x0, x1) with s0, (y0, y1) with i s0
+          DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+          DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+          DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+          DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+          x0r.add(ur).intoArray(buf, ro + j);
+          x0i.add(ui).intoArray(buf, io + j);
+          x0r.sub(ur).intoArray(buf, ro + p1);
+          x0i.sub(ui).intoArray(buf, io + p1);
+          // y0 + i w = (y0r - wi) + i (y0i + wr)
+          y0r.sub(wi).intoArray(buf, ro + p2);
+          y0i.add(wr).intoArray(buf, io + p2);
+          y0r.add(wi).intoArray(buf, ro + p3);
+          y0i.sub(wr).intoArray(buf, io + p3);
+        }
+        {
+          int j = a + L;
+          int p1 = j + q;
+          int p2 = p1 + q;
+          int p3 = p2 + q;
+          DoubleVector a0r = DoubleVector.fromArray(S, buf, ro + j);
+          DoubleVector a0i = DoubleVector.fromArray(S, buf, io + j);
+          DoubleVector a1r = DoubleVector.fromArray(S, buf, ro + p1);
+          DoubleVector a1i = DoubleVector.fromArray(S, buf, io + p1);
+          DoubleVector a2r = DoubleVector.fromArray(S, buf, ro + p2);
+          DoubleVector a2i = DoubleVector.fromArray(S, buf, io + p2);
+          DoubleVector a3r = DoubleVector.fromArray(S, buf, ro + p3);
+          DoubleVector a3i = DoubleVector.fromArray(S, buf, io + p3);
+          // level 1: (a0, a2) and (a1, a3) with s
+          DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+          DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+          DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+          DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+          DoubleVector x0r = a0r.add(t2r);
+          DoubleVector x0i = a0i.add(t2i);
+          DoubleVector y0r = a0r.sub(t2r);
+          DoubleVector y0i = a0i.sub(t2i);
+          DoubleVector x1r = a1r.add(t3r);
+          DoubleVector x1i = a1i.add(t3i);
+          DoubleVector y1r = a1r.sub(t3r);
+          DoubleVector y1i = a1i.sub(t3i);
+          // level 2: (x0, x1) with s0, (y0, y1) with i s0
+          DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+          DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+          DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+          DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+          x0r.add(ur).intoArray(buf, ro + j);
+          x0i.add(ui).intoArray(buf, io + j);
+          x0r.sub(ur).intoArray(buf, ro + p1);
+          x0i.sub(ui).intoArray(buf, io + p1);
+          // y0 + i w = (y0r - wi) + i (y0i + wr)
+          y0r.sub(wi).intoArray(buf, ro + p2);
+          y0i.add(wr).intoArray(buf, io + p2);
+          y0r.add(wi).intoArray(buf, ro + p3);
+          y0i.sub(wr).intoArray(buf, io + p3);
+        }
+        continue;
+      }
       for (int j = a; j < a + q; j += L) {
         int p1 = j + q;
         int p2 = p1 + q;
@@ -164,98 +297,97 @@ public final class PanamaFft implements FftKernel {
   }
 
   @Override
-  public void fwdLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
-    int t = t0;
-    for (int p = k0 * 4; p < (k0 + count) * 4; p += L, t += LEAF_ENTRY) {
-      fwdLeaf(buf, ro + p, io + p, tw, t);
+  public final void fwdLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+    for (int i = 0; i < count; i++) {
+      int p = (k0 + i) * 4;
+      int t = t0 + i * LEAF_ENTRY;
+      DoubleVector vr = DoubleVector.fromArray(S, buf, ro + p);
+      DoubleVector vi = DoubleVector.fromArray(S, buf, io + p);
+      // level A: lanes [lo + W hi], W = [s, s, -s, -s]; re = lo_r + h_r w_r - h_i w_i
+      DoubleVector lr = vr.rearrange(LO_A);
+      DoubleVector li = vi.rearrange(LO_A);
+      DoubleVector hr = vr.rearrange(HI_A);
+      DoubleVector hi = vi.rearrange(HI_A);
+      DoubleVector xr = hr.fma(DoubleVector.fromArray(S, tw, t),
+          hi.fma(DoubleVector.fromArray(S, tw, t + 16), lr));
+      DoubleVector xi = hr.fma(DoubleVector.fromArray(S, tw, t + 4),
+          hi.fma(DoubleVector.fromArray(S, tw, t), li));
+      // level B: W = [s0, -s0, i s0, -i s0]
+      lr = xr.rearrange(LO_B);
+      li = xi.rearrange(LO_B);
+      hr = xr.rearrange(HI_B);
+      hi = xi.rearrange(HI_B);
+      hr.fma(DoubleVector.fromArray(S, tw, t + 8),
+          hi.fma(DoubleVector.fromArray(S, tw, t + 20), lr)).intoArray(buf, ro + p);
+      hr.fma(DoubleVector.fromArray(S, tw, t + 12),
+          hi.fma(DoubleVector.fromArray(S, tw, t + 8), li)).intoArray(buf, io + p);
     }
   }
 
   @Override
-  public void fwdLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
-    int t = t0;
-    for (int p = k0 * 8; p < (k0 + count) * 8; p += 2 * L, t += LEAF3_ENTRY) {
-      // written out in full: helpers taking vectors made JDK 17 box them
+  public final void fwdLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+    // one induction variable, so that C2 hoists the range checks of buf and tw out of the loop
+    for (int i = 0; i < count; i++) {
+      int p = (k0 + i) * 8;
+      int t = t0 + i * LEAF3_ENTRY;
+      // written out in full: helpers taking vectors made JDK 17 box them. Each size-4 half
+      // runs to its end before the other starts, so that 16 registers hold one half.
       DoubleVector c = DoubleVector.broadcast(S, tw[t]);
       DoubleVector s = DoubleVector.broadcast(S, tw[t + 1]);
       DoubleVector ns = DoubleVector.broadcast(S, tw[t + 2]);
-      DoubleVector ar = DoubleVector.fromArray(S, buf, ro + p);
-      DoubleVector ai = DoubleVector.fromArray(S, buf, io + p);
       DoubleVector br = DoubleVector.fromArray(S, buf, ro + p + L);
       DoubleVector bi = DoubleVector.fromArray(S, buf, io + p + L);
       DoubleVector tr = br.fma(c, bi.mul(ns));
       DoubleVector ti = br.fma(s, bi.mul(c));
+      DoubleVector ar = DoubleVector.fromArray(S, buf, ro + p);
+      DoubleVector ai = DoubleVector.fromArray(S, buf, io + p);
       br = ar.sub(tr);
       bi = ai.sub(ti);
       ar = ar.add(tr);
       ai = ai.add(ti);
       int ta = t + 4;
-      int tb = t + 4 + LEAF_ENTRY;
-      // level A on both halves: [lo + W hi], W = [s, s, -s, -s]
-      DoubleVector war = DoubleVector.fromArray(S, tw, ta);
-      DoubleVector wai = DoubleVector.fromArray(S, tw, ta + 4);
-      DoubleVector wbr = DoubleVector.fromArray(S, tw, tb);
-      DoubleVector wbi = DoubleVector.fromArray(S, tw, tb + 4);
-      DoubleVector alr = ar.rearrange(LO_A);
-      DoubleVector ali = ai.rearrange(LO_A);
-      DoubleVector ahr = ar.rearrange(HI_A);
-      DoubleVector ahi = ai.rearrange(HI_A);
-      DoubleVector blr = br.rearrange(LO_A);
-      DoubleVector bli = bi.rearrange(LO_A);
-      DoubleVector bhr = br.rearrange(HI_A);
-      DoubleVector bhi = bi.rearrange(HI_A);
-      ar = ahr.fma(war, alr).sub(ahi.mul(wai));
-      ai = ahr.fma(wai, ahi.fma(war, ali));
-      br = bhr.fma(wbr, blr).sub(bhi.mul(wbi));
-      bi = bhr.fma(wbi, bhi.fma(wbr, bli));
-      // level B on both halves: W = [s0, -s0, i s0, -i s0]
-      war = DoubleVector.fromArray(S, tw, ta + 8);
-      wai = DoubleVector.fromArray(S, tw, ta + 12);
-      wbr = DoubleVector.fromArray(S, tw, tb + 8);
-      wbi = DoubleVector.fromArray(S, tw, tb + 12);
-      alr = ar.rearrange(LO_B);
-      ali = ai.rearrange(LO_B);
-      ahr = ar.rearrange(HI_B);
-      ahi = ai.rearrange(HI_B);
-      blr = br.rearrange(LO_B);
-      bli = bi.rearrange(LO_B);
-      bhr = br.rearrange(HI_B);
-      bhi = bi.rearrange(HI_B);
-      ahr.fma(war, alr).sub(ahi.mul(wai)).intoArray(buf, ro + p);
-      ahr.fma(wai, ahi.fma(war, ali)).intoArray(buf, io + p);
-      bhr.fma(wbr, blr).sub(bhi.mul(wbi)).intoArray(buf, ro + p + L);
-      bhr.fma(wbi, bhi.fma(wbr, bli)).intoArray(buf, io + p + L);
+      // first half: level A, W = [s, s, -s, -s]; then level B, W = [s0, -s0, i s0, -i s0]
+      DoubleVector lr = ar.rearrange(LO_A);
+      DoubleVector li = ai.rearrange(LO_A);
+      DoubleVector hr = ar.rearrange(HI_A);
+      DoubleVector hi = ai.rearrange(HI_A);
+      DoubleVector xr = hr.fma(DoubleVector.fromArray(S, tw, ta),
+          hi.fma(DoubleVector.fromArray(S, tw, ta + 16), lr));
+      DoubleVector xi = hr.fma(DoubleVector.fromArray(S, tw, ta + 4),
+          hi.fma(DoubleVector.fromArray(S, tw, ta), li));
+      lr = xr.rearrange(LO_B);
+      li = xi.rearrange(LO_B);
+      hr = xr.rearrange(HI_B);
+      hi = xi.rearrange(HI_B);
+      hr.fma(DoubleVector.fromArray(S, tw, ta + 8),
+          hi.fma(DoubleVector.fromArray(S, tw, ta + 20), lr)).intoArray(buf, ro + p);
+      hr.fma(DoubleVector.fromArray(S, tw, ta + 12),
+          hi.fma(DoubleVector.fromArray(S, tw, ta + 8), li)).intoArray(buf, io + p);
+      // second half
+      int tb = ta + LEAF_ENTRY;
+      lr = br.rearrange(LO_A);
+      li = bi.rearrange(LO_A);
+      hr = br.rearrange(HI_A);
+      hi = bi.rearrange(HI_A);
+      xr = hr.fma(DoubleVector.fromArray(S, tw, tb),
+          hi.fma(DoubleVector.fromArray(S, tw, tb + 16), lr));
+      xi = hr.fma(DoubleVector.fromArray(S, tw, tb + 4),
+          hi.fma(DoubleVector.fromArray(S, tw, tb), li));
+      lr = xr.rearrange(LO_B);
+      li = xi.rearrange(LO_B);
+      hr = xr.rearrange(HI_B);
+      hi = xi.rearrange(HI_B);
+      hr.fma(DoubleVector.fromArray(S, tw, tb + 8),
+          hi.fma(DoubleVector.fromArray(S, tw, tb + 20), lr)).intoArray(buf, ro + p + L);
+      hr.fma(DoubleVector.fromArray(S, tw, tb + 12),
+          hi.fma(DoubleVector.fromArray(S, tw, tb + 8), li)).intoArray(buf, io + p + L);
     }
   }
 
-  /** Last two levels of the size-4 node at (buf[pr..pr+3], buf[pi..pi+3]), in place. */
-  private static void fwdLeaf(double[] buf, int pr, int pi, double[] tw, int t) {
-    DoubleVector vr = DoubleVector.fromArray(S, buf, pr);
-    DoubleVector vi = DoubleVector.fromArray(S, buf, pi);
-    // level A: lanes [lo + W hi], W = [s, s, -s, -s]
-    DoubleVector war = DoubleVector.fromArray(S, tw, t);
-    DoubleVector wai = DoubleVector.fromArray(S, tw, t + 4);
-    DoubleVector lr = vr.rearrange(LO_A);
-    DoubleVector li = vi.rearrange(LO_A);
-    DoubleVector hr = vr.rearrange(HI_A);
-    DoubleVector hi = vi.rearrange(HI_A);
-    DoubleVector xr = hr.fma(war, lr).sub(hi.mul(wai));
-    DoubleVector xi = hr.fma(wai, hi.fma(war, li));
-    // level B: W = [s0, -s0, i s0, -i s0]
-    DoubleVector wbr = DoubleVector.fromArray(S, tw, t + 8);
-    DoubleVector wbi = DoubleVector.fromArray(S, tw, t + 12);
-    lr = xr.rearrange(LO_B);
-    li = xi.rearrange(LO_B);
-    hr = xr.rearrange(HI_B);
-    hi = xi.rearrange(HI_B);
-    hr.fma(wbr, lr).sub(hi.mul(wbi)).intoArray(buf, pr);
-    hr.fma(wbi, hi.fma(wbr, li)).intoArray(buf, pi);
-  }
-
   @Override
-  public void invR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
+  public final void invR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
       int t0) {
-    if (WIDE_R4 && size >= 4 * LW) {
+    if (wide && size >= 4 * LW) {
       invR4Wide(buf, ro, io, size, k0, count, tw, t0);
     } else {
       invR4Narrow(buf, ro, io, size, k0, count, tw, t0);
@@ -331,6 +463,92 @@ public final class PanamaFft implements FftKernel {
       DoubleVector s0 = DoubleVector.broadcast(S, tw[t + 4]);
       DoubleVector ns0 = DoubleVector.broadcast(S, tw[t + 5]);
       int a = (k0 + k) * size;
+      if (q == 2 * L) {
+        // nodes of 32: the two iterations written out (a two-trip loop costs 40% more)
+        {
+          int j = a;
+          int p1 = j + q;
+          int p2 = p1 + q;
+          int p3 = p2 + q;
+          DoubleVector o0r = DoubleVector.fromArray(S, buf, ro + j);
+          DoubleVector o0i = DoubleVector.fromArray(S, buf, io + j);
+          DoubleVector o1r = DoubleVector.fromArray(S, buf, ro + p1);
+          DoubleVector o1i = DoubleVector.fromArray(S, buf, io + p1);
+          DoubleVector o2r = DoubleVector.fromArray(S, buf, ro + p2);
+          DoubleVector o2i = DoubleVector.fromArray(S, buf, io + p2);
+          DoubleVector o3r = DoubleVector.fromArray(S, buf, ro + p3);
+          DoubleVector o3i = DoubleVector.fromArray(S, buf, io + p3);
+          // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+          DoubleVector x0r = o0r.add(o1r);
+          DoubleVector x0i = o0i.add(o1i);
+          DoubleVector dr = o0r.sub(o1r);
+          DoubleVector di = o0i.sub(o1i);
+          DoubleVector x1r = dr.fma(c0, di.mul(s0));
+          DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+          // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+          DoubleVector y0r = o2r.add(o3r);
+          DoubleVector y0i = o2i.add(o3i);
+          DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+          DoubleVector ei = o3r.sub(o2r);
+          DoubleVector y1r = er.fma(c0, ei.mul(s0));
+          DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+          // parent with s
+          x0r.add(y0r).intoArray(buf, ro + j);
+          x0i.add(y0i).intoArray(buf, io + j);
+          x1r.add(y1r).intoArray(buf, ro + p1);
+          x1i.add(y1i).intoArray(buf, io + p1);
+          DoubleVector fr = x0r.sub(y0r);
+          DoubleVector fi = x0i.sub(y0i);
+          fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+          fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+          DoubleVector gr = x1r.sub(y1r);
+          DoubleVector gi = x1i.sub(y1i);
+          gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+          gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+        }
+        {
+          int j = a + L;
+          int p1 = j + q;
+          int p2 = p1 + q;
+          int p3 = p2 + q;
+          DoubleVector o0r = DoubleVector.fromArray(S, buf, ro + j);
+          DoubleVector o0i = DoubleVector.fromArray(S, buf, io + j);
+          DoubleVector o1r = DoubleVector.fromArray(S, buf, ro + p1);
+          DoubleVector o1i = DoubleVector.fromArray(S, buf, io + p1);
+          DoubleVector o2r = DoubleVector.fromArray(S, buf, ro + p2);
+          DoubleVector o2i = DoubleVector.fromArray(S, buf, io + p2);
+          DoubleVector o3r = DoubleVector.fromArray(S, buf, ro + p3);
+          DoubleVector o3i = DoubleVector.fromArray(S, buf, io + p3);
+          // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+          DoubleVector x0r = o0r.add(o1r);
+          DoubleVector x0i = o0i.add(o1i);
+          DoubleVector dr = o0r.sub(o1r);
+          DoubleVector di = o0i.sub(o1i);
+          DoubleVector x1r = dr.fma(c0, di.mul(s0));
+          DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+          // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+          DoubleVector y0r = o2r.add(o3r);
+          DoubleVector y0i = o2i.add(o3i);
+          DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+          DoubleVector ei = o3r.sub(o2r);
+          DoubleVector y1r = er.fma(c0, ei.mul(s0));
+          DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+          // parent with s
+          x0r.add(y0r).intoArray(buf, ro + j);
+          x0i.add(y0i).intoArray(buf, io + j);
+          x1r.add(y1r).intoArray(buf, ro + p1);
+          x1i.add(y1i).intoArray(buf, io + p1);
+          DoubleVector fr = x0r.sub(y0r);
+          DoubleVector fi = x0i.sub(y0i);
+          fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+          fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+          DoubleVector gr = x1r.sub(y1r);
+          DoubleVector gi = x1i.sub(y1i);
+          gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+          gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+        }
+        continue;
+      }
       for (int j = a; j < a + q; j += L) {
         int p1 = j + q;
         int p2 = p1 + q;
@@ -375,79 +593,78 @@ public final class PanamaFft implements FftKernel {
   }
 
   @Override
-  public void invLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
-    int t = t0;
-    for (int p = k0 * 4; p < (k0 + count) * 4; p += L, t += LEAF_ENTRY) {
-      invLeaf(buf, ro + p, io + p, tw, t);
+  public final void invLeaf(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+    for (int i = 0; i < count; i++) {
+      int p = (k0 + i) * 4;
+      int t = t0 + i * LEAF_ENTRY;
+      DoubleVector vr = DoubleVector.fromArray(S, buf, ro + p);
+      DoubleVector vi = DoubleVector.fromArray(S, buf, io + p);
+      // level B: d = [x0 + x1, x0 - x1, y0 + y1, y0 - y1], times W = [1, conj s0, 1, conj i s0]
+      DoubleVector dr = vr.rearrange(HI_B).fma(SIGN_B, vr.rearrange(LO_B));
+      DoubleVector di = vi.rearrange(HI_B).fma(SIGN_B, vi.rearrange(LO_B));
+      vr = dr.fma(DoubleVector.fromArray(S, tw, t + 8),
+          di.mul(DoubleVector.fromArray(S, tw, t + 20)));
+      vi = dr.fma(DoubleVector.fromArray(S, tw, t + 12),
+          di.mul(DoubleVector.fromArray(S, tw, t + 8)));
+      // level A: d = [x0 + y0, x1 + y1, x0 - y0, x1 - y1], times W = [1, 1, conj s, conj s]
+      dr = vr.rearrange(HI_A).fma(SIGN_A, vr.rearrange(LO_A));
+      di = vi.rearrange(HI_A).fma(SIGN_A, vi.rearrange(LO_A));
+      dr.fma(DoubleVector.fromArray(S, tw, t), di.mul(DoubleVector.fromArray(S, tw, t + 16)))
+          .intoArray(buf, ro + p);
+      dr.fma(DoubleVector.fromArray(S, tw, t + 4), di.mul(DoubleVector.fromArray(S, tw, t)))
+          .intoArray(buf, io + p);
     }
   }
 
   @Override
-  public void invLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
-    int t = t0;
-    for (int p = k0 * 8; p < (k0 + count) * 8; p += 2 * L, t += LEAF3_ENTRY) {
+  public final void invLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
+    // one induction variable, so that C2 hoists the range checks of buf and tw out of the loop
+    for (int i = 0; i < count; i++) {
+      int p = (k0 + i) * 8;
+      int t = t0 + i * LEAF3_ENTRY;
       int ta = t + 4;
       int tb = t + 4 + LEAF_ENTRY;
-      DoubleVector ar = DoubleVector.fromArray(S, buf, ro + p);
-      DoubleVector ai = DoubleVector.fromArray(S, buf, io + p);
-      DoubleVector br = DoubleVector.fromArray(S, buf, ro + p + L);
-      DoubleVector bi = DoubleVector.fromArray(S, buf, io + p + L);
-      // level B on both halves: d = [x0 + x1, x0 - x1, y0 + y1, y0 - y1] times W
-      DoubleVector adr = ar.rearrange(HI_B).fma(SIGN_B, ar.rearrange(LO_B));
-      DoubleVector adi = ai.rearrange(HI_B).fma(SIGN_B, ai.rearrange(LO_B));
-      DoubleVector bdr = br.rearrange(HI_B).fma(SIGN_B, br.rearrange(LO_B));
-      DoubleVector bdi = bi.rearrange(HI_B).fma(SIGN_B, bi.rearrange(LO_B));
-      DoubleVector awr = DoubleVector.fromArray(S, tw, ta + 8);
-      DoubleVector awi = DoubleVector.fromArray(S, tw, ta + 12);
-      DoubleVector bwr = DoubleVector.fromArray(S, tw, tb + 8);
-      DoubleVector bwi = DoubleVector.fromArray(S, tw, tb + 12);
-      ar = adr.fma(awr, adi.mul(awi).neg());
-      ai = adr.fma(awi, adi.mul(awr));
-      br = bdr.fma(bwr, bdi.mul(bwi).neg());
-      bi = bdr.fma(bwi, bdi.mul(bwr));
-      // level A on both halves: d = [x0 + y0, x1 + y1, x0 - y0, x1 - y1] times W
-      adr = ar.rearrange(HI_A).fma(SIGN_A, ar.rearrange(LO_A));
-      adi = ai.rearrange(HI_A).fma(SIGN_A, ai.rearrange(LO_A));
-      bdr = br.rearrange(HI_A).fma(SIGN_A, br.rearrange(LO_A));
-      bdi = bi.rearrange(HI_A).fma(SIGN_A, bi.rearrange(LO_A));
-      awr = DoubleVector.fromArray(S, tw, ta);
-      awi = DoubleVector.fromArray(S, tw, ta + 4);
-      bwr = DoubleVector.fromArray(S, tw, tb);
-      bwi = DoubleVector.fromArray(S, tw, tb + 4);
-      ar = adr.fma(awr, adi.mul(awi).neg());
-      ai = adr.fma(awi, adi.mul(awr));
-      br = bdr.fma(bwr, bdi.mul(bwi).neg());
-      bi = bdr.fma(bwi, bdi.mul(bwr));
+      // first half: level B, d = [x0 + x1, x0 - x1, y0 + y1, y0 - y1] times W; then level A,
+      // d = [x0 + y0, x1 + y1, x0 - y0, x1 - y1] times W
+      DoubleVector vr = DoubleVector.fromArray(S, buf, ro + p);
+      DoubleVector vi = DoubleVector.fromArray(S, buf, io + p);
+      DoubleVector dr = vr.rearrange(HI_B).fma(SIGN_B, vr.rearrange(LO_B));
+      DoubleVector di = vi.rearrange(HI_B).fma(SIGN_B, vi.rearrange(LO_B));
+      vr = dr.fma(DoubleVector.fromArray(S, tw, ta + 8),
+          di.mul(DoubleVector.fromArray(S, tw, ta + 20)));
+      vi = dr.fma(DoubleVector.fromArray(S, tw, ta + 12),
+          di.mul(DoubleVector.fromArray(S, tw, ta + 8)));
+      dr = vr.rearrange(HI_A).fma(SIGN_A, vr.rearrange(LO_A));
+      di = vi.rearrange(HI_A).fma(SIGN_A, vi.rearrange(LO_A));
+      DoubleVector ar = dr.fma(DoubleVector.fromArray(S, tw, ta),
+          di.mul(DoubleVector.fromArray(S, tw, ta + 16)));
+      DoubleVector ai = dr.fma(DoubleVector.fromArray(S, tw, ta + 4),
+          di.mul(DoubleVector.fromArray(S, tw, ta)));
+      // second half
+      vr = DoubleVector.fromArray(S, buf, ro + p + L);
+      vi = DoubleVector.fromArray(S, buf, io + p + L);
+      dr = vr.rearrange(HI_B).fma(SIGN_B, vr.rearrange(LO_B));
+      di = vi.rearrange(HI_B).fma(SIGN_B, vi.rearrange(LO_B));
+      vr = dr.fma(DoubleVector.fromArray(S, tw, tb + 8),
+          di.mul(DoubleVector.fromArray(S, tw, tb + 20)));
+      vi = dr.fma(DoubleVector.fromArray(S, tw, tb + 12),
+          di.mul(DoubleVector.fromArray(S, tw, tb + 8)));
+      dr = vr.rearrange(HI_A).fma(SIGN_A, vr.rearrange(LO_A));
+      di = vi.rearrange(HI_A).fma(SIGN_A, vi.rearrange(LO_A));
+      DoubleVector br = dr.fma(DoubleVector.fromArray(S, tw, tb),
+          di.mul(DoubleVector.fromArray(S, tw, tb + 16)));
+      DoubleVector bi = dr.fma(DoubleVector.fromArray(S, tw, tb + 4),
+          di.mul(DoubleVector.fromArray(S, tw, tb)));
       // top level of the node: (a, b) -> (a + b, (a - b) conj(s))
       DoubleVector c = DoubleVector.broadcast(S, tw[t]);
       DoubleVector s = DoubleVector.broadcast(S, tw[t + 1]);
       DoubleVector ns = DoubleVector.broadcast(S, tw[t + 2]);
-      DoubleVector dr = ar.sub(br);
-      DoubleVector di = ai.sub(bi);
+      dr = ar.sub(br);
+      di = ai.sub(bi);
       ar.add(br).intoArray(buf, ro + p);
       ai.add(bi).intoArray(buf, io + p);
       dr.fma(c, di.mul(s)).intoArray(buf, ro + p + L);
       di.fma(c, dr.mul(ns)).intoArray(buf, io + p + L);
     }
-  }
-
-  /** Inverse of the last two levels of the size-4 node at (buf[pr..pr+3], buf[pi..pi+3]). */
-  private static void invLeaf(double[] buf, int pr, int pi, double[] tw, int t) {
-    DoubleVector vr = DoubleVector.fromArray(S, buf, pr);
-    DoubleVector vi = DoubleVector.fromArray(S, buf, pi);
-    // level B: d = [x0 + x1, x0 - x1, y0 + y1, y0 - y1], times W = [1, conj s0, 1, conj i s0]
-    DoubleVector dr = vr.rearrange(HI_B).fma(SIGN_B, vr.rearrange(LO_B));
-    DoubleVector di = vi.rearrange(HI_B).fma(SIGN_B, vi.rearrange(LO_B));
-    DoubleVector wr = DoubleVector.fromArray(S, tw, t + 8);
-    DoubleVector wi = DoubleVector.fromArray(S, tw, t + 12);
-    vr = dr.fma(wr, di.mul(wi).neg());
-    vi = dr.fma(wi, di.mul(wr));
-    // level A: d = [x0 + y0, x1 + y1, x0 - y0, x1 - y1], times W = [1, 1, conj s, conj s]
-    dr = vr.rearrange(HI_A).fma(SIGN_A, vr.rearrange(LO_A));
-    di = vi.rearrange(HI_A).fma(SIGN_A, vi.rearrange(LO_A));
-    wr = DoubleVector.fromArray(S, tw, t);
-    wi = DoubleVector.fromArray(S, tw, t + 4);
-    dr.fma(wr, di.mul(wi).neg()).intoArray(buf, pr);
-    dr.fma(wi, di.mul(wr)).intoArray(buf, pi);
   }
 }
