@@ -93,8 +93,10 @@ public final class BenchRunner {
     Path json = dir.resolve(base + ".json");
 
     List<String> jvm = new ArrayList<>(JvmOptions.list());
-    jvm.add("-Xms12g");
-    jvm.add("-Xmx12g");
+    // the largest fork (MultiColumnBench: 1.5 GiB PMAT + 4 GiB PVECs; PirBench at mib=1024)
+    // fits 8 GiB; the machine has 24 GiB for everyone
+    jvm.add("-Xms8g");
+    jvm.add("-Xmx8g");
     jvm.add("-XX:+AlwaysPreTouch");
     System.out.println("bench: " + Environment.cpuModel() + ", " + Environment.jdk()
         + ", revision " + rev + ", kernels " + Kernels.choice().name() + " by default");

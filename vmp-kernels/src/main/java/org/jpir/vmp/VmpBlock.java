@@ -69,7 +69,10 @@ public record VmpBlock(int bits, int vectors, int columns) {
    * jdk}, with {@code registers} vector registers; {@code forced} (the property value, may be
    * null or empty) wins. Rules: 512 bits needs a 512-bit preferred species and JDK 25 or later
    * (JDK 17's 512-bit pass allocated and ran 6x slower) and gets 2x6; otherwise 256 bits, 2x3
-   * with 32 registers, 1x3 with 16 (a 24-accumulator block spills there).
+   * with 32 registers, 1x3 with 16 (a 24-accumulator block spills there). A machine whose
+   * preferred species is 128 bits (NEON) gets the scalar reference from {@link Kernels}: no
+   * 128-bit block is implemented (NEON's 32 x 128-bit registers would hold a 1x3 block of 24
+   * accumulators).
    */
   public static Choice choose(int preferredBits, int jdk, int registers, String forced) {
     if (forced != null && !forced.isBlank()) {

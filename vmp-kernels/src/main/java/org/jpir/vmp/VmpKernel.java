@@ -24,6 +24,11 @@ package org.jpir.vmp;
  * tiles (carrying the state across) gives bitwise identical states. The complex sum is then
  * {@code re[k] = st[s+k] - st[s+12+k]}, {@code im[k] = st[s+4+k] + st[s+8+k]} (see {@link
  * Vmp}).
+ *
+ * <p>The multi-column pass ({@link VmpOps}) tiles the product like a GEMM ({@link
+ * VmpOps.Tiling}) and calls {@link #macTile} on packed panels ({@link #packPanels}) with the
+ * kernel's register {@link #block()}; the per-column applies call {@link #mac2Out} and {@link
+ * #mac1Out}, which start from zero states and write the finished sums directly.
  */
 public interface VmpKernel {
 

@@ -1,6 +1,10 @@
 package org.jpir.vmp;
 
 import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * The vector-matrix products bound to one {@link VmpKernel}; obtained from {@link
@@ -14,6 +18,10 @@ public final class VmpOps {
   public static final String PANEL_ROWS_PROPERTY = "jpir.vmp.panelRows";
   /** Forces the database columns per group ({@code -Djpir.vmp.groupColumns=C}). */
   public static final String GROUP_COLUMNS_PROPERTY = "jpir.vmp.groupColumns";
+
+  private static final Logger LOG = LogManager.getLogger(VmpOps.class);
+  /** (block, ncols, queries) whose default tiling was logged. */
+  private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
 
   private final VmpKernel k;
 
@@ -128,6 +136,12 @@ public final class VmpOps {
       throw new IllegalArgumentException("queries is null or empty, or queries[0] is null");
     }
     Tiling t = tiling(k.block(), CpuInfo.get(), queries[0].ncols(), queries.length);
+    if (tileRows == 0 && groupColumns == 0
+        && LOGGED.add(k.block() + "/" + queries[0].ncols() + "/" + queries.length)) {
+      LOG.info("vmp tiling for block {}, {} matrix columns, {} queries: panels of {} rows, tiles"
+          + " of {} rows, groups of {} database columns ({})", k.block(), queries[0].ncols(),
+          queries.length, t.panelRows(), t.tileRows(), t.groupColumns(), t.reason());
+    }
     applyPvecBatch(queries, cols, res, tmp, new Tiling(tileRows > 0 ? Math.min(tileRows,
         t.panelRows()) : t.panelRows(), tileRows > 0 ? tileRows : t.tileRows(),
         groupColumns > 0 ? groupColumns : t.groupColumns(), "forced"));
