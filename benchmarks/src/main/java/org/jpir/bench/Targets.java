@@ -103,8 +103,8 @@ final class Targets {
         return new Verdict(rate, t.target(), t.met());
       }
       default:
-        if (m.toLowerCase(Locale.ROOT).contains("multi") || m.toLowerCase(Locale.ROOT)
-            .contains("batch")) {
+        if ((m.toLowerCase(Locale.ROOT).contains("multi") || m.toLowerCase(Locale.ROOT)
+            .contains("batch")) && cols > 0) {
           double flops = 8.0 * (n / 2) * nrows * ncols * cols * queries;
           double g = flops / seconds / 1e9;
           if (ref || c.peakGflops().isEmpty()) {
