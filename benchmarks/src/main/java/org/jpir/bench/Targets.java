@@ -117,7 +117,7 @@ final class Targets {
             // bytes from memory at least once: the database columns and the PMAT
             double bytes = 8.0 * n * nrows * (cols + ncols * queries);
             double memBound = flops / (bytes / (c.streamGbs().get() * 1e9)) / 1e9;
-            rate += String.format(Locale.ROOT, "; memory bound %s GFLOP/s = %.0f%% of peak",
+            rate += String.format(Locale.ROOT, "; memory allows %s GFLOP/s = %.0f%% of peak",
                 Report.fmt(memBound), 100 * memBound / c.peakGflops().get());
           }
           return new Verdict(rate + ")", ">= 85% of peak FMA", frac >= FRACTION ? "yes"
