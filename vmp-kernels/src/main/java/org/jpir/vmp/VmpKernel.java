@@ -180,6 +180,20 @@ public interface VmpKernel {
   }
 
   /**
+   * {@link #macTile} on matrix columns read in place from a PMAT: column j, row r at {@code
+   * v[vOffs[j] + 16r .. +8]} (a paired column of {@link Pmat}). Same states as {@link #macTile}.
+   */
+  default void macTileInPlace(int vectors, int cols, int rows, double[] u0, double[] u1,
+      int uOff, double[] v, int[] vOffs, double[] st, int stOff, int stStride) {
+    for (int i = 0; i < vectors; i++) {
+      double[] u = i == 0 ? u0 : u1;
+      for (int j = 0; j < cols; j++) {
+        mac1(rows, u, uOff, v, vOffs[j], 16, st, stOff + i * stStride + 16 * j);
+      }
+    }
+  }
+
+  /**
    * Packs rows [r0, r0+rows) of block b of a PMAT (N, nrows, ncols; data at v) into panels of
    * {@code width} columns: the panel of columns [j0, j0 + g) (j0 a multiple of width, g =
    * min(width, ncols - j0)) starts at {@code dstOff + 8*rows*j0}, and row i, column c of it is

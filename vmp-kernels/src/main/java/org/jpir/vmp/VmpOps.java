@@ -320,6 +320,14 @@ public final class VmpOps {
   static final int GROUP_STREAMS = 8;
 
   /**
+   * Whether 512-bit passes with ncols a multiple of 6 read the PMAT in place instead of packing
+   * it ({@code -Djpir.vmp.inPlace=true}; default false). Measured here (JMH, 2 x 5 iterations
+   * each): MultiColumnBench 4096:4096:12:32 4-10% faster in place, phase 1 at 256 MiB (272 rows,
+   * 128-column chunks, so the pack is amortized) 4% slower; the default is the production path's.
+   */
+  static final boolean IN_PLACE = Boolean.getBoolean("jpir.vmp.inPlace");
+
+  /**
    * {@link Tiling} for a block from the cache sizes of {@code cpu}, for {@code queries} PMATs of
    * {@code ncols} columns: a panel ({@code 64 B x block.columns()} per row) takes half the L1d;
    * the packed tiles of all queries ({@code 64 B x ncols x queries} per row) a quarter of the
@@ -391,13 +399,19 @@ public final class VmpOps {
     final int mr = blk.vectors();
     final int nr = blk.columns();
     final int cg = Math.max(mr, tiling.groupColumns());
+    // with -Djpir.vmp.inPlace=true, 512-bit blocks with ncols a multiple of 6 read the PMAT in
+    // place (every panel is three whole column pairs, row stride 16) and skip the pack pass
+    final boolean inPlace = IN_PLACE && blk.bits() == 512 && ncols % nr == 0;
+    final int[] offs = new int[nr];
     for (int b = 0; b < blocks; b++) {
       Arrays.fill(tmp, 0, stLen, 0.0);
       for (int t0 = 0; t0 < rows; t0 += tile) {
         final int tr = Math.min(tile, rows - t0);
-        for (int q = 0; q < nq; q++) {
-          k.packPanels(queries[q].data(), nrows, ncols, b, t0, tr, nr, tmp,
-              stLen + q * packLen);
+        if (!inPlace) {
+          for (int q = 0; q < nq; q++) {
+            k.packPanels(queries[q].data(), nrows, ncols, b, t0, tr, nr, tmp,
+                stLen + q * packLen);
+          }
         }
         for (int c0 = 0; c0 < nc; c0 += cg) {
           final int c1 = Math.min(nc, c0 + cg);
@@ -411,6 +425,27 @@ public final class VmpOps {
                 final int wj = Math.min(nr, ncols - j);
                 // panel of columns [j, j + wj): row i at tOff + 8*tr*j + 8*wj*i
                 final int vOff = tOff + 8 * tr * j + 8 * wj * p0;
+                if (inPlace) {
+                  // column jj at its paired PMAT position, row t0 + p0
+                  final int base = b * 8 * nrows * ncols + 16 * (t0 + p0);
+                  for (int x = 0; x < wj; x++) {
+                    final int cc = j + x;
+                    offs[x] = base + (cc >> 1) * 16 * nrows + 8 * (cc & 1);
+                  }
+                  final double[] pv = queries[q].data();
+                  int c = c0;
+                  if (mr == 2) {
+                    for (; c + 2 <= c1; c += 2) {
+                      k.macTileInPlace(2, wj, pr, cols[c].data(), cols[c + 1].data(), uOff, pv,
+                          offs, tmp, st + stStride * c + 16 * j, stStride);
+                    }
+                  }
+                  for (; c < c1; c++) {
+                    k.macTileInPlace(1, wj, pr, cols[c].data(), null, uOff, pv, offs, tmp,
+                        st + stStride * c + 16 * j, stStride);
+                  }
+                  continue;
+                }
                 int c = c0;
                 if (mr == 2) {
                   for (; c + 2 <= c1; c += 2) {

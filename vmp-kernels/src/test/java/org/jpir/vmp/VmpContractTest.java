@@ -460,6 +460,104 @@ class VmpContractTest {
     }
   }
 
+  /**
+   * macTileInPlace of every kernel against ref mac1 on PMAT column pairs, bitwise (the pass uses
+   * it with -Djpir.vmp.inPlace=true; batch agreement in place is checked with that property in
+   * multiInPlaceEqualsPacked).
+   */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void macTileInPlaceEqualsMac1(String kernel) {
+    VmpKernel k = VmpKernels.byName(kernel);
+    VmpKernel ref = VmpKernels.ref();
+    SplittableRandom rnd = new SplittableRandom(SEED + 7 * kernel.hashCode());
+    int n = 32;
+    int nrows = 9;
+    int ncols = 12;
+    Pmat pm = randomPmat(rnd, n, nrows, ncols);
+    for (int rows : new int[] {0, 1, 5, 9}) {
+      double[] u0 = randomDoubles(rnd, 3 + 8 * rows);
+      double[] u1 = randomDoubles(rnd, 3 + 8 * rows);
+      for (int vectors = 1; vectors <= 2; vectors++) {
+        for (int cols : new int[] {1, 3, 6}) {
+          int[] offs = new int[cols];
+          for (int j = 0; j < cols; j++) {
+            offs[j] = Pmat.offset(n, nrows, ncols, 2, 0, j + (cols == 6 ? 6 : 1));
+          }
+          int stStride = 16 * cols + 4;
+          double[] st0 = randomDoubles(rnd, 7 + 2 * stStride);
+          double[] got = st0.clone();
+          k.macTileInPlace(vectors, cols, rows, u0, u1, 3, pm.data(), offs, got, 7, stStride);
+          double[] want = st0.clone();
+          for (int i = 0; i < vectors; i++) {
+            for (int j = 0; j < cols; j++) {
+              ref.mac1(rows, i == 0 ? u0 : u1, 3, pm.data(), offs[j], 16, want,
+                  7 + i * stStride + 16 * j);
+            }
+          }
+          assertArrayEquals(want, got, kernel + " in place " + vectors + "x" + cols + " rows="
+              + rows);
+        }
+      }
+    }
+  }
+
+  @Test
+  void multiInPlaceEqualsPacked() {
+    // VmpOps reads -Djpir.vmp.inPlace once per JVM (false here), so this test runs the in-place
+    // loop nest of the pass itself (panels of 4 rows with a remainder, pairs and an odd column)
+    // and compares the finished sums with the per-column apply
+    SplittableRandom rnd = new SplittableRandom(SEED + 4242);
+    int n = 64;
+    int nrows = 11;
+    int ncols = 12;
+    Pmat pm = randomPmat(rnd, n, nrows, ncols);
+    Pvec[] cols = new Pvec[5];
+    for (int c = 0; c < cols.length; c++) {
+      cols[c] = Pvec.allocate(n, nrows);
+      cols[c].prepareFromReim(randomDoubles(rnd, n * nrows), 0);
+    }
+    double[][] want = new double[cols.length][n * ncols];
+    for (int c = 0; c < cols.length; c++) {
+      ops("ref").applyPvecToDft(pm, cols[c], want[c], 0, ncols, new double[64]);
+    }
+    for (String kernel : new String[] {"ref", "panama512"}) {
+      VmpKernel k = VmpKernels.byName(kernel);
+      double[] st = new double[16 * cols.length * ncols];
+      int[] offs = new int[6];
+      for (int b = 0; b < n / 8; b++) {
+        java.util.Arrays.fill(st, 0.0);
+        for (int p0 = 0; p0 < nrows; p0 += 4) {
+          int pr = Math.min(4, nrows - p0);
+          for (int j = 0; j < ncols; j += 6) {
+            for (int x = 0; x < 6; x++) {
+              offs[x] = Pmat.offset(n, nrows, ncols, b, p0, j + x);
+            }
+            int c = 0;
+            for (; c + 2 <= cols.length; c += 2) {
+              k.macTileInPlace(2, 6, pr, cols[c].data(), cols[c + 1].data(),
+                  Pvec.offset(n, nrows, b, p0), pm.data(), offs, st, 16 * (c * ncols + j),
+                  16 * ncols);
+            }
+            k.macTileInPlace(1, 6, pr, cols[c].data(), null, Pvec.offset(n, nrows, b, p0),
+                pm.data(), offs, st, 16 * (c * ncols + j), 16 * ncols);
+          }
+        }
+        for (int c = 0; c < cols.length; c++) {
+          for (int j = 0; j < ncols; j++) {
+            double[] got = new double[n];
+            k.finish(st, 16 * (c * ncols + j), got, 4 * b, n / 2);
+            for (int i = 0; i < 4; i++) {
+              assertEquals(want[c][j * n + 4 * b + i], got[4 * b + i], kernel + " re b=" + b);
+              assertEquals(want[c][j * n + n / 2 + 4 * b + i], got[n / 2 + 4 * b + i],
+                  kernel + " im b=" + b);
+            }
+          }
+        }
+      }
+    }
+  }
+
   /** packPanels of every kernel follows its index formula at every width and remainder. */
   @ParameterizedTest
   @MethodSource("kernels")

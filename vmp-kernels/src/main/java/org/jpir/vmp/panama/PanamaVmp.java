@@ -303,6 +303,27 @@ public final class PanamaVmp implements VmpKernel {
     }
   }
 
+  @Override
+  public void macTileInPlace(int vectors, int cols, int rows, double[] u0, double[] u1,
+      int uOff, double[] v, int[] vOffs, double[] st, int stOff, int stStride) {
+    if (wide && cols == 6) {
+      if (vectors == 2) {
+        mac2x6e(rows, u0, u1, uOff, v, vOffs, st, stOff, stStride);
+      } else {
+        mac1x6e(rows, u0, uOff, v, vOffs, st, stOff, stStride);
+      }
+    } else if (!wide && cols == 3) {
+      if (vectors == 2) {
+        mac2x3d(rows, u0, u1, uOff, v, vOffs, st, stOff, stStride);
+      } else {
+        mac1x3d(rows, u0, uOff, v, vOffs, st, stOff, stStride);
+      }
+    } else {
+      VmpKernel.super.macTileInPlace(vectors, cols, rows, u0, u1, uOff, v, vOffs, st, stOff,
+          stStride);
+    }
+  }
+
   private void tile512(int vectors, int w, int rows, double[] u0, double[] u1, int uOff,
       double[] v, int vo, double[] st, int so, int ss) {
     if (vectors == 2) {
@@ -340,6 +361,328 @@ public final class PanamaVmp implements VmpKernel {
       default: mac1x1q(rows, u0, uOff, v, vo, st, so, ss); return;
     }
   }
+
+  /** 2 vector(s) x 6 PMAT columns read in place (row stride 16), 512-bit. */
+  private static void mac2x6e(int rows, double[] u0, double[] u1, int uOff, double[] v, int[] vo,
+      double[] st, int stOff, int stStride) {
+    final int o0 = vo[0];
+    final int o1 = vo[1];
+    final int o2 = vo[2];
+    final int o3 = vo[3];
+    final int o4 = vo[4];
+    final int o5 = vo[5];
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    DoubleVector a03r = DoubleVector.fromArray(S8, st, s0 + 48);
+    DoubleVector a03i = DoubleVector.fromArray(S8, st, s0 + 56);
+    DoubleVector a04r = DoubleVector.fromArray(S8, st, s0 + 64);
+    DoubleVector a04i = DoubleVector.fromArray(S8, st, s0 + 72);
+    DoubleVector a05r = DoubleVector.fromArray(S8, st, s0 + 80);
+    DoubleVector a05i = DoubleVector.fromArray(S8, st, s0 + 88);
+    DoubleVector a10r = DoubleVector.fromArray(S8, st, s1 + 0);
+    DoubleVector a10i = DoubleVector.fromArray(S8, st, s1 + 8);
+    DoubleVector a11r = DoubleVector.fromArray(S8, st, s1 + 16);
+    DoubleVector a11i = DoubleVector.fromArray(S8, st, s1 + 24);
+    DoubleVector a12r = DoubleVector.fromArray(S8, st, s1 + 32);
+    DoubleVector a12i = DoubleVector.fromArray(S8, st, s1 + 40);
+    DoubleVector a13r = DoubleVector.fromArray(S8, st, s1 + 48);
+    DoubleVector a13i = DoubleVector.fromArray(S8, st, s1 + 56);
+    DoubleVector a14r = DoubleVector.fromArray(S8, st, s1 + 64);
+    DoubleVector a14i = DoubleVector.fromArray(S8, st, s1 + 72);
+    DoubleVector a15r = DoubleVector.fromArray(S8, st, s1 + 80);
+    DoubleVector a15i = DoubleVector.fromArray(S8, st, s1 + 88);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = 16 * r;
+      DoubleVector x;
+      x = DoubleVector.fromArray(S8, u0, uo);
+      final DoubleVector x0r = x.rearrange(LO);
+      final DoubleVector x0i = x.rearrange(HI);
+      x = DoubleVector.fromArray(S8, u1, uo);
+      final DoubleVector x1r = x.rearrange(LO);
+      final DoubleVector x1i = x.rearrange(HI);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S8, v, o0 + vr);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      a10r = x1r.fma(y, a10r);
+      a10i = x1i.fma(y, a10i);
+      y = DoubleVector.fromArray(S8, v, o1 + vr);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      a11r = x1r.fma(y, a11r);
+      a11i = x1i.fma(y, a11i);
+      y = DoubleVector.fromArray(S8, v, o2 + vr);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+      a12r = x1r.fma(y, a12r);
+      a12i = x1i.fma(y, a12i);
+      y = DoubleVector.fromArray(S8, v, o3 + vr);
+      a03r = x0r.fma(y, a03r);
+      a03i = x0i.fma(y, a03i);
+      a13r = x1r.fma(y, a13r);
+      a13i = x1i.fma(y, a13i);
+      y = DoubleVector.fromArray(S8, v, o4 + vr);
+      a04r = x0r.fma(y, a04r);
+      a04i = x0i.fma(y, a04i);
+      a14r = x1r.fma(y, a14r);
+      a14i = x1i.fma(y, a14i);
+      y = DoubleVector.fromArray(S8, v, o5 + vr);
+      a05r = x0r.fma(y, a05r);
+      a05i = x0i.fma(y, a05i);
+      a15r = x1r.fma(y, a15r);
+      a15i = x1i.fma(y, a15i);
+    }
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+    a03r.intoArray(st, s0 + 48);
+    a03i.intoArray(st, s0 + 56);
+    a04r.intoArray(st, s0 + 64);
+    a04i.intoArray(st, s0 + 72);
+    a05r.intoArray(st, s0 + 80);
+    a05i.intoArray(st, s0 + 88);
+    a10r.intoArray(st, s1 + 0);
+    a10i.intoArray(st, s1 + 8);
+    a11r.intoArray(st, s1 + 16);
+    a11i.intoArray(st, s1 + 24);
+    a12r.intoArray(st, s1 + 32);
+    a12i.intoArray(st, s1 + 40);
+    a13r.intoArray(st, s1 + 48);
+    a13i.intoArray(st, s1 + 56);
+    a14r.intoArray(st, s1 + 64);
+    a14i.intoArray(st, s1 + 72);
+    a15r.intoArray(st, s1 + 80);
+    a15i.intoArray(st, s1 + 88);
+  }
+
+  /** 1 vector(s) x 6 PMAT columns read in place (row stride 16), 512-bit. */
+  private static void mac1x6e(int rows, double[] u0, int uOff, double[] v, int[] vo,
+      double[] st, int stOff, int stStride) {
+    final int o0 = vo[0];
+    final int o1 = vo[1];
+    final int o2 = vo[2];
+    final int o3 = vo[3];
+    final int o4 = vo[4];
+    final int o5 = vo[5];
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    DoubleVector a03r = DoubleVector.fromArray(S8, st, s0 + 48);
+    DoubleVector a03i = DoubleVector.fromArray(S8, st, s0 + 56);
+    DoubleVector a04r = DoubleVector.fromArray(S8, st, s0 + 64);
+    DoubleVector a04i = DoubleVector.fromArray(S8, st, s0 + 72);
+    DoubleVector a05r = DoubleVector.fromArray(S8, st, s0 + 80);
+    DoubleVector a05i = DoubleVector.fromArray(S8, st, s0 + 88);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = 16 * r;
+      DoubleVector x;
+      x = DoubleVector.fromArray(S8, u0, uo);
+      final DoubleVector x0r = x.rearrange(LO);
+      final DoubleVector x0i = x.rearrange(HI);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S8, v, o0 + vr);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      y = DoubleVector.fromArray(S8, v, o1 + vr);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      y = DoubleVector.fromArray(S8, v, o2 + vr);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+      y = DoubleVector.fromArray(S8, v, o3 + vr);
+      a03r = x0r.fma(y, a03r);
+      a03i = x0i.fma(y, a03i);
+      y = DoubleVector.fromArray(S8, v, o4 + vr);
+      a04r = x0r.fma(y, a04r);
+      a04i = x0i.fma(y, a04i);
+      y = DoubleVector.fromArray(S8, v, o5 + vr);
+      a05r = x0r.fma(y, a05r);
+      a05i = x0i.fma(y, a05i);
+    }
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+    a03r.intoArray(st, s0 + 48);
+    a03i.intoArray(st, s0 + 56);
+    a04r.intoArray(st, s0 + 64);
+    a04i.intoArray(st, s0 + 72);
+    a05r.intoArray(st, s0 + 80);
+    a05i.intoArray(st, s0 + 88);
+  }
+
+  /** 2 vector(s) x 3 PMAT columns read in place (row stride 16), 256-bit. */
+  private static void mac2x3d(int rows, double[] u0, double[] u1, int uOff, double[] v, int[] vo,
+      double[] st, int stOff, int stStride) {
+    final int o0 = vo[0];
+    final int o1 = vo[1];
+    final int o2 = vo[2];
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S4, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S4, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S4, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S4, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S4, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S4, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S4, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S4, st, s0 + 28);
+    DoubleVector a02rr = DoubleVector.fromArray(S4, st, s0 + 32);
+    DoubleVector a02ri = DoubleVector.fromArray(S4, st, s0 + 36);
+    DoubleVector a02ir = DoubleVector.fromArray(S4, st, s0 + 40);
+    DoubleVector a02ii = DoubleVector.fromArray(S4, st, s0 + 44);
+    DoubleVector a10rr = DoubleVector.fromArray(S4, st, s1 + 0);
+    DoubleVector a10ri = DoubleVector.fromArray(S4, st, s1 + 4);
+    DoubleVector a10ir = DoubleVector.fromArray(S4, st, s1 + 8);
+    DoubleVector a10ii = DoubleVector.fromArray(S4, st, s1 + 12);
+    DoubleVector a11rr = DoubleVector.fromArray(S4, st, s1 + 16);
+    DoubleVector a11ri = DoubleVector.fromArray(S4, st, s1 + 20);
+    DoubleVector a11ir = DoubleVector.fromArray(S4, st, s1 + 24);
+    DoubleVector a11ii = DoubleVector.fromArray(S4, st, s1 + 28);
+    DoubleVector a12rr = DoubleVector.fromArray(S4, st, s1 + 32);
+    DoubleVector a12ri = DoubleVector.fromArray(S4, st, s1 + 36);
+    DoubleVector a12ir = DoubleVector.fromArray(S4, st, s1 + 40);
+    DoubleVector a12ii = DoubleVector.fromArray(S4, st, s1 + 44);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = 16 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S4, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S4, u0, uo + 4);
+      final DoubleVector x1r = DoubleVector.fromArray(S4, u1, uo);
+      final DoubleVector x1i = DoubleVector.fromArray(S4, u1, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S4, v, o0 + vr);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      a10rr = x1r.fma(y, a10rr);
+      a10ir = x1i.fma(y, a10ir);
+      y = DoubleVector.fromArray(S4, v, o0 + vr + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      a10ri = x1r.fma(y, a10ri);
+      a10ii = x1i.fma(y, a10ii);
+      y = DoubleVector.fromArray(S4, v, o1 + vr);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      a11rr = x1r.fma(y, a11rr);
+      a11ir = x1i.fma(y, a11ir);
+      y = DoubleVector.fromArray(S4, v, o1 + vr + 4);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+      a11ri = x1r.fma(y, a11ri);
+      a11ii = x1i.fma(y, a11ii);
+      y = DoubleVector.fromArray(S4, v, o2 + vr);
+      a02rr = x0r.fma(y, a02rr);
+      a02ir = x0i.fma(y, a02ir);
+      a12rr = x1r.fma(y, a12rr);
+      a12ir = x1i.fma(y, a12ir);
+      y = DoubleVector.fromArray(S4, v, o2 + vr + 4);
+      a02ri = x0r.fma(y, a02ri);
+      a02ii = x0i.fma(y, a02ii);
+      a12ri = x1r.fma(y, a12ri);
+      a12ii = x1i.fma(y, a12ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+    a02rr.intoArray(st, s0 + 32);
+    a02ri.intoArray(st, s0 + 36);
+    a02ir.intoArray(st, s0 + 40);
+    a02ii.intoArray(st, s0 + 44);
+    a10rr.intoArray(st, s1 + 0);
+    a10ri.intoArray(st, s1 + 4);
+    a10ir.intoArray(st, s1 + 8);
+    a10ii.intoArray(st, s1 + 12);
+    a11rr.intoArray(st, s1 + 16);
+    a11ri.intoArray(st, s1 + 20);
+    a11ir.intoArray(st, s1 + 24);
+    a11ii.intoArray(st, s1 + 28);
+    a12rr.intoArray(st, s1 + 32);
+    a12ri.intoArray(st, s1 + 36);
+    a12ir.intoArray(st, s1 + 40);
+    a12ii.intoArray(st, s1 + 44);
+  }
+
+  /** 1 vector(s) x 3 PMAT columns read in place (row stride 16), 256-bit. */
+  private static void mac1x3d(int rows, double[] u0, int uOff, double[] v, int[] vo,
+      double[] st, int stOff, int stStride) {
+    final int o0 = vo[0];
+    final int o1 = vo[1];
+    final int o2 = vo[2];
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S4, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S4, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S4, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S4, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S4, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S4, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S4, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S4, st, s0 + 28);
+    DoubleVector a02rr = DoubleVector.fromArray(S4, st, s0 + 32);
+    DoubleVector a02ri = DoubleVector.fromArray(S4, st, s0 + 36);
+    DoubleVector a02ir = DoubleVector.fromArray(S4, st, s0 + 40);
+    DoubleVector a02ii = DoubleVector.fromArray(S4, st, s0 + 44);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = 16 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S4, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S4, u0, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S4, v, o0 + vr);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      y = DoubleVector.fromArray(S4, v, o0 + vr + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      y = DoubleVector.fromArray(S4, v, o1 + vr);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      y = DoubleVector.fromArray(S4, v, o1 + vr + 4);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+      y = DoubleVector.fromArray(S4, v, o2 + vr);
+      a02rr = x0r.fma(y, a02rr);
+      a02ir = x0i.fma(y, a02ir);
+      y = DoubleVector.fromArray(S4, v, o2 + vr + 4);
+      a02ri = x0r.fma(y, a02ri);
+      a02ii = x0i.fma(y, a02ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+    a02rr.intoArray(st, s0 + 32);
+    a02ri.intoArray(st, s0 + 36);
+    a02ir.intoArray(st, s0 + 40);
+    a02ii.intoArray(st, s0 + 44);
+  }
+
 
   // The straight-line bodies below are generated from one template per width (the loop nest
   // over vectors i and columns j unrolled; accumulator a{i}{j}.. holds the state of (i, j)): the
