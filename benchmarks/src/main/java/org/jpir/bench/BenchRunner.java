@@ -11,7 +11,11 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import org.jpir.vmp.JvmOptions;
+import org.jpir.vmp.CpuInfo;
 import org.jpir.vmp.Kernels;
+import org.jpir.vmp.VmpBlock;
+import org.jpir.vmp.VmpKernels;
+import org.jpir.vmp.VmpOps;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -24,7 +28,12 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * environment file (CPU, JDK, git revision) under {@code benchmarks/results/}, and renders the
  * README table from them ({@link Report}).
  *
- * <p>Options: {@code --quick} (1 fork, short iterations: a smoke run, not for the README),
+ * <p>When the CPU has AVX-512, a second pass runs the ceilings and the multi-column pass with
+ * {@code -XX:UseAVX=2} (an AVX2 machine with 16 vector registers, emulated); its rows are merged
+ * into the same JSON and the report judges them against the ceilings of that pass.
+ *
+ * <p>Options: {@code --quick} (1 fork, short iterations: about 12 minutes on 2 cores),
+ * {@code --no-avx2} (skip the emulated-AVX2 pass),
  * {@code --include REGEX} (repeatable; default: the README suite), {@code --param NAME=V1,V2}
  * (override a JMH parameter), {@code --forks F},
  * {@code --iterations I}, {@code --no-readme} (write the report but leave README.md alone).
@@ -39,6 +48,8 @@ public final class BenchRunner {
   public static void main(String[] args) throws Exception {
     boolean quick = false;
     boolean readme = true;
+    boolean avx2 = Environment.cpuFlags().contains("avx512f");
+    long started = System.nanoTime();
     int forks = 3;
     int iterations = 8;
     List<String> includes = new ArrayList<>();
@@ -47,6 +58,7 @@ public final class BenchRunner {
       switch (args[i]) {
         case "--quick": quick = true; break;
         case "--no-readme": readme = false; break;
+        case "--no-avx2": avx2 = false; break;
         case "--include": includes.add(value(args, ++i)); break;
         case "--forks": forks = Integer.parseInt(value(args, ++i)); break;
         case "--iterations": iterations = Integer.parseInt(value(args, ++i)); break;
@@ -59,7 +71,8 @@ public final class BenchRunner {
           break;
         }
         default: throw new IllegalArgumentException("unknown option '" + args[i]
-            + "' (known: --quick --include REGEX --param NAME=V1,V2 --forks F --iterations I --no-readme)");
+            + "' (known: --quick --include REGEX --param NAME=V1,V2 --forks F --iterations I"
+            + " --no-readme --no-avx2)");
       }
     }
     if (includes.isEmpty()) {
@@ -80,9 +93,70 @@ public final class BenchRunner {
     Path json = dir.resolve(base + ".json");
 
     List<String> jvm = new ArrayList<>(JvmOptions.list());
-    jvm.add("-Xms12g");
-    jvm.add("-Xmx12g");
+    // the largest fork (MultiColumnBench: 1.5 GiB PMAT + 4 GiB PVECs; PirBench at mib=1024)
+    // fits 8 GiB; the machine has 24 GiB for everyone
+    jvm.add("-Xms8g");
+    jvm.add("-Xmx8g");
     jvm.add("-XX:+AlwaysPreTouch");
+    System.out.println("bench: " + Environment.cpuModel() + ", " + Environment.jdk()
+        + ", revision " + rev + ", kernels " + Kernels.choice().name() + " by default");
+    run(options(forks, iterations, quick, jvm, json, params).includes(includes));
+    if (avx2 && includes.stream().anyMatch(i -> i.contains("MultiColumn")
+        || i.contains("MachineBench"))) {
+      Path second = dir.resolve(base + "-avx2.json");
+      List<String> j2 = new ArrayList<>(jvm);
+      j2.add("-XX:UseAVX=2");
+      List<String> inc2 = new ArrayList<>();
+      inc2.add("\\.MachineBench\\.(peakFma|streamRead)$");
+      if (includes.stream().anyMatch(i -> i.contains("MultiColumn"))) {
+        inc2.add("\\.MultiColumnBench\\.");
+      }
+      System.out.println("bench: second pass with -XX:UseAVX=2 (AVX2 emulated, 16 registers)");
+      java.util.Map<String, String[]> p2 = new java.util.LinkedHashMap<>(params);
+      p2.putIfAbsent("kernel", new String[] {"panama"}); // ref does not depend on the ISA
+      run(options(forks, iterations, quick, j2, second, p2).includes(inc2));
+      merge(json, second);
+    }
+
+    JsonObject env = new JsonObject();
+    env.addProperty("cpu", Environment.cpuModel());
+    env.addProperty("cores", Runtime.getRuntime().availableProcessors());
+    env.addProperty("jdk", Environment.jdk());
+    env.addProperty("revision", rev);
+    env.addProperty("date", Instant.now().toString());
+    env.addProperty("quick", quick);
+    env.addProperty("command", "./pir bench " + String.join(" ", args));
+    env.addProperty("flags", Environment.cpuFlags());
+    env.addProperty("l1d_kib", Environment.cacheKib(1));
+    env.addProperty("l2_kib", Environment.cacheKib(2));
+    env.addProperty("l3_kib", Environment.cacheKib(3));
+    CpuInfo cpu = CpuInfo.get();
+    env.addProperty("vector_registers", cpu.vectorRegisters());
+    VmpBlock blk = VmpKernels.defaultKernel().block();
+    env.addProperty("vmp_kernel", VmpKernels.defaultKernel().name());
+    env.addProperty("vmp_block", blk.toString());
+    VmpOps.Tiling tl = VmpOps.tiling(blk, cpu, 12, 1);
+    env.addProperty("vmp_tiling", tiling(tl) + " (" + tl.reason() + ")");
+    VmpBlock b2 = VmpBlock.choose(256, Runtime.version().feature(), 16, null).block();
+    env.addProperty("vmp_block_avx2", b2.toString());
+    env.addProperty("vmp_tiling_avx2", tiling(VmpOps.tiling(b2, cpu, 12, 1)));
+    env.addProperty("duration_s", (System.nanoTime() - started) / 1_000_000_000L);
+    Files.writeString(dir.resolve(base + ".env.json"),
+        new GsonBuilder().setPrettyPrinting().create().toJson(env), StandardCharsets.UTF_8);
+    System.out.println("bench: raw results in " + json);
+    Report.main(readme ? new String[] {json.toString(), "--readme", "README.md"}
+        : new String[] {json.toString()});
+  }
+
+  /** "panel P rows, tile T rows, groups of G columns" (at ncols = 12, one query). */
+  static String tiling(VmpOps.Tiling t) {
+    return "panels of " + t.panelRows() + " rows, tiles of " + t.tileRows() + " rows, groups of "
+        + t.groupColumns() + " columns (ncols 12, 1 query)";
+  }
+
+  /** The JMH options shared by both passes. */
+  private static Included options(int forks, int iterations, boolean quick, List<String> jvm,
+      Path json, java.util.Map<String, String[]> params) {
     ChainedOptionsBuilder ob = new OptionsBuilder()
         .forks(forks)
         .warmupIterations(quick ? 2 : 4)
@@ -93,27 +167,32 @@ public final class BenchRunner {
         .shouldFailOnError(true)
         .resultFormat(ResultFormatType.JSON)
         .result(json.toString());
-    for (String inc : includes) {
-      ob.include(inc);
-    }
     params.forEach(ob::param);
-    System.out.println("bench: " + Environment.cpuModel() + ", " + Environment.jdk()
-        + ", revision " + rev + ", kernels " + Kernels.choice().name() + " by default");
-    new Runner(ob.build()).run();
+    return new Included(ob);
+  }
 
-    JsonObject env = new JsonObject();
-    env.addProperty("cpu", Environment.cpuModel());
-    env.addProperty("cores", Runtime.getRuntime().availableProcessors());
-    env.addProperty("jdk", Environment.jdk());
-    env.addProperty("revision", rev);
-    env.addProperty("date", Instant.now().toString());
-    env.addProperty("quick", quick);
-    env.addProperty("command", "./pir bench " + String.join(" ", args));
-    Files.writeString(dir.resolve(base + ".env.json"),
-        new GsonBuilder().setPrettyPrinting().create().toJson(env), StandardCharsets.UTF_8);
-    System.out.println("bench: raw results in " + json);
-    Report.main(readme ? new String[] {json.toString(), "--readme", "README.md"}
-        : new String[] {json.toString()});
+  /** An options builder waiting for its include patterns. */
+  private record Included(ChainedOptionsBuilder ob) {
+    ChainedOptionsBuilder includes(List<String> regexes) {
+      regexes.forEach(ob::include);
+      return ob;
+    }
+  }
+
+  private static void run(ChainedOptionsBuilder ob) throws Exception {
+    new Runner(ob.build()).run();
+  }
+
+  /** Appends the JMH rows of {@code extra} to the JSON array of {@code main}, deletes extra. */
+  static void merge(Path main, Path extra) throws java.io.IOException {
+    com.google.gson.JsonArray a = com.google.gson.JsonParser.parseString(
+        Files.readString(main, StandardCharsets.UTF_8)).getAsJsonArray();
+    com.google.gson.JsonArray b = com.google.gson.JsonParser.parseString(
+        Files.readString(extra, StandardCharsets.UTF_8)).getAsJsonArray();
+    a.addAll(b);
+    Files.writeString(main, new GsonBuilder().setPrettyPrinting().create().toJson(a),
+        StandardCharsets.UTF_8);
+    Files.delete(extra);
   }
 
   private static String value(String[] args, int i) {

@@ -90,6 +90,31 @@ public class PirBench {
     return (((long) mib << 20) / recordSize) * recordSize;
   }
 
+  /** The geometry the benchmark uses at {@code mib} MiB with {@code rows = 0}. */
+  static Geometry geometry(int mib) {
+    Params p = Presets.ONIONPIR_4096;
+    int recordSize = p.bytesPerPolynomial();
+    return Geometry.choose(p, ((long) mib << 20) / recordSize, recordSize, 1024);
+  }
+
+  /**
+   * Flops of phase 1 for one query at {@code mib} MiB: 8 per complex multiply-add, N/2 slots,
+   * (rows x plaintextLimbs) PMAT rows, glweColumns matrix columns, all database columns.
+   */
+  public static double phase1Flops(int mib) {
+    Params p = Presets.ONIONPIR_4096;
+    Geometry g = geometry(mib);
+    return 8.0 * (p.n() / 2) * g.rows() * p.plaintextLimbs() * p.glweColumns() * g.cols()
+        * g.planes();
+  }
+
+  /** Bytes of PVECs phase 1 reads at {@code mib} MiB (the prepared database, 8 N per row). */
+  public static double pvecBytes(int mib) {
+    Params p = Presets.ONIONPIR_4096;
+    Geometry g = geometry(mib);
+    return 8.0 * p.n() * g.rows() * p.plaintextLimbs() * (double) g.cols() * g.planes();
+  }
+
   @Benchmark
   public PreparedQuery expand() {
     return expander.expand(query, g);

@@ -17,11 +17,14 @@ import org.jpir.vmp.Vmp;
  */
 public final class PirServer {
   /**
-   * Columns per phase-1 pass (a power of two): the query's PMAT is streamed once per chunk, so
-   * larger chunks read it fewer times; each column of a chunk holds 2*glweLimbs transforms of
-   * scratch (384 KiB at N = 4096).
+   * Columns per phase-1 pass (a power of two): the query's PMAT is read from memory once per
+   * chunk, so larger chunks read it fewer times (at 1 GiB, 548 x 12 PMAT of 215 MB against 1.15
+   * GB of PVECs per 64 columns: 19% extra traffic at 64, 9% at 128); each column of a chunk
+   * holds 2*glweLimbs transforms of scratch (384 KiB at N = 4096, 48 MiB per query at 128). The
+   * cache tiling inside a pass comes from {@link org.jpir.vmp.VmpOps#tiling} (row tiles sized to
+   * L1, database-column groups to L2).
    */
-  public static final int CHUNK = 64;
+  public static final int CHUNK = 128;
 
   private final Params p;
   private final GlweOps ops;

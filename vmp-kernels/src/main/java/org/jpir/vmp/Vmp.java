@@ -49,7 +49,8 @@ public final class Vmp {
 
   /**
    * Scratch doubles for {@link #applyPvecBatch}: {@code 16*queries*columns*ncols} (the
-   * accumulator states of one block).
+   * accumulator states of one block) plus {@code 8*queries*ncols*min(T, nrows)} (the packed
+   * tiles; T the largest default tile of {@link VmpOps#tiling} on this machine).
    */
   public static int applyPvecBatchTmpLength(int queries, int n, int nrows, int ncols,
       int columns) {

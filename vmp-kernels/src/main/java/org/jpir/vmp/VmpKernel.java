@@ -24,6 +24,11 @@ package org.jpir.vmp;
  * tiles (carrying the state across) gives bitwise identical states. The complex sum is then
  * {@code re[k] = st[s+k] - st[s+12+k]}, {@code im[k] = st[s+4+k] + st[s+8+k]} (see {@link
  * Vmp}).
+ *
+ * <p>The multi-column pass ({@link VmpOps}) tiles the product like a GEMM ({@link
+ * VmpOps.Tiling}) and calls {@link #macTile} on packed panels ({@link #packPanels}) with the
+ * kernel's register {@link #block()}; the per-column applies call {@link #mac2Out} and {@link
+ * #mac1Out}, which start from zero states and write the finished sums directly.
  */
 public interface VmpKernel {
 
@@ -100,86 +105,109 @@ public interface VmpKernel {
     mac1(rows, u, uOff, v, vOff + 8, 16, st, stOff + 16);
   }
 
-  // The register-blocked tiles of the multi-column pass. They read a packed matrix tile: row r,
-  // column j at v[vOff + vStride*r + 8j .. +8] (reim4 block); vector i row r at
-  // u_i[uOff + 8r ..]; state of (vector i, column j) at st[stOff + i*stStride + 16j ..].
-
-  /** Two vectors x six consecutive packed columns. */
-  default void mac2x6(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff, int vStride,
-      double[] st, int stOff, int stStride) {
-    mac1(rows, u0, uOff, v, vOff, vStride, st, stOff);
-    mac1(rows, u0, uOff, v, vOff + 8, vStride, st, stOff + 16);
-    mac1(rows, u0, uOff, v, vOff + 16, vStride, st, stOff + 32);
-    mac1(rows, u0, uOff, v, vOff + 24, vStride, st, stOff + 48);
-    mac1(rows, u0, uOff, v, vOff + 32, vStride, st, stOff + 64);
-    mac1(rows, u0, uOff, v, vOff + 40, vStride, st, stOff + 80);
-    mac1(rows, u1, uOff, v, vOff, vStride, st, stOff + stStride + 0);
-    mac1(rows, u1, uOff, v, vOff + 8, vStride, st, stOff + stStride + 16);
-    mac1(rows, u1, uOff, v, vOff + 16, vStride, st, stOff + stStride + 32);
-    mac1(rows, u1, uOff, v, vOff + 24, vStride, st, stOff + stStride + 48);
-    mac1(rows, u1, uOff, v, vOff + 32, vStride, st, stOff + stStride + 64);
-    mac1(rows, u1, uOff, v, vOff + 40, vStride, st, stOff + stStride + 80);
+  /**
+   * One vector x a PMAT column pair from zero states, finished into a result: for column 0,
+   * {@code res[re0 + k] = S_rr[k] - S_ii[k]} and {@code res[re0 + half + k] = S_ri[k] +
+   * S_ir[k]} (k &lt; 4; {@code +=} when add), the same for column 1 at {@code re1}; the states
+   * S are those {@link #mac2} would accumulate from zero. {@code st}: 32 doubles of scratch
+   * (implementations may ignore it).
+   */
+  default void mac2Out(int rows, double[] u, int uOff, double[] v, int vOff, double[] res,
+      int re0, int re1, int half, boolean add, double[] st) {
+    java.util.Arrays.fill(st, 0, 32, 0.0);
+    mac2(rows, u, uOff, v, vOff, st, 0);
+    finishState(st, 0, res, re0, half, add);
+    finishState(st, 16, res, re1, half, add);
   }
 
-  /** One vector x four consecutive packed columns. */
-  default void mac1x4(int rows, double[] u0, int uOff, double[] v, int vOff, int vStride,
-      double[] st, int stOff, int stStride) {
-    mac1(rows, u0, uOff, v, vOff, vStride, st, stOff);
-    mac1(rows, u0, uOff, v, vOff + 8, vStride, st, stOff + 16);
-    mac1(rows, u0, uOff, v, vOff + 16, vStride, st, stOff + 32);
-    mac1(rows, u0, uOff, v, vOff + 24, vStride, st, stOff + 48);
+  /** {@link #mac2Out} for one column with row stride vStride (as {@link #mac1}). */
+  default void mac1Out(int rows, double[] u, int uOff, double[] v, int vOff, int vStride,
+      double[] res, int re0, int half, boolean add, double[] st) {
+    java.util.Arrays.fill(st, 0, 16, 0.0);
+    mac1(rows, u, uOff, v, vOff, vStride, st, 0);
+    finishState(st, 0, res, re0, half, add);
   }
 
-  /** Two vectors x four consecutive packed columns. */
-  default void mac2x4(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff, int vStride,
-      double[] st, int stOff, int stStride) {
-    mac1(rows, u0, uOff, v, vOff, vStride, st, stOff);
-    mac1(rows, u0, uOff, v, vOff + 8, vStride, st, stOff + 16);
-    mac1(rows, u0, uOff, v, vOff + 16, vStride, st, stOff + 32);
-    mac1(rows, u0, uOff, v, vOff + 24, vStride, st, stOff + 48);
-    mac1(rows, u1, uOff, v, vOff, vStride, st, stOff + stStride + 0);
-    mac1(rows, u1, uOff, v, vOff + 8, vStride, st, stOff + stStride + 16);
-    mac1(rows, u1, uOff, v, vOff + 16, vStride, st, stOff + stStride + 32);
-    mac1(rows, u1, uOff, v, vOff + 24, vStride, st, stOff + stStride + 48);
-  }
-
-  /** Two vectors x two consecutive packed columns. */
-  default void mac2x2(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff, int vStride,
-      double[] st, int stOff, int stStride) {
-    mac1(rows, u0, uOff, v, vOff, vStride, st, stOff);
-    mac1(rows, u0, uOff, v, vOff + 8, vStride, st, stOff + 16);
-    mac1(rows, u1, uOff, v, vOff, vStride, st, stOff + stStride + 0);
-    mac1(rows, u1, uOff, v, vOff + 8, vStride, st, stOff + stStride + 16);
-  }
-
-  /** Two vectors x one packed column. */
-  default void mac2x1(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff, int vStride,
-      double[] st, int stOff, int stStride) {
-    mac1(rows, u0, uOff, v, vOff, vStride, st, stOff);
-    mac1(rows, u1, uOff, v, vOff, vStride, st, stOff + stStride + 0);
+  /** {@link #finishState} without add: {@code dst[re + k] = S_rr - S_ii}, imaginary at + half. */
+  default void finish(double[] st, int s, double[] dst, int re, int half) {
+    finishState(st, s, dst, re, half, false);
   }
 
   /**
-   * Packs rows [r0, r0+rows) of block b of a PMAT (N, nrows, ncols; data at v) into a row-major
-   * tile: {@code dst[dstOff + 8*ncols*i + 8c .. +8] = v[Pmat.offset(n, nrows, ncols, b, r0 + i,
-   * c) .. +8]}.
+   * Writes (or adds) the complex sums of the state at {@code st[s..s+16)}: {@code dst[re + k]
+   * (+)= st[s+k] - st[s+12+k]}, {@code dst[re + half + k] (+)= st[s+4+k] + st[s+8+k]}.
    */
-  default void packTile(double[] v, int nrows, int ncols, int block, int r0, int rows,
-      double[] dst, int dstOff) {
-    final int w = 8 * ncols;
-    final int base = block * 8 * nrows * ncols;
-    final int pairs = ncols / 2;
-    for (int j = 0; j < pairs; j++) {
-      int src = base + j * 16 * nrows + 16 * r0;
-      int d = dstOff + 16 * j;
-      for (int i = 0; i < rows; i++, src += 16, d += w) {
-        System.arraycopy(v, src, dst, d, 16);
+  static void finishState(double[] st, int s, double[] dst, int re, int half, boolean add) {
+    int im = re + half;
+    if (add) {
+      for (int i = 0; i < 4; i++) {
+        dst[re + i] += st[s + i] - st[s + 12 + i];
+        dst[im + i] += st[s + 4 + i] + st[s + 8 + i];
+      }
+    } else {
+      for (int i = 0; i < 4; i++) {
+        dst[re + i] = st[s + i] - st[s + 12 + i];
+        dst[im + i] = st[s + 4 + i] + st[s + 8 + i];
       }
     }
-    if ((ncols & 1) == 1) {
-      int src = base + (ncols - 1) * 8 * nrows + 8 * r0;
-      int d = dstOff + 8 * (ncols - 1);
-      for (int i = 0; i < rows; i++, src += 8, d += w) {
+  }
+
+  /**
+   * The register block {@link #macTile} is fastest at; {@link VmpOps} tiles the multi-column
+   * pass by it (the results do not depend on it). The reference reports {@link
+   * VmpBlock#B512_2X6}.
+   */
+  default VmpBlock block() {
+    return VmpBlock.B512_2X6;
+  }
+
+  /**
+   * The register-blocked tile of the multi-column pass: {@code vectors} (1 or 2) database vectors
+   * x {@code cols} (at least 1) consecutive matrix columns of a packed panel, summed over {@code
+   * rows} rows. Panel row r, column j at {@code v[vOff + 8*cols*r + 8j .. +8]} (reim4 block, see
+   * {@link #packPanels}); vector i row r at {@code u_i[uOff + 8r ..]} ({@code u1} unused when
+   * vectors = 1); the state of (vector i, column j) at {@code st[stOff + i*stStride + 16j ..]}.
+   * Each state follows the contract above, exactly as {@link #mac1} on that vector and column.
+   */
+  default void macTile(int vectors, int cols, int rows, double[] u0, double[] u1, int uOff,
+      double[] v, int vOff, double[] st, int stOff, int stStride) {
+    for (int i = 0; i < vectors; i++) {
+      double[] u = i == 0 ? u0 : u1;
+      for (int j = 0; j < cols; j++) {
+        mac1(rows, u, uOff, v, vOff + 8 * j, 8 * cols, st, stOff + i * stStride + 16 * j);
+      }
+    }
+  }
+
+  /**
+   * {@link #macTile} on matrix columns read in place from a PMAT: column j, row r at {@code
+   * v[vOffs[j] + 16r .. +8]} (a paired column of {@link Pmat}). Same states as {@link #macTile}.
+   */
+  default void macTileInPlace(int vectors, int cols, int rows, double[] u0, double[] u1,
+      int uOff, double[] v, int[] vOffs, double[] st, int stOff, int stStride) {
+    for (int i = 0; i < vectors; i++) {
+      double[] u = i == 0 ? u0 : u1;
+      for (int j = 0; j < cols; j++) {
+        mac1(rows, u, uOff, v, vOffs[j], 16, st, stOff + i * stStride + 16 * j);
+      }
+    }
+  }
+
+  /**
+   * Packs rows [r0, r0+rows) of block b of a PMAT (N, nrows, ncols; data at v) into panels of
+   * {@code width} columns: the panel of columns [j0, j0 + g) (j0 a multiple of width, g =
+   * min(width, ncols - j0)) starts at {@code dstOff + 8*rows*j0}, and row i, column c of it is
+   * {@code dst[dstOff + 8*rows*j0 + 8*g*i + 8*(c - j0) .. +8] = v[Pmat.offset(n, nrows, ncols, b,
+   * r0 + i, c) .. +8]}. {@code 8*rows*ncols} doubles in all.
+   */
+  default void packPanels(double[] v, int nrows, int ncols, int block, int r0, int rows,
+      int width, double[] dst, int dstOff) {
+    for (int c = 0; c < ncols; c++) {
+      int j0 = c - c % width;
+      int g = Math.min(width, ncols - j0);
+      int d = dstOff + 8 * rows * j0 + 8 * (c - j0);
+      for (int i = 0; i < rows; i++, d += 8 * g) {
+        int src = Pmat.offset(0, nrows, ncols, block, r0 + i, c);
         System.arraycopy(v, src, dst, d, 8);
       }
     }

@@ -43,7 +43,26 @@ public final class VmpKernels {
     }
   }
 
-  /** {@code "ref"}, {@code "panama"}, {@code "panama256"} or {@code "panama512"}. */
+  /**
+   * The Vector API kernel forced to one register block (see {@link VmpBlock#SUPPORTED}).
+   *
+   * @throws IllegalStateException when the Vector API module is not available
+   */
+  public static VmpKernel panama(VmpBlock block) {
+    panama(); // checks the module
+    try {
+      Class<?> c = Class.forName(PANAMA, true, VmpKernels.class.getClassLoader());
+      return (VmpKernel) c.getConstructor(VmpBlock.class).newInstance(block);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot instantiate " + PANAMA + "(" + block + ")", e);
+    }
+  }
+
+  /**
+   * {@code "ref"}, {@code "panama"}, {@code "panama256"}, {@code "panama512"} (width forced,
+   * block automatic), or {@code "panama<bits>-<vectors>x<columns>"} (block forced, e.g. {@code
+   * panama256-1x3}).
+   */
   public static VmpKernel byName(String name) {
     switch (name) {
       case "ref":
@@ -55,8 +74,12 @@ public final class VmpKernels {
       case "panama512":
         return panama(512);
       default:
-        throw new IllegalArgumentException(
-            "kernel name '" + name + "' is not one of ref, panama, panama256, panama512");
+        if (name.matches("panama(256|512)-[12]x[1-6]")) {
+          return panama(VmpBlock.parse(name.substring(6).replace('-', ':')));
+        }
+        throw new IllegalArgumentException("kernel name '" + name + "' is not one of ref, panama,"
+            + " panama256, panama512, panama<bits>-<vectors>x<columns> (blocks "
+            + VmpBlock.SUPPORTED + ")");
     }
   }
 }

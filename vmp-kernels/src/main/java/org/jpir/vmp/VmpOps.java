@@ -1,6 +1,10 @@
 package org.jpir.vmp;
 
 import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * The vector-matrix products bound to one {@link VmpKernel}; obtained from {@link
@@ -8,15 +12,16 @@ import java.util.Arrays;
  * there); immutable and thread-safe (all scratch comes from the caller).
  */
 public final class VmpOps {
-  /**
-   * Default budget, in bytes, for the packed PMAT row tiles of all queries in a batch pass
-   * ({@code -Djpir.vmp.tileBytes=...} overrides). 1.5 MiB gives 2048-row tiles at ncols=12: the
-   * tile then lives in L3 rather than the 1 MiB L2, but every database column is read in 128 KiB
-   * contiguous runs. Measured here (N=4096, 4096x12, 32 columns, best of 5): 2048-row tiles
-   * 34-38 GFLOP/s against 28-31 for 682-row (512 KiB, L2-resident) tiles.
-   */
-  static final long TILE_BYTES =
-      Long.getLong("jpir.vmp.tileBytes", 1536L * 1024);
+  /** Forces the row tile of the multi-column pass ({@code -Djpir.vmp.tileRows=R}). */
+  public static final String TILE_ROWS_PROPERTY = "jpir.vmp.tileRows";
+  /** Forces the rows per L1 panel pass ({@code -Djpir.vmp.panelRows=R}). */
+  public static final String PANEL_ROWS_PROPERTY = "jpir.vmp.panelRows";
+  /** Forces the database columns per group ({@code -Djpir.vmp.groupColumns=C}). */
+  public static final String GROUP_COLUMNS_PROPERTY = "jpir.vmp.groupColumns";
+
+  private static final Logger LOG = LogManager.getLogger(VmpOps.class);
+  /** (block, ncols, queries) whose default tiling was logged. */
+  private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
 
   private final VmpKernel k;
 
@@ -56,7 +61,7 @@ public final class VmpOps {
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns) {
     return applyPvecBatchTmpLength(queries, n, nrows, ncols, columns,
-        defaultTileRows(queries, ncols));
+        maxTileRows(ncols, queries));
   }
 
   /** Scratch for {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[], int)}. */
@@ -117,6 +122,38 @@ public final class VmpOps {
   /** See {@link Vmp#applyPvecBatch}; {@code tileRows > 0} forces the row tile (0: default). */
   public void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp,
       int tileRows) {
+    applyPvecBatch(queries, cols, res, tmp, tileRows, 0);
+  }
+
+  /**
+   * See {@link Vmp#applyPvecBatch}; {@code tileRows > 0} forces the row tile and {@code
+   * groupColumns > 0} the database columns per group (0: the {@link #tiling} of this machine).
+   * The results do not depend on either.
+   */
+  public void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp,
+      int tileRows, int groupColumns) {
+    if (queries == null || queries.length == 0 || queries[0] == null) {
+      throw new IllegalArgumentException("queries is null or empty, or queries[0] is null");
+    }
+    Tiling t = tiling(k.block(), CpuInfo.get(), queries[0].ncols(), queries.length);
+    if (tileRows == 0 && groupColumns == 0
+        && LOGGED.add(k.block() + "/" + queries[0].ncols() + "/" + queries.length)) {
+      LOG.info("vmp tiling for block {}, {} matrix columns, {} queries: panels of {} rows, tiles"
+          + " of {} rows, groups of {} database columns ({})", k.block(), queries[0].ncols(),
+          queries.length, t.panelRows(), t.tileRows(), t.groupColumns(), t.reason());
+    }
+    applyPvecBatch(queries, cols, res, tmp, new Tiling(tileRows > 0 ? Math.min(tileRows,
+        t.panelRows()) : t.panelRows(), tileRows > 0 ? tileRows : t.tileRows(),
+        groupColumns > 0 ? groupColumns : t.groupColumns(), "forced"));
+  }
+
+  /**
+   * See {@link Vmp#applyPvecBatch}, with an explicit tiling (for tests and benchmarks; every
+   * field at least 1). The results do not depend on it. tmp: {@link
+   * #applyPvecBatchTmpLength(int, int, int, int, int, int)} with {@code tiling.tileRows()}.
+   */
+  public void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp,
+      Tiling tiling) {
     if (queries == null || queries.length == 0) {
       throw new IllegalArgumentException("queries is null or empty");
     }
@@ -158,8 +195,9 @@ public final class VmpOps {
             + " rows but cols[0] has " + pvRows);
       }
     }
-    if (tileRows < 0) {
-      throw new IllegalArgumentException("tileRows = " + tileRows + " must be >= 0");
+    if (tiling == null || tiling.panelRows() < 1 || tiling.tileRows() < 1
+        || tiling.groupColumns() < 1) {
+      throw new IllegalArgumentException("tiling " + tiling + " must have every field >= 1");
     }
     if (res == null || res.length < nq) {
       throw new IllegalArgumentException("res is null or has fewer than " + nq + " entries");
@@ -176,10 +214,10 @@ public final class VmpOps {
     if (nc == 0) {
       return;
     }
-    int tile = tileRows > 0 ? tileRows : defaultTileRows(nq, ncols);
-    Checks.range("tmp", tmp, 0, applyPvecBatchTmpLength(nq, n, nrows, ncols, nc, tile));
+    Checks.range("tmp", tmp, 0, applyPvecBatchTmpLength(nq, n, nrows, ncols, nc,
+        tiling.tileRows()));
     final int rows = Math.min(pvRows, nrows);
-    batch(queries, cols, res, tmp, rows, pvRows, tile);
+    batch(queries, cols, res, tmp, rows, pvRows, tiling);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -245,35 +283,16 @@ public final class VmpOps {
     final int cols = Math.min(resCols, ncols);
     final double[] v = pmat.data();
     final int vb = b * 8 * nrows * ncols;
+    final int half = n / 2;
+    final int re = resOff + 4 * b;
     int c = 0;
     for (; c + 1 < cols; c += 2) {
-      Arrays.fill(tmp, 0, 32, 0.0);
-      k.mac2(rows, u, uOff, v, vb + c * 8 * nrows, tmp, 0);
-      finish(tmp, 0, res, resOff + c * n, n, b, add);
-      finish(tmp, 16, res, resOff + (c + 1) * n, n, b, add);
+      k.mac2Out(rows, u, uOff, v, vb + c * 8 * nrows, res, re + c * n, re + (c + 1) * n, half,
+          add, tmp);
     }
     if (c < cols) {
-      Arrays.fill(tmp, 0, 16, 0.0);
-      k.mac1(rows, u, uOff, v, vb + c * 8 * nrows, Pmat.rowStride(ncols, c), tmp, 0);
-      finish(tmp, 0, res, resOff + c * n, n, b, add);
-    }
-  }
-
-  /** Writes (or adds) the complex sums of one state into block b of the reim poly at dOff. */
-  private static void finish(double[] st, int s, double[] dst, int dOff, int n, int b,
-      boolean add) {
-    int re = dOff + 4 * b;
-    int im = re + n / 2;
-    if (add) {
-      for (int i = 0; i < 4; i++) {
-        dst[re + i] += st[s + i] - st[s + 12 + i];
-        dst[im + i] += st[s + 4 + i] + st[s + 8 + i];
-      }
-    } else {
-      for (int i = 0; i < 4; i++) {
-        dst[re + i] = st[s + i] - st[s + 12 + i];
-        dst[im + i] = st[s + 4 + i] + st[s + 8 + i];
-      }
+      k.mac1Out(rows, u, uOff, v, vb + c * 8 * nrows, Pmat.rowStride(ncols, c), res, re + c * n,
+          half, add, tmp);
     }
   }
 
@@ -284,20 +303,87 @@ public final class VmpOps {
     }
   }
 
-  /** Default row tile: the packed PMAT tiles of all queries take about {@link #TILE_BYTES}. */
-  static int defaultTileRows(int queries, int ncols) {
-    return (int) Math.max(8, TILE_BYTES / (64L * queries * ncols));
+  /**
+   * The tiling of the multi-column pass (a GEMM per reim4 block: M = database columns, K = rows,
+   * N = matrix columns): {@code tileRows} matrix rows are packed per tile (all queries' tiles
+   * together stay in L2); inside a tile, {@code panelRows} rows at a time, each panel of {@code
+   * block.columns()} matrix columns (stays in L1) meets the row segments of {@code groupColumns}
+   * database columns (they stay in L2 for the other panels).
+   */
+  public record Tiling(int panelRows, int tileRows, int groupColumns, String reason) {}
+
+  /**
+   * Database columns per group by default: each column of a group is one sequential stream, and
+   * a core's hardware prefetchers follow a limited number of streams (measured here, N=4096,
+   * 512x12, 32 columns: groups of 8 were 20% faster than one group of all 32 columns).
+   */
+  static final int GROUP_STREAMS = 8;
+
+  /**
+   * Whether 512-bit passes with ncols a multiple of 6 read the PMAT in place instead of packing
+   * it ({@code -Djpir.vmp.inPlace=true}; default false). Measured here (JMH, 2 x 5 iterations
+   * each): MultiColumnBench 4096:4096:12:32 4-10% faster in place, phase 1 at 256 MiB (272 rows,
+   * 128-column chunks, so the pack is amortized) 4% slower; the default is the production path's.
+   */
+  static final boolean IN_PLACE = Boolean.getBoolean("jpir.vmp.inPlace");
+
+  /**
+   * {@link Tiling} for a block from the cache sizes of {@code cpu}, for {@code queries} PMATs of
+   * {@code ncols} columns: a panel ({@code 64 B x block.columns()} per row) takes half the L1d;
+   * the packed tiles of all queries ({@code 64 B x ncols x queries} per row) a quarter of the
+   * L2, rounded down to whole panels; groups of {@link #GROUP_STREAMS} database columns, fewer
+   * when their panel segments ({@code 64 B x panelRows} each) would exceed a quarter of the L2.
+   * {@code -Djpir.vmp.tileRows}, {@code -Djpir.vmp.panelRows}, {@code -Djpir.vmp.groupColumns}
+   * force the fields.
+   */
+  public static Tiling tiling(VmpBlock block, CpuInfo cpu, int ncols, int queries) {
+    int panel = Math.max(8, (cpu.l1dBytes() / 2) / (64 * block.columns()) / 8 * 8);
+    long perRow = 64L * Math.max(1, ncols) * Math.max(1, queries);
+    int tile = (int) Math.max(panel, (cpu.l2Bytes() / 4) / perRow / panel * panel);
+    int cols = (int) Math.max(2, Math.min(GROUP_STREAMS, (cpu.l2Bytes() / 4) / (64L * panel)));
+    String why = "panel rows = L1d " + (cpu.l1dBytes() >> 10) + " KiB / 2 / (64 B x "
+        + block.columns() + " columns); tile rows = L2 " + (cpu.l2Bytes() >> 10)
+        + " KiB / 4 / (64 B x " + ncols + " columns x " + queries + " queries); "
+        + GROUP_STREAMS + " prefetch streams";
+    Integer fp = Integer.getInteger(PANEL_ROWS_PROPERTY);
+    Integer fr = Integer.getInteger(TILE_ROWS_PROPERTY);
+    Integer fc = Integer.getInteger(GROUP_COLUMNS_PROPERTY);
+    if (fp != null && fp > 0) {
+      panel = fp;
+      tile = Math.max(tile, panel);
+      why += "; panel rows forced";
+    }
+    if (fr != null && fr > 0) {
+      tile = fr;
+      why += "; tile rows forced";
+    }
+    if (fc != null && fc > 0) {
+      cols = fc;
+      why += "; group columns forced";
+    }
+    return new Tiling(Math.min(panel, tile), tile, cols, why);
+  }
+
+  /** Largest default row tile over the supported blocks (sizes the scratch of any kernel). */
+  static int maxTileRows(int ncols, int queries) {
+    int m = 8;
+    for (VmpBlock b : VmpBlock.SUPPORTED) {
+      m = Math.max(m, tiling(b, CpuInfo.get(), ncols, queries).tileRows());
+    }
+    return m;
   }
 
   /**
-   * The block-outer pass. Per reim4 block b: per row tile [t0, t0+tr), each query's PMAT tile is
-   * packed row-major into tmp (one read of the PMAT from memory; the packed tile stays in L2),
-   * then the database columns stream through it, register-blocked. State of (query q, column c,
-   * matrix column j) at {@code tmp[16*((q*nc + c)*ncols + j)]}, carried across tiles, so the
-   * FMA chains are exactly those of the per-column apply.
+   * The block-outer pass, tiled like a GEMM (see {@link Tiling}). Per reim4 block b, per row
+   * tile [t0, t0+tr): each query's PMAT tile is packed into panels of the block's width ({@link
+   * VmpKernel#packPanels}) in tmp; then per group of database columns, per panel of rows, per
+   * query, per panel of matrix columns, the database columns of the group stream through it in
+   * register blocks. State of (query q, column c, matrix column j) at {@code
+   * tmp[16*((q*nc + c)*ncols + j)]}, carried across tiles, so the FMA chains are exactly those
+   * of the per-column apply.
    */
   private void batch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp, int rows,
-      int pvRows, int tile) {
+      int pvRows, Tiling tiling) {
     final int nq = queries.length;
     final int nc = cols.length;
     final int n = queries[0].n();
@@ -306,20 +392,74 @@ public final class VmpOps {
     final int blocks = n / 8;
     final int stLen = 16 * nq * nc * ncols;
     final int stStride = 16 * ncols;
-    final int w = 8 * ncols;
-    final int packLen = Math.min(tile, rows) * w;
+    final int tile = tiling.tileRows();
+    final int panel = Math.min(tiling.panelRows(), tile);
+    final int packLen = Math.min(tile, rows) * 8 * ncols;
+    final VmpBlock blk = k.block();
+    final int mr = blk.vectors();
+    final int nr = blk.columns();
+    final int cg = Math.max(mr, tiling.groupColumns());
+    // with -Djpir.vmp.inPlace=true, 512-bit blocks with ncols a multiple of 6 read the PMAT in
+    // place (every panel is three whole column pairs, row stride 16) and skip the pack pass
+    final boolean inPlace = IN_PLACE && blk.bits() == 512 && ncols % nr == 0;
+    final int[] offs = new int[nr];
     for (int b = 0; b < blocks; b++) {
       Arrays.fill(tmp, 0, stLen, 0.0);
       for (int t0 = 0; t0 < rows; t0 += tile) {
         final int tr = Math.min(tile, rows - t0);
-        final int uOff = b * 8 * pvRows + 8 * t0;
-        for (int q = 0; q < nq; q++) {
-          k.packTile(queries[q].data(), nrows, ncols, b, t0, tr, tmp, stLen + q * packLen);
+        if (!inPlace) {
+          for (int q = 0; q < nq; q++) {
+            k.packPanels(queries[q].data(), nrows, ncols, b, t0, tr, nr, tmp,
+                stLen + q * packLen);
+          }
         }
-        for (int q = 0; q < nq; q++) {
-          final int vOff = stLen + q * packLen;
-          final int st = stStride * q * nc;
-          tile(cols, tmp, nc, ncols, tr, uOff, vOff, w, st, stStride);
+        for (int c0 = 0; c0 < nc; c0 += cg) {
+          final int c1 = Math.min(nc, c0 + cg);
+          for (int p0 = 0; p0 < tr; p0 += panel) {
+            final int pr = Math.min(panel, tr - p0);
+            final int uOff = b * 8 * pvRows + 8 * (t0 + p0);
+            for (int q = 0; q < nq; q++) {
+              final int tOff = stLen + q * packLen;
+              final int st = stStride * q * nc;
+              for (int j = 0; j < ncols; j += nr) {
+                final int wj = Math.min(nr, ncols - j);
+                // panel of columns [j, j + wj): row i at tOff + 8*tr*j + 8*wj*i
+                final int vOff = tOff + 8 * tr * j + 8 * wj * p0;
+                if (inPlace) {
+                  // column jj at its paired PMAT position, row t0 + p0
+                  final int base = b * 8 * nrows * ncols + 16 * (t0 + p0);
+                  for (int x = 0; x < wj; x++) {
+                    final int cc = j + x;
+                    offs[x] = base + (cc >> 1) * 16 * nrows + 8 * (cc & 1);
+                  }
+                  final double[] pv = queries[q].data();
+                  int c = c0;
+                  if (mr == 2) {
+                    for (; c + 2 <= c1; c += 2) {
+                      k.macTileInPlace(2, wj, pr, cols[c].data(), cols[c + 1].data(), uOff, pv,
+                          offs, tmp, st + stStride * c + 16 * j, stStride);
+                    }
+                  }
+                  for (; c < c1; c++) {
+                    k.macTileInPlace(1, wj, pr, cols[c].data(), null, uOff, pv, offs, tmp,
+                        st + stStride * c + 16 * j, stStride);
+                  }
+                  continue;
+                }
+                int c = c0;
+                if (mr == 2) {
+                  for (; c + 2 <= c1; c += 2) {
+                    k.macTile(2, wj, pr, cols[c].data(), cols[c + 1].data(), uOff, tmp, vOff,
+                        tmp, st + stStride * c + 16 * j, stStride);
+                  }
+                }
+                for (; c < c1; c++) {
+                  k.macTile(1, wj, pr, cols[c].data(), null, uOff, tmp, vOff, tmp,
+                      st + stStride * c + 16 * j, stStride);
+                }
+              }
+            }
+          }
         }
       }
       for (int q = 0; q < nq; q++) {
@@ -327,50 +467,9 @@ public final class VmpOps {
           double[] out = res[q][c];
           int st = stStride * (q * nc + c);
           for (int j = 0; j < ncols; j++) {
-            finish(tmp, st + 16 * j, out, j * n, n, b, false);
+            k.finish(tmp, st + 16 * j, out, j * n + 4 * b, n / 2);
           }
         }
-      }
-    }
-  }
-
-  /**
-   * One row tile against one query's packed PMAT tile: database columns in pairs, matrix columns
-   * in groups of 6 ({@link VmpKernel#mac2x6}: 24 accumulators), then 4, 2, 1; an odd last
-   * database column with {@link VmpKernel#mac1x4} and {@link VmpKernel#mac1}.
-   */
-  private void tile(Pvec[] cols, double[] tmp, int nc, int ncols, int tr, int uOff, int vOff,
-      int w, int st0, int stStride) {
-    int c = 0;
-    for (; c + 2 <= nc; c += 2) {
-      double[] u0 = cols[c].data();
-      double[] u1 = cols[c + 1].data();
-      int st = st0 + stStride * c;
-      int j = 0;
-      for (; j + 6 <= ncols; j += 6) {
-        k.mac2x6(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
-      }
-      if (j + 4 <= ncols) {
-        k.mac2x4(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
-        j += 4;
-      }
-      if (j + 2 <= ncols) {
-        k.mac2x2(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
-        j += 2;
-      }
-      if (j < ncols) {
-        k.mac2x1(tr, u0, u1, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
-      }
-    }
-    for (; c < nc; c++) {
-      double[] u = cols[c].data();
-      int st = st0 + stStride * c;
-      int j = 0;
-      for (; j + 4 <= ncols; j += 4) {
-        k.mac1x4(tr, u, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j, stStride);
-      }
-      for (; j < ncols; j++) {
-        k.mac1(tr, u, uOff, tmp, vOff + 8 * j, w, tmp, st + 16 * j);
       }
     }
   }

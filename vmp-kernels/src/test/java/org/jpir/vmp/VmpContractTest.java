@@ -24,7 +24,7 @@ class VmpContractTest {
   static final long SEED = 0x5EED0FL;
 
   static List<String> kernels() {
-    return List.of("ref", "panama", "panama256", "panama512");
+    return List.of("ref", "panama", "panama256", "panama512", "panama256-1x3", "panama256-2x3");
   }
 
   /** (kernel, N, nrows, ncols): odd and edge sizes. */
@@ -33,7 +33,7 @@ class VmpContractTest {
     for (String k : kernels()) {
       for (int n : new int[] {16, 64, 256}) {
         for (int nrows : new int[] {1, 3, 7}) {
-          for (int ncols : new int[] {1, 2, 3, 5, 12, 13}) {
+          for (int ncols : new int[] {1, 2, 3, 4, 5, 11, 12, 13}) {
             out.add(Arguments.of(k, n, nrows, ncols));
           }
         }
@@ -411,7 +411,229 @@ class VmpContractTest {
         assertArrayEquals(expect[1][c], got[1][c], tag + " batch q1 col " + c);
         assertArrayEquals(expect[1][c], single[c], tag + " multi col " + c);
       }
+      // every split of the database columns into groups (1 .. nc, odd and even), and row
+      // panels inside the tile with remainders
+      for (int group : new int[] {1, 2, 3, nc}) {
+        double[][][] g = new double[nq][nc][n * ncols];
+        if (tile > 2) {
+          o.applyPvecBatch(qs, cols, g, tmp, new VmpOps.Tiling(2 + group % 2, tile, group, "t"));
+        } else {
+          o.applyPvecBatch(qs, cols, g, tmp, tile, group);
+        }
+        for (int q = 0; q < nq; q++) {
+          for (int c = 0; c < nc; c++) {
+            assertArrayEquals(expect[q][c], g[q][c], tag + " groupColumns=" + group + " q" + q
+                + " col " + c);
+          }
+        }
+      }
     }
+  }
+
+  /** Every (vectors, columns) tile of every kernel against ref mac1 on the same panel, bitwise. */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void macTileEqualsMac1OnEveryRemainder(String kernel) {
+    VmpKernel k = VmpKernels.byName(kernel);
+    VmpKernel ref = VmpKernels.ref();
+    SplittableRandom rnd = new SplittableRandom(SEED + kernel.hashCode());
+    for (int rows : new int[] {0, 1, 3, 17}) {
+      double[] u0 = randomDoubles(rnd, 3 + 8 * rows);
+      double[] u1 = randomDoubles(rnd, 3 + 8 * rows);
+      for (int vectors = 1; vectors <= 2; vectors++) {
+        for (int cols = 1; cols <= 8; cols++) {
+          double[] v = randomDoubles(rnd, 5 + 8 * cols * Math.max(rows, 1));
+          int stStride = 16 * cols + 4;
+          double[] st0 = randomDoubles(rnd, 7 + 2 * stStride);
+          double[] got = st0.clone();
+          k.macTile(vectors, cols, rows, u0, u1, 3, v, 5, got, 7, stStride);
+          double[] want = st0.clone();
+          for (int i = 0; i < vectors; i++) {
+            for (int j = 0; j < cols; j++) {
+              ref.mac1(rows, i == 0 ? u0 : u1, 3, v, 5 + 8 * j, 8 * cols, want,
+                  7 + i * stStride + 16 * j);
+            }
+          }
+          assertArrayEquals(want, got, kernel + " " + vectors + "x" + cols + " rows=" + rows);
+        }
+      }
+    }
+  }
+
+  /**
+   * macTileInPlace of every kernel against ref mac1 on PMAT column pairs, bitwise (the pass uses
+   * it with -Djpir.vmp.inPlace=true; batch agreement in place is checked with that property in
+   * multiInPlaceEqualsPacked).
+   */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void macTileInPlaceEqualsMac1(String kernel) {
+    VmpKernel k = VmpKernels.byName(kernel);
+    VmpKernel ref = VmpKernels.ref();
+    SplittableRandom rnd = new SplittableRandom(SEED + 7 * kernel.hashCode());
+    int n = 32;
+    int nrows = 9;
+    int ncols = 12;
+    Pmat pm = randomPmat(rnd, n, nrows, ncols);
+    for (int rows : new int[] {0, 1, 5, 9}) {
+      double[] u0 = randomDoubles(rnd, 3 + 8 * rows);
+      double[] u1 = randomDoubles(rnd, 3 + 8 * rows);
+      for (int vectors = 1; vectors <= 2; vectors++) {
+        for (int cols : new int[] {1, 3, 6}) {
+          int[] offs = new int[cols];
+          for (int j = 0; j < cols; j++) {
+            offs[j] = Pmat.offset(n, nrows, ncols, 2, 0, j + (cols == 6 ? 6 : 1));
+          }
+          int stStride = 16 * cols + 4;
+          double[] st0 = randomDoubles(rnd, 7 + 2 * stStride);
+          double[] got = st0.clone();
+          k.macTileInPlace(vectors, cols, rows, u0, u1, 3, pm.data(), offs, got, 7, stStride);
+          double[] want = st0.clone();
+          for (int i = 0; i < vectors; i++) {
+            for (int j = 0; j < cols; j++) {
+              ref.mac1(rows, i == 0 ? u0 : u1, 3, pm.data(), offs[j], 16, want,
+                  7 + i * stStride + 16 * j);
+            }
+          }
+          assertArrayEquals(want, got, kernel + " in place " + vectors + "x" + cols + " rows="
+              + rows);
+        }
+      }
+    }
+  }
+
+  @Test
+  void multiInPlaceEqualsPacked() {
+    // VmpOps reads -Djpir.vmp.inPlace once per JVM (false here), so this test runs the in-place
+    // loop nest of the pass itself (panels of 4 rows with a remainder, pairs and an odd column)
+    // and compares the finished sums with the per-column apply
+    SplittableRandom rnd = new SplittableRandom(SEED + 4242);
+    int n = 64;
+    int nrows = 11;
+    int ncols = 12;
+    Pmat pm = randomPmat(rnd, n, nrows, ncols);
+    Pvec[] cols = new Pvec[5];
+    for (int c = 0; c < cols.length; c++) {
+      cols[c] = Pvec.allocate(n, nrows);
+      cols[c].prepareFromReim(randomDoubles(rnd, n * nrows), 0);
+    }
+    double[][] want = new double[cols.length][n * ncols];
+    for (int c = 0; c < cols.length; c++) {
+      ops("ref").applyPvecToDft(pm, cols[c], want[c], 0, ncols, new double[64]);
+    }
+    for (String kernel : new String[] {"ref", "panama512"}) {
+      VmpKernel k = VmpKernels.byName(kernel);
+      double[] st = new double[16 * cols.length * ncols];
+      int[] offs = new int[6];
+      for (int b = 0; b < n / 8; b++) {
+        java.util.Arrays.fill(st, 0.0);
+        for (int p0 = 0; p0 < nrows; p0 += 4) {
+          int pr = Math.min(4, nrows - p0);
+          for (int j = 0; j < ncols; j += 6) {
+            for (int x = 0; x < 6; x++) {
+              offs[x] = Pmat.offset(n, nrows, ncols, b, p0, j + x);
+            }
+            int c = 0;
+            for (; c + 2 <= cols.length; c += 2) {
+              k.macTileInPlace(2, 6, pr, cols[c].data(), cols[c + 1].data(),
+                  Pvec.offset(n, nrows, b, p0), pm.data(), offs, st, 16 * (c * ncols + j),
+                  16 * ncols);
+            }
+            k.macTileInPlace(1, 6, pr, cols[c].data(), null, Pvec.offset(n, nrows, b, p0),
+                pm.data(), offs, st, 16 * (c * ncols + j), 16 * ncols);
+          }
+        }
+        for (int c = 0; c < cols.length; c++) {
+          for (int j = 0; j < ncols; j++) {
+            double[] got = new double[n];
+            k.finish(st, 16 * (c * ncols + j), got, 4 * b, n / 2);
+            for (int i = 0; i < 4; i++) {
+              assertEquals(want[c][j * n + 4 * b + i], got[4 * b + i], kernel + " re b=" + b);
+              assertEquals(want[c][j * n + n / 2 + 4 * b + i], got[n / 2 + 4 * b + i],
+                  kernel + " im b=" + b);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** packPanels of every kernel follows its index formula at every width and remainder. */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void packPanelsFollowsIndexFormula(String kernel) {
+    VmpKernel k = VmpKernels.byName(kernel);
+    SplittableRandom rnd = new SplittableRandom(SEED + 99);
+    int n = 32;
+    for (int ncols : new int[] {1, 2, 5, 12, 13}) {
+      int nrows = 7;
+      Pmat pm = randomPmat(rnd, n, nrows, ncols);
+      for (int width = 1; width <= 6; width++) {
+        int r0 = 2;
+        int rows = 4;
+        double[] dst = new double[3 + 8 * rows * ncols];
+        k.packPanels(pm.data(), nrows, ncols, 3, r0, rows, width, dst, 3);
+        for (int c = 0; c < ncols; c++) {
+          int j0 = c - c % width;
+          int g = Math.min(width, ncols - j0);
+          for (int i = 0; i < rows; i++) {
+            int o = Pmat.offset(n, nrows, ncols, 3, r0 + i, c);
+            for (int x = 0; x < 8; x++) {
+              assertEquals(pm.data()[o + x], dst[3 + 8 * rows * j0 + 8 * g * i + 8 * (c - j0) + x],
+                  kernel + " ncols=" + ncols + " width=" + width + " c=" + c + " i=" + i);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void blockChoiceFollowsWidthJdkAndRegisters() {
+    assertEquals(VmpBlock.B512_2X6, VmpBlock.choose(512, 25, 32, null).block());
+    assertEquals(VmpBlock.B256_2X3, VmpBlock.choose(512, 17, 32, null).block());
+    assertEquals(VmpBlock.B256_2X3, VmpBlock.choose(256, 25, 32, "").block());
+    assertEquals(VmpBlock.B256_1X3, VmpBlock.choose(256, 25, 16, null).block());
+    assertEquals(VmpBlock.B256_1X3, VmpBlock.choose(512, 25, 32, "256:1x3").block());
+    assertTrue(VmpBlock.choose(512, 25, 32, "256:1x3").reason().contains("forced"));
+    assertIae("not one of", () -> VmpBlock.choose(512, 25, 32, "512:3x4"));
+    assertEquals(12, VmpBlock.B256_1X3.accumulators());
+    assertEquals(24, VmpBlock.B512_2X6.accumulators());
+    assertEquals(24, VmpBlock.B256_2X3.accumulators());
+    for (VmpBlock b : VmpBlock.SUPPORTED) {
+      assertEquals(b, VmpKernels.panama(b).block());
+    }
+  }
+
+  @Test
+  void cpuInfoReadsSysfsAndFallsBack(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws java.io.IOException {
+    String[][] idx = {{"1", "Data", "48K"}, {"1", "Instruction", "32K"}, {"2", "Unified", "2048K"},
+        {"3", "Unified", "300M"}};
+    for (int i = 0; i < idx.length; i++) {
+      java.nio.file.Path d = java.nio.file.Files.createDirectories(dir.resolve("c/index" + i));
+      java.nio.file.Files.writeString(d.resolve("level"), idx[i][0] + "\n");
+      java.nio.file.Files.writeString(d.resolve("type"), idx[i][1] + "\n");
+      java.nio.file.Files.writeString(d.resolve("size"), idx[i][2] + "\n");
+    }
+    java.nio.file.Path info = dir.resolve("cpuinfo");
+    java.nio.file.Files.writeString(info, "model name\t: Test CPU\nflags\t\t: fpu avx2 fma\n");
+    CpuInfo c = CpuInfo.read(dir.resolve("c"), info);
+    assertEquals(48 * 1024, c.l1dBytes());
+    assertEquals(2048 * 1024, c.l2Bytes());
+    assertEquals("Test CPU", c.model());
+    assertTrue(c.avx2() && !c.avx512f());
+    CpuInfo f = CpuInfo.read(dir.resolve("missing"), dir.resolve("nope"));
+    assertEquals(CpuInfo.FALLBACK_L1D, f.l1dBytes());
+    assertEquals(CpuInfo.FALLBACK_L2, f.l2Bytes());
+    assertTrue(f.describe().contains("FALLBACK"), f.describe());
+    assertEquals(300 * 1024 * 1024, CpuInfo.parseSize("300M"));
+    VmpOps.Tiling t = VmpOps.tiling(VmpBlock.B512_2X6, c, 12, 1);
+    assertEquals(64, t.panelRows());
+    assertEquals(640, t.tileRows()); // 512 KiB / 768 B = 682, whole panels
+    assertEquals(8, t.groupColumns());
+    assertEquals(128, VmpOps.tiling(VmpBlock.B256_1X3, c, 12, 1).panelRows());
+    assertEquals(128, VmpOps.tiling(VmpBlock.B256_1X3, c, 12, 8).tileRows()); // at least a panel
   }
 
   @ParameterizedTest

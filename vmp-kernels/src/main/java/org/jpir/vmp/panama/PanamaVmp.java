@@ -3,65 +3,102 @@ package org.jpir.vmp.panama;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.jpir.vmp.CpuInfo;
+import org.jpir.vmp.VmpBlock;
 import org.jpir.vmp.VmpKernel;
 
 /**
  * Vector API implementation of {@link VmpKernel}; same FMA chains as the reference, so its
  * results are bitwise identical to it.
  *
- * <p>512-bit path (preferred species of at least 512 bits): a reim4 block of 8 doubles is one
- * vector; each vector row is duplicated once into {@code [re|re]} and {@code [im|im]} (two
- * constant rearranges) and multiplied by each matrix column's block {@code [vre|vim]} as loaded,
- * so the state halves {@code [re*vre|re*vim]}, {@code [im*vre|im*vim]} are two 512-bit
- * accumulators per (vector, column). The multi-column tile ({@link #mac2x6}: 2 database columns x
- * 6 matrix columns x 2 = 24 accumulators) reads a packed, row-major PMAT tile; the narrower
- * {@code mac2x4, mac2x2, mac2x1, mac1x4} take the remainders. (A 3 x 4 block on the unpacked
- * PMAT was tried: with the pair streams 16*nrows doubles apart, i.e. 4 KiB-aliased, it was not
- * faster; the kernel bodies are generated-style straight-line code on purpose.)
+ * <p>The multi-column pass ({@link #macTile}) is register-blocked with the {@link VmpBlock}
+ * chosen at construction (logged; {@code -Djpir.vmp.block=...} forces it):
  *
- * <p>The memory-bound applies ({@link #mac1}, {@link #mac2}) use 256-bit vectors on both paths:
- * re and im halves are separate vectors, four accumulators per (vector, column), no rearranges.
- * Measured here (N=4096, 512x12 applyPvecToDft) that streams the PMAT at about 18 GB/s against
- * about 11 GB/s for the 512-bit rearrange form.
+ * <ul>
+ *   <li>{@code 512:2x6} (AVX-512, JDK 25+): a reim4 block of 8 doubles is one vector; each vector
+ *       row is duplicated once into {@code [re|re]} and {@code [im|im]} (two constant
+ *       rearranges) and multiplied by each matrix column's block {@code [vre|vim]} as loaded, so
+ *       the state halves {@code [rr|ri]}, {@code [ir|ii]} are two accumulators per (vector,
+ *       column): 2 database vectors x 6 matrix columns = 24 of the 32 registers.
+ *   <li>{@code 256:1x3} (AVX2, 16 registers): re and im halves are separate vectors, the four
+ *       state quarters rr, ri, ir, ii one accumulator each: 1 vector x 3 columns = 12
+ *       accumulators + 2 vector halves + 1 matrix half = 15 registers.
+ *   <li>{@code 256:2x3} (256-bit vectors with 32 registers, e.g. JDK 17 on AVX-512): 24
+ *       accumulators.
+ * </ul>
  *
- * <p>256-bit path (AVX2 machines, or forced): the register-blocked tiles are composed from
- * {@link #mac1} (AVX2 has 16 registers: the 24-accumulator blocks would spill).
+ * Narrower remainders (fewer matrix columns, one database vector) have their own bodies of the
+ * same width. The memory-bound applies ({@link #mac1}, {@link #mac2}) use 256-bit vectors on
+ * all paths: four accumulators per (vector, column), no rearranges (measured on a Zen 4, N=4096,
+ * 512x12 applyPvecToDft: about 18 GB/s against 11 GB/s for the 512-bit rearrange form).
  */
 public final class PanamaVmp implements VmpKernel {
+  private static final Logger LOG = LogManager.getLogger(PanamaVmp.class);
   private static final VectorSpecies<Double> S8 = DoubleVector.SPECIES_512;
   private static final VectorSpecies<Double> S4 = DoubleVector.SPECIES_256;
   private static final VectorShuffle<Double> LO =
       VectorShuffle.fromValues(S8, 0, 1, 2, 3, 0, 1, 2, 3);
   private static final VectorShuffle<Double> HI =
       VectorShuffle.fromValues(S8, 4, 5, 6, 7, 4, 5, 6, 7);
+  private static volatile boolean logged;
 
   private final boolean wide;
+  private final VmpBlock block;
 
   /**
-   * Uses the 512-bit path when the preferred species has at least 512 bits and the JDK is 25 or
-   * later, else 256 bits: on JDK 17 the 512-bit multi-column pass measured 2.0 s against 0.26 s
-   * for the 256-bit one and 0.93 s for the scalar reference (MultiColumnBench, 4096:512:12:32).
+   * The block of {@link VmpBlock#choose} for this JVM (preferred species, JDK, register count,
+   * {@code -Djpir.vmp.block}); logged once per JVM.
    */
   public PanamaVmp() {
-    this(DoubleVector.SPECIES_PREFERRED.vectorBitSize() >= 512 && Runtime.version().feature() >= 25
-        ? 512 : 256);
+    this(auto());
   }
 
   /**
-   * Forces a path (for tests and benchmarks).
+   * Forces a width (for tests and benchmarks); the block is the automatic one of that width.
    *
    * @param bits 512 or 256
    */
   public PanamaVmp(int bits) {
+    this(ofWidth(bits));
+  }
+
+  /** Forces a block (for tests and benchmarks). */
+  public PanamaVmp(VmpBlock block) {
+    if (block == null || !VmpBlock.SUPPORTED.contains(block)) {
+      throw new IllegalArgumentException("PanamaVmp block " + block + " is not one of "
+          + VmpBlock.SUPPORTED);
+    }
+    this.block = block;
+    this.wide = block.bits() == 512;
+  }
+
+  private static VmpBlock auto() {
+    VmpBlock.Choice c = VmpBlock.choose(DoubleVector.SPECIES_PREFERRED.vectorBitSize(),
+        Runtime.version().feature(), CpuInfo.get().vectorRegisters(),
+        System.getProperty(VmpBlock.PROPERTY));
+    if (!logged) {
+      logged = true;
+      LOG.info("vmp block: {}", c);
+    }
+    return c.block();
+  }
+
+  private static VmpBlock ofWidth(int bits) {
     if (bits != 512 && bits != 256) {
       throw new IllegalArgumentException("PanamaVmp bits = " + bits + " must be 256 or 512");
     }
-    this.wide = bits == 512;
+    if (bits == 512) {
+      return VmpBlock.B512_2X6;
+    }
+    return CpuInfo.get().vectorRegisters() >= 32 ? VmpBlock.B256_2X3 : VmpBlock.B256_1X3;
   }
 
   @Override
   public String name() {
-    return wide ? "panama512" : "panama256";
+    return "panama" + block.bits() + (block.equals(ofWidth(block.bits())) ? ""
+        : "-" + block.vectors() + "x" + block.columns());
   }
 
   @Override
@@ -109,15 +146,31 @@ public final class PanamaVmp implements VmpKernel {
     DoubleVector ri = DoubleVector.fromArray(S4, st, stOff + 4);
     DoubleVector ir = DoubleVector.fromArray(S4, st, stOff + 8);
     DoubleVector ii = DoubleVector.fromArray(S4, st, stOff + 12);
-    for (int r = 0, uo = uOff, vo = vOff; r < rows; r++, uo += 8, vo += vStride) {
-      DoubleVector ur = DoubleVector.fromArray(S4, u, uo);
-      DoubleVector ui = DoubleVector.fromArray(S4, u, uo + 4);
-      DoubleVector vr = DoubleVector.fromArray(S4, v, vo);
-      DoubleVector vi = DoubleVector.fromArray(S4, v, vo + 4);
-      rr = ur.fma(vr, rr);
-      ri = ur.fma(vi, ri);
-      ir = ui.fma(vr, ir);
-      ii = ui.fma(vi, ii);
+    if (vStride == 16) {
+      // constant scales: the JIT hoists the bounds checks
+      for (int r = 0; r < rows; r++) {
+        final int uo = uOff + 8 * r;
+        final int vo = vOff + 16 * r;
+        DoubleVector ur = DoubleVector.fromArray(S4, u, uo);
+        DoubleVector ui = DoubleVector.fromArray(S4, u, uo + 4);
+        DoubleVector vr = DoubleVector.fromArray(S4, v, vo);
+        DoubleVector vi = DoubleVector.fromArray(S4, v, vo + 4);
+        rr = ur.fma(vr, rr);
+        ri = ur.fma(vi, ri);
+        ir = ui.fma(vr, ir);
+        ii = ui.fma(vi, ii);
+      }
+    } else {
+      for (int r = 0, uo = uOff, vo = vOff; r < rows; r++, uo += 8, vo += vStride) {
+        DoubleVector ur = DoubleVector.fromArray(S4, u, uo);
+        DoubleVector ui = DoubleVector.fromArray(S4, u, uo + 4);
+        DoubleVector vr = DoubleVector.fromArray(S4, v, vo);
+        DoubleVector vi = DoubleVector.fromArray(S4, v, vo + 4);
+        rr = ur.fma(vr, rr);
+        ri = ur.fma(vi, ri);
+        ir = ui.fma(vr, ir);
+        ii = ui.fma(vi, ii);
+      }
     }
     rr.intoArray(st, stOff);
     ri.intoArray(st, stOff + 4);
@@ -128,6 +181,12 @@ public final class PanamaVmp implements VmpKernel {
   @Override
   public void mac2(int rows, double[] u, int uOff, double[] v, int vOff, double[] st,
       int stOff) {
+    mac2x1u(rows, u, uOff, v, vOff, st, stOff);
+  }
+
+  /** mac2 of the contract: one vector x a PMAT column pair (row stride 16). */
+  private static void mac2x1u(int rows, double[] u, int uOff, double[] v, int vOff,
+      double[] st, int stOff) {
     DoubleVector rr0 = DoubleVector.fromArray(S4, st, stOff);
     DoubleVector ri0 = DoubleVector.fromArray(S4, st, stOff + 4);
     DoubleVector ir0 = DoubleVector.fromArray(S4, st, stOff + 8);
@@ -136,7 +195,9 @@ public final class PanamaVmp implements VmpKernel {
     DoubleVector ri1 = DoubleVector.fromArray(S4, st, stOff + 20);
     DoubleVector ir1 = DoubleVector.fromArray(S4, st, stOff + 24);
     DoubleVector ii1 = DoubleVector.fromArray(S4, st, stOff + 28);
-    for (int r = 0, uo = uOff, vo = vOff; r < rows; r++, uo += 8, vo += 16) {
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 16 * r;
       DoubleVector ur = DoubleVector.fromArray(S4, u, uo);
       DoubleVector ui = DoubleVector.fromArray(S4, u, uo + 4);
       DoubleVector vr = DoubleVector.fromArray(S4, v, vo);
@@ -163,41 +224,182 @@ public final class PanamaVmp implements VmpKernel {
   }
 
   @Override
-  public void mac2x6(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
-      int vStride, double[] st, int stOff, int stStride) {
-    if (!wide) {
-      VmpKernel.super.mac2x6(rows, u0, u1, uOff, v, vOff, vStride, st, stOff, stStride);
-      return;
-    }
-    final int s0 = stOff + 0;
-    final int s1 = stOff + stStride;
-    DoubleVector a001 = DoubleVector.fromArray(S8, st, s0 + 0);
-    DoubleVector a002 = DoubleVector.fromArray(S8, st, s0 + 8);
-    DoubleVector a011 = DoubleVector.fromArray(S8, st, s0 + 16);
-    DoubleVector a012 = DoubleVector.fromArray(S8, st, s0 + 24);
-    DoubleVector a021 = DoubleVector.fromArray(S8, st, s0 + 32);
-    DoubleVector a022 = DoubleVector.fromArray(S8, st, s0 + 40);
-    DoubleVector a031 = DoubleVector.fromArray(S8, st, s0 + 48);
-    DoubleVector a032 = DoubleVector.fromArray(S8, st, s0 + 56);
-    DoubleVector a041 = DoubleVector.fromArray(S8, st, s0 + 64);
-    DoubleVector a042 = DoubleVector.fromArray(S8, st, s0 + 72);
-    DoubleVector a051 = DoubleVector.fromArray(S8, st, s0 + 80);
-    DoubleVector a052 = DoubleVector.fromArray(S8, st, s0 + 88);
-    DoubleVector a101 = DoubleVector.fromArray(S8, st, s1 + 0);
-    DoubleVector a102 = DoubleVector.fromArray(S8, st, s1 + 8);
-    DoubleVector a111 = DoubleVector.fromArray(S8, st, s1 + 16);
-    DoubleVector a112 = DoubleVector.fromArray(S8, st, s1 + 24);
-    DoubleVector a121 = DoubleVector.fromArray(S8, st, s1 + 32);
-    DoubleVector a122 = DoubleVector.fromArray(S8, st, s1 + 40);
-    DoubleVector a131 = DoubleVector.fromArray(S8, st, s1 + 48);
-    DoubleVector a132 = DoubleVector.fromArray(S8, st, s1 + 56);
-    DoubleVector a141 = DoubleVector.fromArray(S8, st, s1 + 64);
-    DoubleVector a142 = DoubleVector.fromArray(S8, st, s1 + 72);
-    DoubleVector a151 = DoubleVector.fromArray(S8, st, s1 + 80);
-    DoubleVector a152 = DoubleVector.fromArray(S8, st, s1 + 88);
+  public void mac2Out(int rows, double[] u, int uOff, double[] v, int vOff, double[] res,
+      int re0, int re1, int half, boolean add, double[] st) {
+    DoubleVector rr0 = DoubleVector.zero(S4);
+    DoubleVector ri0 = rr0;
+    DoubleVector ir0 = rr0;
+    DoubleVector ii0 = rr0;
+    DoubleVector rr1 = rr0;
+    DoubleVector ri1 = rr0;
+    DoubleVector ir1 = rr0;
+    DoubleVector ii1 = rr0;
     for (int r = 0; r < rows; r++) {
       final int uo = uOff + 8 * r;
-      final int vo = vOff + vStride * r;
+      final int vo = vOff + 16 * r;
+      DoubleVector ur = DoubleVector.fromArray(S4, u, uo);
+      DoubleVector ui = DoubleVector.fromArray(S4, u, uo + 4);
+      DoubleVector vr = DoubleVector.fromArray(S4, v, vo);
+      DoubleVector vi = DoubleVector.fromArray(S4, v, vo + 4);
+      rr0 = ur.fma(vr, rr0);
+      ri0 = ur.fma(vi, ri0);
+      ir0 = ui.fma(vr, ir0);
+      ii0 = ui.fma(vi, ii0);
+      DoubleVector wr = DoubleVector.fromArray(S4, v, vo + 8);
+      DoubleVector wi = DoubleVector.fromArray(S4, v, vo + 12);
+      rr1 = ur.fma(wr, rr1);
+      ri1 = ur.fma(wi, ri1);
+      ir1 = ui.fma(wr, ir1);
+      ii1 = ui.fma(wi, ii1);
+    }
+    out(rr0.sub(ii0), ri0.add(ir0), res, re0, half, add);
+    out(rr1.sub(ii1), ri1.add(ir1), res, re1, half, add);
+  }
+
+  @Override
+  public void mac1Out(int rows, double[] u, int uOff, double[] v, int vOff, int vStride,
+      double[] res, int re0, int half, boolean add, double[] st) {
+    DoubleVector rr = DoubleVector.zero(S4);
+    DoubleVector ri = rr;
+    DoubleVector ir = rr;
+    DoubleVector ii = rr;
+    for (int r = 0, uo = uOff, vo = vOff; r < rows; r++, uo += 8, vo += vStride) {
+      DoubleVector ur = DoubleVector.fromArray(S4, u, uo);
+      DoubleVector ui = DoubleVector.fromArray(S4, u, uo + 4);
+      DoubleVector vr = DoubleVector.fromArray(S4, v, vo);
+      DoubleVector vi = DoubleVector.fromArray(S4, v, vo + 4);
+      rr = ur.fma(vr, rr);
+      ri = ur.fma(vi, ri);
+      ir = ui.fma(vr, ir);
+      ii = ui.fma(vi, ii);
+    }
+    out(rr.sub(ii), ri.add(ir), res, re0, half, add);
+  }
+
+  private static void out(DoubleVector re, DoubleVector im, double[] res, int re0, int half,
+      boolean add) {
+    if (add) {
+      re = DoubleVector.fromArray(S4, res, re0).add(re);
+      im = DoubleVector.fromArray(S4, res, re0 + half).add(im);
+    }
+    re.intoArray(res, re0);
+    im.intoArray(res, re0 + half);
+  }
+
+  @Override
+  public VmpBlock block() {
+    return block;
+  }
+
+  @Override
+  public void macTile(int vectors, int cols, int rows, double[] u0, double[] u1, int uOff,
+      double[] v, int vOff, double[] st, int stOff, int stStride) {
+    if (wide && cols <= 6) {
+      tile512(vectors, cols, rows, u0, u1, uOff, v, vOff, st, stOff, stStride);
+    } else if (!wide && cols <= 3) {
+      tile256(vectors, cols, rows, u0, u1, uOff, v, vOff, st, stOff, stStride);
+    } else {
+      VmpKernel.super.macTile(vectors, cols, rows, u0, u1, uOff, v, vOff, st, stOff, stStride);
+    }
+  }
+
+  @Override
+  public void macTileInPlace(int vectors, int cols, int rows, double[] u0, double[] u1,
+      int uOff, double[] v, int[] vOffs, double[] st, int stOff, int stStride) {
+    if (wide && cols == 6) {
+      if (vectors == 2) {
+        mac2x6e(rows, u0, u1, uOff, v, vOffs, st, stOff, stStride);
+      } else {
+        mac1x6e(rows, u0, uOff, v, vOffs, st, stOff, stStride);
+      }
+    } else if (!wide && cols == 3) {
+      if (vectors == 2) {
+        mac2x3d(rows, u0, u1, uOff, v, vOffs, st, stOff, stStride);
+      } else {
+        mac1x3d(rows, u0, uOff, v, vOffs, st, stOff, stStride);
+      }
+    } else {
+      VmpKernel.super.macTileInPlace(vectors, cols, rows, u0, u1, uOff, v, vOffs, st, stOff,
+          stStride);
+    }
+  }
+
+  private void tile512(int vectors, int w, int rows, double[] u0, double[] u1, int uOff,
+      double[] v, int vo, double[] st, int so, int ss) {
+    if (vectors == 2) {
+      switch (w) {
+        case 6: mac2x6o(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+        case 5: mac2x5o(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+        case 4: mac2x4o(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+        case 3: mac2x3o(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+        case 2: mac2x2o(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+        default: mac2x1o(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+      }
+    }
+    switch (w) {
+      case 6: mac1x6o(rows, u0, uOff, v, vo, st, so, ss); return;
+      case 5: mac1x5o(rows, u0, uOff, v, vo, st, so, ss); return;
+      case 4: mac1x4o(rows, u0, uOff, v, vo, st, so, ss); return;
+      case 3: mac1x3o(rows, u0, uOff, v, vo, st, so, ss); return;
+      case 2: mac1x2o(rows, u0, uOff, v, vo, st, so, ss); return;
+      default: mac1x1q(rows, u0, uOff, v, vo, st, so, ss); return;
+    }
+  }
+
+  private void tile256(int vectors, int w, int rows, double[] u0, double[] u1, int uOff,
+      double[] v, int vo, double[] st, int so, int ss) {
+    if (vectors == 2) {
+      switch (w) {
+        case 3: mac2x3q(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+        case 2: mac2x2q(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+        default: mac2x1q(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+      }
+    }
+    switch (w) {
+      case 3: mac1x3q(rows, u0, uOff, v, vo, st, so, ss); return;
+      case 2: mac1x2q(rows, u0, uOff, v, vo, st, so, ss); return;
+      default: mac1x1q(rows, u0, uOff, v, vo, st, so, ss); return;
+    }
+  }
+
+  /** 2 vector(s) x 6 PMAT columns read in place (row stride 16), 512-bit. */
+  private static void mac2x6e(int rows, double[] u0, double[] u1, int uOff, double[] v, int[] vo,
+      double[] st, int stOff, int stStride) {
+    final int o0 = vo[0];
+    final int o1 = vo[1];
+    final int o2 = vo[2];
+    final int o3 = vo[3];
+    final int o4 = vo[4];
+    final int o5 = vo[5];
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    DoubleVector a03r = DoubleVector.fromArray(S8, st, s0 + 48);
+    DoubleVector a03i = DoubleVector.fromArray(S8, st, s0 + 56);
+    DoubleVector a04r = DoubleVector.fromArray(S8, st, s0 + 64);
+    DoubleVector a04i = DoubleVector.fromArray(S8, st, s0 + 72);
+    DoubleVector a05r = DoubleVector.fromArray(S8, st, s0 + 80);
+    DoubleVector a05i = DoubleVector.fromArray(S8, st, s0 + 88);
+    DoubleVector a10r = DoubleVector.fromArray(S8, st, s1 + 0);
+    DoubleVector a10i = DoubleVector.fromArray(S8, st, s1 + 8);
+    DoubleVector a11r = DoubleVector.fromArray(S8, st, s1 + 16);
+    DoubleVector a11i = DoubleVector.fromArray(S8, st, s1 + 24);
+    DoubleVector a12r = DoubleVector.fromArray(S8, st, s1 + 32);
+    DoubleVector a12i = DoubleVector.fromArray(S8, st, s1 + 40);
+    DoubleVector a13r = DoubleVector.fromArray(S8, st, s1 + 48);
+    DoubleVector a13i = DoubleVector.fromArray(S8, st, s1 + 56);
+    DoubleVector a14r = DoubleVector.fromArray(S8, st, s1 + 64);
+    DoubleVector a14i = DoubleVector.fromArray(S8, st, s1 + 72);
+    DoubleVector a15r = DoubleVector.fromArray(S8, st, s1 + 80);
+    DoubleVector a15i = DoubleVector.fromArray(S8, st, s1 + 88);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = 16 * r;
       DoubleVector x;
       x = DoubleVector.fromArray(S8, u0, uo);
       final DoubleVector x0r = x.rearrange(LO);
@@ -206,138 +408,493 @@ public final class PanamaVmp implements VmpKernel {
       final DoubleVector x1r = x.rearrange(LO);
       final DoubleVector x1i = x.rearrange(HI);
       DoubleVector y;
-      y = DoubleVector.fromArray(S8, v, vo);
-      a001 = x0r.fma(y, a001);
-      a002 = x0i.fma(y, a002);
-      a101 = x1r.fma(y, a101);
-      a102 = x1i.fma(y, a102);
+      y = DoubleVector.fromArray(S8, v, o0 + vr);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      a10r = x1r.fma(y, a10r);
+      a10i = x1i.fma(y, a10i);
+      y = DoubleVector.fromArray(S8, v, o1 + vr);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      a11r = x1r.fma(y, a11r);
+      a11i = x1i.fma(y, a11i);
+      y = DoubleVector.fromArray(S8, v, o2 + vr);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+      a12r = x1r.fma(y, a12r);
+      a12i = x1i.fma(y, a12i);
+      y = DoubleVector.fromArray(S8, v, o3 + vr);
+      a03r = x0r.fma(y, a03r);
+      a03i = x0i.fma(y, a03i);
+      a13r = x1r.fma(y, a13r);
+      a13i = x1i.fma(y, a13i);
+      y = DoubleVector.fromArray(S8, v, o4 + vr);
+      a04r = x0r.fma(y, a04r);
+      a04i = x0i.fma(y, a04i);
+      a14r = x1r.fma(y, a14r);
+      a14i = x1i.fma(y, a14i);
+      y = DoubleVector.fromArray(S8, v, o5 + vr);
+      a05r = x0r.fma(y, a05r);
+      a05i = x0i.fma(y, a05i);
+      a15r = x1r.fma(y, a15r);
+      a15i = x1i.fma(y, a15i);
+    }
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+    a03r.intoArray(st, s0 + 48);
+    a03i.intoArray(st, s0 + 56);
+    a04r.intoArray(st, s0 + 64);
+    a04i.intoArray(st, s0 + 72);
+    a05r.intoArray(st, s0 + 80);
+    a05i.intoArray(st, s0 + 88);
+    a10r.intoArray(st, s1 + 0);
+    a10i.intoArray(st, s1 + 8);
+    a11r.intoArray(st, s1 + 16);
+    a11i.intoArray(st, s1 + 24);
+    a12r.intoArray(st, s1 + 32);
+    a12i.intoArray(st, s1 + 40);
+    a13r.intoArray(st, s1 + 48);
+    a13i.intoArray(st, s1 + 56);
+    a14r.intoArray(st, s1 + 64);
+    a14i.intoArray(st, s1 + 72);
+    a15r.intoArray(st, s1 + 80);
+    a15i.intoArray(st, s1 + 88);
+  }
+
+  /** 1 vector(s) x 6 PMAT columns read in place (row stride 16), 512-bit. */
+  private static void mac1x6e(int rows, double[] u0, int uOff, double[] v, int[] vo,
+      double[] st, int stOff, int stStride) {
+    final int o0 = vo[0];
+    final int o1 = vo[1];
+    final int o2 = vo[2];
+    final int o3 = vo[3];
+    final int o4 = vo[4];
+    final int o5 = vo[5];
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    DoubleVector a03r = DoubleVector.fromArray(S8, st, s0 + 48);
+    DoubleVector a03i = DoubleVector.fromArray(S8, st, s0 + 56);
+    DoubleVector a04r = DoubleVector.fromArray(S8, st, s0 + 64);
+    DoubleVector a04i = DoubleVector.fromArray(S8, st, s0 + 72);
+    DoubleVector a05r = DoubleVector.fromArray(S8, st, s0 + 80);
+    DoubleVector a05i = DoubleVector.fromArray(S8, st, s0 + 88);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = 16 * r;
+      DoubleVector x;
+      x = DoubleVector.fromArray(S8, u0, uo);
+      final DoubleVector x0r = x.rearrange(LO);
+      final DoubleVector x0i = x.rearrange(HI);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S8, v, o0 + vr);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      y = DoubleVector.fromArray(S8, v, o1 + vr);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      y = DoubleVector.fromArray(S8, v, o2 + vr);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+      y = DoubleVector.fromArray(S8, v, o3 + vr);
+      a03r = x0r.fma(y, a03r);
+      a03i = x0i.fma(y, a03i);
+      y = DoubleVector.fromArray(S8, v, o4 + vr);
+      a04r = x0r.fma(y, a04r);
+      a04i = x0i.fma(y, a04i);
+      y = DoubleVector.fromArray(S8, v, o5 + vr);
+      a05r = x0r.fma(y, a05r);
+      a05i = x0i.fma(y, a05i);
+    }
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+    a03r.intoArray(st, s0 + 48);
+    a03i.intoArray(st, s0 + 56);
+    a04r.intoArray(st, s0 + 64);
+    a04i.intoArray(st, s0 + 72);
+    a05r.intoArray(st, s0 + 80);
+    a05i.intoArray(st, s0 + 88);
+  }
+
+  /** 2 vector(s) x 3 PMAT columns read in place (row stride 16), 256-bit. */
+  private static void mac2x3d(int rows, double[] u0, double[] u1, int uOff, double[] v, int[] vo,
+      double[] st, int stOff, int stStride) {
+    final int o0 = vo[0];
+    final int o1 = vo[1];
+    final int o2 = vo[2];
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S4, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S4, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S4, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S4, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S4, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S4, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S4, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S4, st, s0 + 28);
+    DoubleVector a02rr = DoubleVector.fromArray(S4, st, s0 + 32);
+    DoubleVector a02ri = DoubleVector.fromArray(S4, st, s0 + 36);
+    DoubleVector a02ir = DoubleVector.fromArray(S4, st, s0 + 40);
+    DoubleVector a02ii = DoubleVector.fromArray(S4, st, s0 + 44);
+    DoubleVector a10rr = DoubleVector.fromArray(S4, st, s1 + 0);
+    DoubleVector a10ri = DoubleVector.fromArray(S4, st, s1 + 4);
+    DoubleVector a10ir = DoubleVector.fromArray(S4, st, s1 + 8);
+    DoubleVector a10ii = DoubleVector.fromArray(S4, st, s1 + 12);
+    DoubleVector a11rr = DoubleVector.fromArray(S4, st, s1 + 16);
+    DoubleVector a11ri = DoubleVector.fromArray(S4, st, s1 + 20);
+    DoubleVector a11ir = DoubleVector.fromArray(S4, st, s1 + 24);
+    DoubleVector a11ii = DoubleVector.fromArray(S4, st, s1 + 28);
+    DoubleVector a12rr = DoubleVector.fromArray(S4, st, s1 + 32);
+    DoubleVector a12ri = DoubleVector.fromArray(S4, st, s1 + 36);
+    DoubleVector a12ir = DoubleVector.fromArray(S4, st, s1 + 40);
+    DoubleVector a12ii = DoubleVector.fromArray(S4, st, s1 + 44);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = 16 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S4, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S4, u0, uo + 4);
+      final DoubleVector x1r = DoubleVector.fromArray(S4, u1, uo);
+      final DoubleVector x1i = DoubleVector.fromArray(S4, u1, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S4, v, o0 + vr);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      a10rr = x1r.fma(y, a10rr);
+      a10ir = x1i.fma(y, a10ir);
+      y = DoubleVector.fromArray(S4, v, o0 + vr + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      a10ri = x1r.fma(y, a10ri);
+      a10ii = x1i.fma(y, a10ii);
+      y = DoubleVector.fromArray(S4, v, o1 + vr);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      a11rr = x1r.fma(y, a11rr);
+      a11ir = x1i.fma(y, a11ir);
+      y = DoubleVector.fromArray(S4, v, o1 + vr + 4);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+      a11ri = x1r.fma(y, a11ri);
+      a11ii = x1i.fma(y, a11ii);
+      y = DoubleVector.fromArray(S4, v, o2 + vr);
+      a02rr = x0r.fma(y, a02rr);
+      a02ir = x0i.fma(y, a02ir);
+      a12rr = x1r.fma(y, a12rr);
+      a12ir = x1i.fma(y, a12ir);
+      y = DoubleVector.fromArray(S4, v, o2 + vr + 4);
+      a02ri = x0r.fma(y, a02ri);
+      a02ii = x0i.fma(y, a02ii);
+      a12ri = x1r.fma(y, a12ri);
+      a12ii = x1i.fma(y, a12ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+    a02rr.intoArray(st, s0 + 32);
+    a02ri.intoArray(st, s0 + 36);
+    a02ir.intoArray(st, s0 + 40);
+    a02ii.intoArray(st, s0 + 44);
+    a10rr.intoArray(st, s1 + 0);
+    a10ri.intoArray(st, s1 + 4);
+    a10ir.intoArray(st, s1 + 8);
+    a10ii.intoArray(st, s1 + 12);
+    a11rr.intoArray(st, s1 + 16);
+    a11ri.intoArray(st, s1 + 20);
+    a11ir.intoArray(st, s1 + 24);
+    a11ii.intoArray(st, s1 + 28);
+    a12rr.intoArray(st, s1 + 32);
+    a12ri.intoArray(st, s1 + 36);
+    a12ir.intoArray(st, s1 + 40);
+    a12ii.intoArray(st, s1 + 44);
+  }
+
+  /** 1 vector(s) x 3 PMAT columns read in place (row stride 16), 256-bit. */
+  private static void mac1x3d(int rows, double[] u0, int uOff, double[] v, int[] vo,
+      double[] st, int stOff, int stStride) {
+    final int o0 = vo[0];
+    final int o1 = vo[1];
+    final int o2 = vo[2];
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S4, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S4, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S4, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S4, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S4, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S4, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S4, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S4, st, s0 + 28);
+    DoubleVector a02rr = DoubleVector.fromArray(S4, st, s0 + 32);
+    DoubleVector a02ri = DoubleVector.fromArray(S4, st, s0 + 36);
+    DoubleVector a02ir = DoubleVector.fromArray(S4, st, s0 + 40);
+    DoubleVector a02ii = DoubleVector.fromArray(S4, st, s0 + 44);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = 16 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S4, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S4, u0, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S4, v, o0 + vr);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      y = DoubleVector.fromArray(S4, v, o0 + vr + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      y = DoubleVector.fromArray(S4, v, o1 + vr);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      y = DoubleVector.fromArray(S4, v, o1 + vr + 4);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+      y = DoubleVector.fromArray(S4, v, o2 + vr);
+      a02rr = x0r.fma(y, a02rr);
+      a02ir = x0i.fma(y, a02ir);
+      y = DoubleVector.fromArray(S4, v, o2 + vr + 4);
+      a02ri = x0r.fma(y, a02ri);
+      a02ii = x0i.fma(y, a02ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+    a02rr.intoArray(st, s0 + 32);
+    a02ri.intoArray(st, s0 + 36);
+    a02ir.intoArray(st, s0 + 40);
+    a02ii.intoArray(st, s0 + 44);
+  }
+
+
+  // The straight-line bodies below are generated from one template per width (the loop nest
+  // over vectors i and columns j unrolled; accumulator a{i}{j}.. holds the state of (i, j)): the
+  // JIT keeps only named locals in registers. Every index is linear in the row counter with a
+  // constant scale (the panel's row stride is 8 x its width), so the JIT hoists the bounds
+  // checks out of the loop.
+
+  /** 2 vector(s) x 6 packed columns, 512-bit: 24 accumulators. */
+  private static void mac2x6o(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    DoubleVector a03r = DoubleVector.fromArray(S8, st, s0 + 48);
+    DoubleVector a03i = DoubleVector.fromArray(S8, st, s0 + 56);
+    DoubleVector a04r = DoubleVector.fromArray(S8, st, s0 + 64);
+    DoubleVector a04i = DoubleVector.fromArray(S8, st, s0 + 72);
+    DoubleVector a05r = DoubleVector.fromArray(S8, st, s0 + 80);
+    DoubleVector a05i = DoubleVector.fromArray(S8, st, s0 + 88);
+    DoubleVector a10r = DoubleVector.fromArray(S8, st, s1 + 0);
+    DoubleVector a10i = DoubleVector.fromArray(S8, st, s1 + 8);
+    DoubleVector a11r = DoubleVector.fromArray(S8, st, s1 + 16);
+    DoubleVector a11i = DoubleVector.fromArray(S8, st, s1 + 24);
+    DoubleVector a12r = DoubleVector.fromArray(S8, st, s1 + 32);
+    DoubleVector a12i = DoubleVector.fromArray(S8, st, s1 + 40);
+    DoubleVector a13r = DoubleVector.fromArray(S8, st, s1 + 48);
+    DoubleVector a13i = DoubleVector.fromArray(S8, st, s1 + 56);
+    DoubleVector a14r = DoubleVector.fromArray(S8, st, s1 + 64);
+    DoubleVector a14i = DoubleVector.fromArray(S8, st, s1 + 72);
+    DoubleVector a15r = DoubleVector.fromArray(S8, st, s1 + 80);
+    DoubleVector a15i = DoubleVector.fromArray(S8, st, s1 + 88);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 48 * r;
+      DoubleVector x;
+      x = DoubleVector.fromArray(S8, u0, uo);
+      final DoubleVector x0r = x.rearrange(LO);
+      final DoubleVector x0i = x.rearrange(HI);
+      x = DoubleVector.fromArray(S8, u1, uo);
+      final DoubleVector x1r = x.rearrange(LO);
+      final DoubleVector x1i = x.rearrange(HI);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S8, v, vo + 0);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      a10r = x1r.fma(y, a10r);
+      a10i = x1i.fma(y, a10i);
       y = DoubleVector.fromArray(S8, v, vo + 8);
-      a011 = x0r.fma(y, a011);
-      a012 = x0i.fma(y, a012);
-      a111 = x1r.fma(y, a111);
-      a112 = x1i.fma(y, a112);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      a11r = x1r.fma(y, a11r);
+      a11i = x1i.fma(y, a11i);
       y = DoubleVector.fromArray(S8, v, vo + 16);
-      a021 = x0r.fma(y, a021);
-      a022 = x0i.fma(y, a022);
-      a121 = x1r.fma(y, a121);
-      a122 = x1i.fma(y, a122);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+      a12r = x1r.fma(y, a12r);
+      a12i = x1i.fma(y, a12i);
       y = DoubleVector.fromArray(S8, v, vo + 24);
-      a031 = x0r.fma(y, a031);
-      a032 = x0i.fma(y, a032);
-      a131 = x1r.fma(y, a131);
-      a132 = x1i.fma(y, a132);
+      a03r = x0r.fma(y, a03r);
+      a03i = x0i.fma(y, a03i);
+      a13r = x1r.fma(y, a13r);
+      a13i = x1i.fma(y, a13i);
       y = DoubleVector.fromArray(S8, v, vo + 32);
-      a041 = x0r.fma(y, a041);
-      a042 = x0i.fma(y, a042);
-      a141 = x1r.fma(y, a141);
-      a142 = x1i.fma(y, a142);
+      a04r = x0r.fma(y, a04r);
+      a04i = x0i.fma(y, a04i);
+      a14r = x1r.fma(y, a14r);
+      a14i = x1i.fma(y, a14i);
       y = DoubleVector.fromArray(S8, v, vo + 40);
-      a051 = x0r.fma(y, a051);
-      a052 = x0i.fma(y, a052);
-      a151 = x1r.fma(y, a151);
-      a152 = x1i.fma(y, a152);
+      a05r = x0r.fma(y, a05r);
+      a05i = x0i.fma(y, a05i);
+      a15r = x1r.fma(y, a15r);
+      a15i = x1i.fma(y, a15i);
     }
-    a001.intoArray(st, s0 + 0);
-    a002.intoArray(st, s0 + 8);
-    a011.intoArray(st, s0 + 16);
-    a012.intoArray(st, s0 + 24);
-    a021.intoArray(st, s0 + 32);
-    a022.intoArray(st, s0 + 40);
-    a031.intoArray(st, s0 + 48);
-    a032.intoArray(st, s0 + 56);
-    a041.intoArray(st, s0 + 64);
-    a042.intoArray(st, s0 + 72);
-    a051.intoArray(st, s0 + 80);
-    a052.intoArray(st, s0 + 88);
-    a101.intoArray(st, s1 + 0);
-    a102.intoArray(st, s1 + 8);
-    a111.intoArray(st, s1 + 16);
-    a112.intoArray(st, s1 + 24);
-    a121.intoArray(st, s1 + 32);
-    a122.intoArray(st, s1 + 40);
-    a131.intoArray(st, s1 + 48);
-    a132.intoArray(st, s1 + 56);
-    a141.intoArray(st, s1 + 64);
-    a142.intoArray(st, s1 + 72);
-    a151.intoArray(st, s1 + 80);
-    a152.intoArray(st, s1 + 88);
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+    a03r.intoArray(st, s0 + 48);
+    a03i.intoArray(st, s0 + 56);
+    a04r.intoArray(st, s0 + 64);
+    a04i.intoArray(st, s0 + 72);
+    a05r.intoArray(st, s0 + 80);
+    a05i.intoArray(st, s0 + 88);
+    a10r.intoArray(st, s1 + 0);
+    a10i.intoArray(st, s1 + 8);
+    a11r.intoArray(st, s1 + 16);
+    a11i.intoArray(st, s1 + 24);
+    a12r.intoArray(st, s1 + 32);
+    a12i.intoArray(st, s1 + 40);
+    a13r.intoArray(st, s1 + 48);
+    a13i.intoArray(st, s1 + 56);
+    a14r.intoArray(st, s1 + 64);
+    a14i.intoArray(st, s1 + 72);
+    a15r.intoArray(st, s1 + 80);
+    a15i.intoArray(st, s1 + 88);
   }
 
-  @Override
-  public void mac1x4(int rows, double[] u0, int uOff, double[] v, int vOff,
-      int vStride, double[] st, int stOff, int stStride) {
-    if (!wide) {
-      VmpKernel.super.mac1x4(rows, u0, uOff, v, vOff, vStride, st, stOff, stStride);
-      return;
-    }
-    final int s0 = stOff + 0;
-    DoubleVector a001 = DoubleVector.fromArray(S8, st, s0 + 0);
-    DoubleVector a002 = DoubleVector.fromArray(S8, st, s0 + 8);
-    DoubleVector a011 = DoubleVector.fromArray(S8, st, s0 + 16);
-    DoubleVector a012 = DoubleVector.fromArray(S8, st, s0 + 24);
-    DoubleVector a021 = DoubleVector.fromArray(S8, st, s0 + 32);
-    DoubleVector a022 = DoubleVector.fromArray(S8, st, s0 + 40);
-    DoubleVector a031 = DoubleVector.fromArray(S8, st, s0 + 48);
-    DoubleVector a032 = DoubleVector.fromArray(S8, st, s0 + 56);
+  /** 2 vector(s) x 5 packed columns, 512-bit: 20 accumulators. */
+  private static void mac2x5o(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    DoubleVector a03r = DoubleVector.fromArray(S8, st, s0 + 48);
+    DoubleVector a03i = DoubleVector.fromArray(S8, st, s0 + 56);
+    DoubleVector a04r = DoubleVector.fromArray(S8, st, s0 + 64);
+    DoubleVector a04i = DoubleVector.fromArray(S8, st, s0 + 72);
+    DoubleVector a10r = DoubleVector.fromArray(S8, st, s1 + 0);
+    DoubleVector a10i = DoubleVector.fromArray(S8, st, s1 + 8);
+    DoubleVector a11r = DoubleVector.fromArray(S8, st, s1 + 16);
+    DoubleVector a11i = DoubleVector.fromArray(S8, st, s1 + 24);
+    DoubleVector a12r = DoubleVector.fromArray(S8, st, s1 + 32);
+    DoubleVector a12i = DoubleVector.fromArray(S8, st, s1 + 40);
+    DoubleVector a13r = DoubleVector.fromArray(S8, st, s1 + 48);
+    DoubleVector a13i = DoubleVector.fromArray(S8, st, s1 + 56);
+    DoubleVector a14r = DoubleVector.fromArray(S8, st, s1 + 64);
+    DoubleVector a14i = DoubleVector.fromArray(S8, st, s1 + 72);
     for (int r = 0; r < rows; r++) {
       final int uo = uOff + 8 * r;
-      final int vo = vOff + vStride * r;
+      final int vo = vOff + 40 * r;
       DoubleVector x;
       x = DoubleVector.fromArray(S8, u0, uo);
       final DoubleVector x0r = x.rearrange(LO);
       final DoubleVector x0i = x.rearrange(HI);
+      x = DoubleVector.fromArray(S8, u1, uo);
+      final DoubleVector x1r = x.rearrange(LO);
+      final DoubleVector x1i = x.rearrange(HI);
       DoubleVector y;
-      y = DoubleVector.fromArray(S8, v, vo);
-      a001 = x0r.fma(y, a001);
-      a002 = x0i.fma(y, a002);
+      y = DoubleVector.fromArray(S8, v, vo + 0);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      a10r = x1r.fma(y, a10r);
+      a10i = x1i.fma(y, a10i);
       y = DoubleVector.fromArray(S8, v, vo + 8);
-      a011 = x0r.fma(y, a011);
-      a012 = x0i.fma(y, a012);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      a11r = x1r.fma(y, a11r);
+      a11i = x1i.fma(y, a11i);
       y = DoubleVector.fromArray(S8, v, vo + 16);
-      a021 = x0r.fma(y, a021);
-      a022 = x0i.fma(y, a022);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+      a12r = x1r.fma(y, a12r);
+      a12i = x1i.fma(y, a12i);
       y = DoubleVector.fromArray(S8, v, vo + 24);
-      a031 = x0r.fma(y, a031);
-      a032 = x0i.fma(y, a032);
+      a03r = x0r.fma(y, a03r);
+      a03i = x0i.fma(y, a03i);
+      a13r = x1r.fma(y, a13r);
+      a13i = x1i.fma(y, a13i);
+      y = DoubleVector.fromArray(S8, v, vo + 32);
+      a04r = x0r.fma(y, a04r);
+      a04i = x0i.fma(y, a04i);
+      a14r = x1r.fma(y, a14r);
+      a14i = x1i.fma(y, a14i);
     }
-    a001.intoArray(st, s0 + 0);
-    a002.intoArray(st, s0 + 8);
-    a011.intoArray(st, s0 + 16);
-    a012.intoArray(st, s0 + 24);
-    a021.intoArray(st, s0 + 32);
-    a022.intoArray(st, s0 + 40);
-    a031.intoArray(st, s0 + 48);
-    a032.intoArray(st, s0 + 56);
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+    a03r.intoArray(st, s0 + 48);
+    a03i.intoArray(st, s0 + 56);
+    a04r.intoArray(st, s0 + 64);
+    a04i.intoArray(st, s0 + 72);
+    a10r.intoArray(st, s1 + 0);
+    a10i.intoArray(st, s1 + 8);
+    a11r.intoArray(st, s1 + 16);
+    a11i.intoArray(st, s1 + 24);
+    a12r.intoArray(st, s1 + 32);
+    a12i.intoArray(st, s1 + 40);
+    a13r.intoArray(st, s1 + 48);
+    a13i.intoArray(st, s1 + 56);
+    a14r.intoArray(st, s1 + 64);
+    a14i.intoArray(st, s1 + 72);
   }
 
-  @Override
-  public void mac2x4(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
-      int vStride, double[] st, int stOff, int stStride) {
-    if (!wide) {
-      VmpKernel.super.mac2x4(rows, u0, u1, uOff, v, vOff, vStride, st, stOff, stStride);
-      return;
-    }
-    final int s0 = stOff + 0;
-    final int s1 = stOff + stStride;
-    DoubleVector a001 = DoubleVector.fromArray(S8, st, s0 + 0);
-    DoubleVector a002 = DoubleVector.fromArray(S8, st, s0 + 8);
-    DoubleVector a011 = DoubleVector.fromArray(S8, st, s0 + 16);
-    DoubleVector a012 = DoubleVector.fromArray(S8, st, s0 + 24);
-    DoubleVector a021 = DoubleVector.fromArray(S8, st, s0 + 32);
-    DoubleVector a022 = DoubleVector.fromArray(S8, st, s0 + 40);
-    DoubleVector a031 = DoubleVector.fromArray(S8, st, s0 + 48);
-    DoubleVector a032 = DoubleVector.fromArray(S8, st, s0 + 56);
-    DoubleVector a101 = DoubleVector.fromArray(S8, st, s1 + 0);
-    DoubleVector a102 = DoubleVector.fromArray(S8, st, s1 + 8);
-    DoubleVector a111 = DoubleVector.fromArray(S8, st, s1 + 16);
-    DoubleVector a112 = DoubleVector.fromArray(S8, st, s1 + 24);
-    DoubleVector a121 = DoubleVector.fromArray(S8, st, s1 + 32);
-    DoubleVector a122 = DoubleVector.fromArray(S8, st, s1 + 40);
-    DoubleVector a131 = DoubleVector.fromArray(S8, st, s1 + 48);
-    DoubleVector a132 = DoubleVector.fromArray(S8, st, s1 + 56);
+  /** 2 vector(s) x 4 packed columns, 512-bit: 16 accumulators. */
+  private static void mac2x4o(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    DoubleVector a03r = DoubleVector.fromArray(S8, st, s0 + 48);
+    DoubleVector a03i = DoubleVector.fromArray(S8, st, s0 + 56);
+    DoubleVector a10r = DoubleVector.fromArray(S8, st, s1 + 0);
+    DoubleVector a10i = DoubleVector.fromArray(S8, st, s1 + 8);
+    DoubleVector a11r = DoubleVector.fromArray(S8, st, s1 + 16);
+    DoubleVector a11i = DoubleVector.fromArray(S8, st, s1 + 24);
+    DoubleVector a12r = DoubleVector.fromArray(S8, st, s1 + 32);
+    DoubleVector a12i = DoubleVector.fromArray(S8, st, s1 + 40);
+    DoubleVector a13r = DoubleVector.fromArray(S8, st, s1 + 48);
+    DoubleVector a13i = DoubleVector.fromArray(S8, st, s1 + 56);
     for (int r = 0; r < rows; r++) {
       final int uo = uOff + 8 * r;
-      final int vo = vOff + vStride * r;
+      final int vo = vOff + 32 * r;
       DoubleVector x;
       x = DoubleVector.fromArray(S8, u0, uo);
       final DoubleVector x0r = x.rearrange(LO);
@@ -346,65 +903,65 @@ public final class PanamaVmp implements VmpKernel {
       final DoubleVector x1r = x.rearrange(LO);
       final DoubleVector x1i = x.rearrange(HI);
       DoubleVector y;
-      y = DoubleVector.fromArray(S8, v, vo);
-      a001 = x0r.fma(y, a001);
-      a002 = x0i.fma(y, a002);
-      a101 = x1r.fma(y, a101);
-      a102 = x1i.fma(y, a102);
+      y = DoubleVector.fromArray(S8, v, vo + 0);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      a10r = x1r.fma(y, a10r);
+      a10i = x1i.fma(y, a10i);
       y = DoubleVector.fromArray(S8, v, vo + 8);
-      a011 = x0r.fma(y, a011);
-      a012 = x0i.fma(y, a012);
-      a111 = x1r.fma(y, a111);
-      a112 = x1i.fma(y, a112);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      a11r = x1r.fma(y, a11r);
+      a11i = x1i.fma(y, a11i);
       y = DoubleVector.fromArray(S8, v, vo + 16);
-      a021 = x0r.fma(y, a021);
-      a022 = x0i.fma(y, a022);
-      a121 = x1r.fma(y, a121);
-      a122 = x1i.fma(y, a122);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+      a12r = x1r.fma(y, a12r);
+      a12i = x1i.fma(y, a12i);
       y = DoubleVector.fromArray(S8, v, vo + 24);
-      a031 = x0r.fma(y, a031);
-      a032 = x0i.fma(y, a032);
-      a131 = x1r.fma(y, a131);
-      a132 = x1i.fma(y, a132);
+      a03r = x0r.fma(y, a03r);
+      a03i = x0i.fma(y, a03i);
+      a13r = x1r.fma(y, a13r);
+      a13i = x1i.fma(y, a13i);
     }
-    a001.intoArray(st, s0 + 0);
-    a002.intoArray(st, s0 + 8);
-    a011.intoArray(st, s0 + 16);
-    a012.intoArray(st, s0 + 24);
-    a021.intoArray(st, s0 + 32);
-    a022.intoArray(st, s0 + 40);
-    a031.intoArray(st, s0 + 48);
-    a032.intoArray(st, s0 + 56);
-    a101.intoArray(st, s1 + 0);
-    a102.intoArray(st, s1 + 8);
-    a111.intoArray(st, s1 + 16);
-    a112.intoArray(st, s1 + 24);
-    a121.intoArray(st, s1 + 32);
-    a122.intoArray(st, s1 + 40);
-    a131.intoArray(st, s1 + 48);
-    a132.intoArray(st, s1 + 56);
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+    a03r.intoArray(st, s0 + 48);
+    a03i.intoArray(st, s0 + 56);
+    a10r.intoArray(st, s1 + 0);
+    a10i.intoArray(st, s1 + 8);
+    a11r.intoArray(st, s1 + 16);
+    a11i.intoArray(st, s1 + 24);
+    a12r.intoArray(st, s1 + 32);
+    a12i.intoArray(st, s1 + 40);
+    a13r.intoArray(st, s1 + 48);
+    a13i.intoArray(st, s1 + 56);
   }
 
-  @Override
-  public void mac2x2(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
-      int vStride, double[] st, int stOff, int stStride) {
-    if (!wide) {
-      VmpKernel.super.mac2x2(rows, u0, u1, uOff, v, vOff, vStride, st, stOff, stStride);
-      return;
-    }
-    final int s0 = stOff + 0;
-    final int s1 = stOff + stStride;
-    DoubleVector a001 = DoubleVector.fromArray(S8, st, s0 + 0);
-    DoubleVector a002 = DoubleVector.fromArray(S8, st, s0 + 8);
-    DoubleVector a011 = DoubleVector.fromArray(S8, st, s0 + 16);
-    DoubleVector a012 = DoubleVector.fromArray(S8, st, s0 + 24);
-    DoubleVector a101 = DoubleVector.fromArray(S8, st, s1 + 0);
-    DoubleVector a102 = DoubleVector.fromArray(S8, st, s1 + 8);
-    DoubleVector a111 = DoubleVector.fromArray(S8, st, s1 + 16);
-    DoubleVector a112 = DoubleVector.fromArray(S8, st, s1 + 24);
+  /** 2 vector(s) x 3 packed columns, 512-bit: 12 accumulators. */
+  private static void mac2x3o(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    DoubleVector a10r = DoubleVector.fromArray(S8, st, s1 + 0);
+    DoubleVector a10i = DoubleVector.fromArray(S8, st, s1 + 8);
+    DoubleVector a11r = DoubleVector.fromArray(S8, st, s1 + 16);
+    DoubleVector a11i = DoubleVector.fromArray(S8, st, s1 + 24);
+    DoubleVector a12r = DoubleVector.fromArray(S8, st, s1 + 32);
+    DoubleVector a12i = DoubleVector.fromArray(S8, st, s1 + 40);
     for (int r = 0; r < rows; r++) {
       final int uo = uOff + 8 * r;
-      final int vo = vOff + vStride * r;
+      final int vo = vOff + 24 * r;
       DoubleVector x;
       x = DoubleVector.fromArray(S8, u0, uo);
       final DoubleVector x0r = x.rearrange(LO);
@@ -413,43 +970,52 @@ public final class PanamaVmp implements VmpKernel {
       final DoubleVector x1r = x.rearrange(LO);
       final DoubleVector x1i = x.rearrange(HI);
       DoubleVector y;
-      y = DoubleVector.fromArray(S8, v, vo);
-      a001 = x0r.fma(y, a001);
-      a002 = x0i.fma(y, a002);
-      a101 = x1r.fma(y, a101);
-      a102 = x1i.fma(y, a102);
+      y = DoubleVector.fromArray(S8, v, vo + 0);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      a10r = x1r.fma(y, a10r);
+      a10i = x1i.fma(y, a10i);
       y = DoubleVector.fromArray(S8, v, vo + 8);
-      a011 = x0r.fma(y, a011);
-      a012 = x0i.fma(y, a012);
-      a111 = x1r.fma(y, a111);
-      a112 = x1i.fma(y, a112);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      a11r = x1r.fma(y, a11r);
+      a11i = x1i.fma(y, a11i);
+      y = DoubleVector.fromArray(S8, v, vo + 16);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+      a12r = x1r.fma(y, a12r);
+      a12i = x1i.fma(y, a12i);
     }
-    a001.intoArray(st, s0 + 0);
-    a002.intoArray(st, s0 + 8);
-    a011.intoArray(st, s0 + 16);
-    a012.intoArray(st, s0 + 24);
-    a101.intoArray(st, s1 + 0);
-    a102.intoArray(st, s1 + 8);
-    a111.intoArray(st, s1 + 16);
-    a112.intoArray(st, s1 + 24);
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+    a10r.intoArray(st, s1 + 0);
+    a10i.intoArray(st, s1 + 8);
+    a11r.intoArray(st, s1 + 16);
+    a11i.intoArray(st, s1 + 24);
+    a12r.intoArray(st, s1 + 32);
+    a12i.intoArray(st, s1 + 40);
   }
 
-  @Override
-  public void mac2x1(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
-      int vStride, double[] st, int stOff, int stStride) {
-    if (!wide) {
-      VmpKernel.super.mac2x1(rows, u0, u1, uOff, v, vOff, vStride, st, stOff, stStride);
-      return;
-    }
-    final int s0 = stOff + 0;
-    final int s1 = stOff + stStride;
-    DoubleVector a001 = DoubleVector.fromArray(S8, st, s0 + 0);
-    DoubleVector a002 = DoubleVector.fromArray(S8, st, s0 + 8);
-    DoubleVector a101 = DoubleVector.fromArray(S8, st, s1 + 0);
-    DoubleVector a102 = DoubleVector.fromArray(S8, st, s1 + 8);
+  /** 2 vector(s) x 2 packed columns, 512-bit: 8 accumulators. */
+  private static void mac2x2o(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a10r = DoubleVector.fromArray(S8, st, s1 + 0);
+    DoubleVector a10i = DoubleVector.fromArray(S8, st, s1 + 8);
+    DoubleVector a11r = DoubleVector.fromArray(S8, st, s1 + 16);
+    DoubleVector a11i = DoubleVector.fromArray(S8, st, s1 + 24);
     for (int r = 0; r < rows; r++) {
       final int uo = uOff + 8 * r;
-      final int vo = vOff + vStride * r;
+      final int vo = vOff + 16 * r;
       DoubleVector x;
       x = DoubleVector.fromArray(S8, u0, uo);
       final DoubleVector x0r = x.rearrange(LO);
@@ -458,40 +1024,644 @@ public final class PanamaVmp implements VmpKernel {
       final DoubleVector x1r = x.rearrange(LO);
       final DoubleVector x1i = x.rearrange(HI);
       DoubleVector y;
-      y = DoubleVector.fromArray(S8, v, vo);
-      a001 = x0r.fma(y, a001);
-      a002 = x0i.fma(y, a002);
-      a101 = x1r.fma(y, a101);
-      a102 = x1i.fma(y, a102);
+      y = DoubleVector.fromArray(S8, v, vo + 0);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      a10r = x1r.fma(y, a10r);
+      a10i = x1i.fma(y, a10i);
+      y = DoubleVector.fromArray(S8, v, vo + 8);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      a11r = x1r.fma(y, a11r);
+      a11i = x1i.fma(y, a11i);
     }
-    a001.intoArray(st, s0 + 0);
-    a002.intoArray(st, s0 + 8);
-    a101.intoArray(st, s1 + 0);
-    a102.intoArray(st, s1 + 8);
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a10r.intoArray(st, s1 + 0);
+    a10i.intoArray(st, s1 + 8);
+    a11r.intoArray(st, s1 + 16);
+    a11i.intoArray(st, s1 + 24);
+  }
+
+  /** 2 vector(s) x 1 packed columns, 512-bit: 4 accumulators. */
+  private static void mac2x1o(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a10r = DoubleVector.fromArray(S8, st, s1 + 0);
+    DoubleVector a10i = DoubleVector.fromArray(S8, st, s1 + 8);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 8 * r;
+      DoubleVector x;
+      x = DoubleVector.fromArray(S8, u0, uo);
+      final DoubleVector x0r = x.rearrange(LO);
+      final DoubleVector x0i = x.rearrange(HI);
+      x = DoubleVector.fromArray(S8, u1, uo);
+      final DoubleVector x1r = x.rearrange(LO);
+      final DoubleVector x1i = x.rearrange(HI);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S8, v, vo + 0);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      a10r = x1r.fma(y, a10r);
+      a10i = x1i.fma(y, a10i);
+    }
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a10r.intoArray(st, s1 + 0);
+    a10i.intoArray(st, s1 + 8);
+  }
+
+  /** 1 vector(s) x 6 packed columns, 512-bit: 12 accumulators. */
+  private static void mac1x6o(int rows, double[] u0, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    DoubleVector a03r = DoubleVector.fromArray(S8, st, s0 + 48);
+    DoubleVector a03i = DoubleVector.fromArray(S8, st, s0 + 56);
+    DoubleVector a04r = DoubleVector.fromArray(S8, st, s0 + 64);
+    DoubleVector a04i = DoubleVector.fromArray(S8, st, s0 + 72);
+    DoubleVector a05r = DoubleVector.fromArray(S8, st, s0 + 80);
+    DoubleVector a05i = DoubleVector.fromArray(S8, st, s0 + 88);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 48 * r;
+      DoubleVector x;
+      x = DoubleVector.fromArray(S8, u0, uo);
+      final DoubleVector x0r = x.rearrange(LO);
+      final DoubleVector x0i = x.rearrange(HI);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S8, v, vo + 0);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      y = DoubleVector.fromArray(S8, v, vo + 8);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      y = DoubleVector.fromArray(S8, v, vo + 16);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+      y = DoubleVector.fromArray(S8, v, vo + 24);
+      a03r = x0r.fma(y, a03r);
+      a03i = x0i.fma(y, a03i);
+      y = DoubleVector.fromArray(S8, v, vo + 32);
+      a04r = x0r.fma(y, a04r);
+      a04i = x0i.fma(y, a04i);
+      y = DoubleVector.fromArray(S8, v, vo + 40);
+      a05r = x0r.fma(y, a05r);
+      a05i = x0i.fma(y, a05i);
+    }
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+    a03r.intoArray(st, s0 + 48);
+    a03i.intoArray(st, s0 + 56);
+    a04r.intoArray(st, s0 + 64);
+    a04i.intoArray(st, s0 + 72);
+    a05r.intoArray(st, s0 + 80);
+    a05i.intoArray(st, s0 + 88);
+  }
+
+  /** 1 vector(s) x 5 packed columns, 512-bit: 10 accumulators. */
+  private static void mac1x5o(int rows, double[] u0, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    DoubleVector a03r = DoubleVector.fromArray(S8, st, s0 + 48);
+    DoubleVector a03i = DoubleVector.fromArray(S8, st, s0 + 56);
+    DoubleVector a04r = DoubleVector.fromArray(S8, st, s0 + 64);
+    DoubleVector a04i = DoubleVector.fromArray(S8, st, s0 + 72);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 40 * r;
+      DoubleVector x;
+      x = DoubleVector.fromArray(S8, u0, uo);
+      final DoubleVector x0r = x.rearrange(LO);
+      final DoubleVector x0i = x.rearrange(HI);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S8, v, vo + 0);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      y = DoubleVector.fromArray(S8, v, vo + 8);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      y = DoubleVector.fromArray(S8, v, vo + 16);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+      y = DoubleVector.fromArray(S8, v, vo + 24);
+      a03r = x0r.fma(y, a03r);
+      a03i = x0i.fma(y, a03i);
+      y = DoubleVector.fromArray(S8, v, vo + 32);
+      a04r = x0r.fma(y, a04r);
+      a04i = x0i.fma(y, a04i);
+    }
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+    a03r.intoArray(st, s0 + 48);
+    a03i.intoArray(st, s0 + 56);
+    a04r.intoArray(st, s0 + 64);
+    a04i.intoArray(st, s0 + 72);
+  }
+
+  /** 1 vector(s) x 4 packed columns, 512-bit: 8 accumulators. */
+  private static void mac1x4o(int rows, double[] u0, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    DoubleVector a03r = DoubleVector.fromArray(S8, st, s0 + 48);
+    DoubleVector a03i = DoubleVector.fromArray(S8, st, s0 + 56);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 32 * r;
+      DoubleVector x;
+      x = DoubleVector.fromArray(S8, u0, uo);
+      final DoubleVector x0r = x.rearrange(LO);
+      final DoubleVector x0i = x.rearrange(HI);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S8, v, vo + 0);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      y = DoubleVector.fromArray(S8, v, vo + 8);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      y = DoubleVector.fromArray(S8, v, vo + 16);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+      y = DoubleVector.fromArray(S8, v, vo + 24);
+      a03r = x0r.fma(y, a03r);
+      a03i = x0i.fma(y, a03i);
+    }
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+    a03r.intoArray(st, s0 + 48);
+    a03i.intoArray(st, s0 + 56);
+  }
+
+  /** 1 vector(s) x 3 packed columns, 512-bit: 6 accumulators. */
+  private static void mac1x3o(int rows, double[] u0, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    DoubleVector a02r = DoubleVector.fromArray(S8, st, s0 + 32);
+    DoubleVector a02i = DoubleVector.fromArray(S8, st, s0 + 40);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 24 * r;
+      DoubleVector x;
+      x = DoubleVector.fromArray(S8, u0, uo);
+      final DoubleVector x0r = x.rearrange(LO);
+      final DoubleVector x0i = x.rearrange(HI);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S8, v, vo + 0);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      y = DoubleVector.fromArray(S8, v, vo + 8);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+      y = DoubleVector.fromArray(S8, v, vo + 16);
+      a02r = x0r.fma(y, a02r);
+      a02i = x0i.fma(y, a02i);
+    }
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+    a02r.intoArray(st, s0 + 32);
+    a02i.intoArray(st, s0 + 40);
+  }
+
+  /** 1 vector(s) x 2 packed columns, 512-bit: 4 accumulators. */
+  private static void mac1x2o(int rows, double[] u0, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00r = DoubleVector.fromArray(S8, st, s0 + 0);
+    DoubleVector a00i = DoubleVector.fromArray(S8, st, s0 + 8);
+    DoubleVector a01r = DoubleVector.fromArray(S8, st, s0 + 16);
+    DoubleVector a01i = DoubleVector.fromArray(S8, st, s0 + 24);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 16 * r;
+      DoubleVector x;
+      x = DoubleVector.fromArray(S8, u0, uo);
+      final DoubleVector x0r = x.rearrange(LO);
+      final DoubleVector x0i = x.rearrange(HI);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S8, v, vo + 0);
+      a00r = x0r.fma(y, a00r);
+      a00i = x0i.fma(y, a00i);
+      y = DoubleVector.fromArray(S8, v, vo + 8);
+      a01r = x0r.fma(y, a01r);
+      a01i = x0i.fma(y, a01i);
+    }
+    a00r.intoArray(st, s0 + 0);
+    a00i.intoArray(st, s0 + 8);
+    a01r.intoArray(st, s0 + 16);
+    a01i.intoArray(st, s0 + 24);
+  }
+
+  /** 2 vector(s) x 3 packed columns, 256-bit: 24 accumulators. */
+  private static void mac2x3q(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S4, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S4, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S4, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S4, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S4, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S4, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S4, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S4, st, s0 + 28);
+    DoubleVector a02rr = DoubleVector.fromArray(S4, st, s0 + 32);
+    DoubleVector a02ri = DoubleVector.fromArray(S4, st, s0 + 36);
+    DoubleVector a02ir = DoubleVector.fromArray(S4, st, s0 + 40);
+    DoubleVector a02ii = DoubleVector.fromArray(S4, st, s0 + 44);
+    DoubleVector a10rr = DoubleVector.fromArray(S4, st, s1 + 0);
+    DoubleVector a10ri = DoubleVector.fromArray(S4, st, s1 + 4);
+    DoubleVector a10ir = DoubleVector.fromArray(S4, st, s1 + 8);
+    DoubleVector a10ii = DoubleVector.fromArray(S4, st, s1 + 12);
+    DoubleVector a11rr = DoubleVector.fromArray(S4, st, s1 + 16);
+    DoubleVector a11ri = DoubleVector.fromArray(S4, st, s1 + 20);
+    DoubleVector a11ir = DoubleVector.fromArray(S4, st, s1 + 24);
+    DoubleVector a11ii = DoubleVector.fromArray(S4, st, s1 + 28);
+    DoubleVector a12rr = DoubleVector.fromArray(S4, st, s1 + 32);
+    DoubleVector a12ri = DoubleVector.fromArray(S4, st, s1 + 36);
+    DoubleVector a12ir = DoubleVector.fromArray(S4, st, s1 + 40);
+    DoubleVector a12ii = DoubleVector.fromArray(S4, st, s1 + 44);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 24 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S4, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S4, u0, uo + 4);
+      final DoubleVector x1r = DoubleVector.fromArray(S4, u1, uo);
+      final DoubleVector x1i = DoubleVector.fromArray(S4, u1, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S4, v, vo + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      a10rr = x1r.fma(y, a10rr);
+      a10ir = x1i.fma(y, a10ir);
+      y = DoubleVector.fromArray(S4, v, vo + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      a10ri = x1r.fma(y, a10ri);
+      a10ii = x1i.fma(y, a10ii);
+      y = DoubleVector.fromArray(S4, v, vo + 8);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      a11rr = x1r.fma(y, a11rr);
+      a11ir = x1i.fma(y, a11ir);
+      y = DoubleVector.fromArray(S4, v, vo + 12);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+      a11ri = x1r.fma(y, a11ri);
+      a11ii = x1i.fma(y, a11ii);
+      y = DoubleVector.fromArray(S4, v, vo + 16);
+      a02rr = x0r.fma(y, a02rr);
+      a02ir = x0i.fma(y, a02ir);
+      a12rr = x1r.fma(y, a12rr);
+      a12ir = x1i.fma(y, a12ir);
+      y = DoubleVector.fromArray(S4, v, vo + 20);
+      a02ri = x0r.fma(y, a02ri);
+      a02ii = x0i.fma(y, a02ii);
+      a12ri = x1r.fma(y, a12ri);
+      a12ii = x1i.fma(y, a12ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+    a02rr.intoArray(st, s0 + 32);
+    a02ri.intoArray(st, s0 + 36);
+    a02ir.intoArray(st, s0 + 40);
+    a02ii.intoArray(st, s0 + 44);
+    a10rr.intoArray(st, s1 + 0);
+    a10ri.intoArray(st, s1 + 4);
+    a10ir.intoArray(st, s1 + 8);
+    a10ii.intoArray(st, s1 + 12);
+    a11rr.intoArray(st, s1 + 16);
+    a11ri.intoArray(st, s1 + 20);
+    a11ir.intoArray(st, s1 + 24);
+    a11ii.intoArray(st, s1 + 28);
+    a12rr.intoArray(st, s1 + 32);
+    a12ri.intoArray(st, s1 + 36);
+    a12ir.intoArray(st, s1 + 40);
+    a12ii.intoArray(st, s1 + 44);
+  }
+
+  /** 2 vector(s) x 2 packed columns, 256-bit: 16 accumulators. */
+  private static void mac2x2q(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S4, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S4, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S4, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S4, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S4, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S4, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S4, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S4, st, s0 + 28);
+    DoubleVector a10rr = DoubleVector.fromArray(S4, st, s1 + 0);
+    DoubleVector a10ri = DoubleVector.fromArray(S4, st, s1 + 4);
+    DoubleVector a10ir = DoubleVector.fromArray(S4, st, s1 + 8);
+    DoubleVector a10ii = DoubleVector.fromArray(S4, st, s1 + 12);
+    DoubleVector a11rr = DoubleVector.fromArray(S4, st, s1 + 16);
+    DoubleVector a11ri = DoubleVector.fromArray(S4, st, s1 + 20);
+    DoubleVector a11ir = DoubleVector.fromArray(S4, st, s1 + 24);
+    DoubleVector a11ii = DoubleVector.fromArray(S4, st, s1 + 28);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 16 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S4, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S4, u0, uo + 4);
+      final DoubleVector x1r = DoubleVector.fromArray(S4, u1, uo);
+      final DoubleVector x1i = DoubleVector.fromArray(S4, u1, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S4, v, vo + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      a10rr = x1r.fma(y, a10rr);
+      a10ir = x1i.fma(y, a10ir);
+      y = DoubleVector.fromArray(S4, v, vo + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      a10ri = x1r.fma(y, a10ri);
+      a10ii = x1i.fma(y, a10ii);
+      y = DoubleVector.fromArray(S4, v, vo + 8);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      a11rr = x1r.fma(y, a11rr);
+      a11ir = x1i.fma(y, a11ir);
+      y = DoubleVector.fromArray(S4, v, vo + 12);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+      a11ri = x1r.fma(y, a11ri);
+      a11ii = x1i.fma(y, a11ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+    a10rr.intoArray(st, s1 + 0);
+    a10ri.intoArray(st, s1 + 4);
+    a10ir.intoArray(st, s1 + 8);
+    a10ii.intoArray(st, s1 + 12);
+    a11rr.intoArray(st, s1 + 16);
+    a11ri.intoArray(st, s1 + 20);
+    a11ir.intoArray(st, s1 + 24);
+    a11ii.intoArray(st, s1 + 28);
+  }
+
+  /** 2 vector(s) x 1 packed columns, 256-bit: 8 accumulators. */
+  private static void mac2x1q(int rows, double[] u0, double[] u1, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S4, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S4, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S4, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S4, st, s0 + 12);
+    DoubleVector a10rr = DoubleVector.fromArray(S4, st, s1 + 0);
+    DoubleVector a10ri = DoubleVector.fromArray(S4, st, s1 + 4);
+    DoubleVector a10ir = DoubleVector.fromArray(S4, st, s1 + 8);
+    DoubleVector a10ii = DoubleVector.fromArray(S4, st, s1 + 12);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 8 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S4, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S4, u0, uo + 4);
+      final DoubleVector x1r = DoubleVector.fromArray(S4, u1, uo);
+      final DoubleVector x1i = DoubleVector.fromArray(S4, u1, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S4, v, vo + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      a10rr = x1r.fma(y, a10rr);
+      a10ir = x1i.fma(y, a10ir);
+      y = DoubleVector.fromArray(S4, v, vo + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      a10ri = x1r.fma(y, a10ri);
+      a10ii = x1i.fma(y, a10ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a10rr.intoArray(st, s1 + 0);
+    a10ri.intoArray(st, s1 + 4);
+    a10ir.intoArray(st, s1 + 8);
+    a10ii.intoArray(st, s1 + 12);
+  }
+
+  /** 1 vector(s) x 3 packed columns, 256-bit: 12 accumulators. */
+  private static void mac1x3q(int rows, double[] u0, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S4, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S4, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S4, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S4, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S4, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S4, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S4, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S4, st, s0 + 28);
+    DoubleVector a02rr = DoubleVector.fromArray(S4, st, s0 + 32);
+    DoubleVector a02ri = DoubleVector.fromArray(S4, st, s0 + 36);
+    DoubleVector a02ir = DoubleVector.fromArray(S4, st, s0 + 40);
+    DoubleVector a02ii = DoubleVector.fromArray(S4, st, s0 + 44);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 24 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S4, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S4, u0, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S4, v, vo + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      y = DoubleVector.fromArray(S4, v, vo + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      y = DoubleVector.fromArray(S4, v, vo + 8);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      y = DoubleVector.fromArray(S4, v, vo + 12);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+      y = DoubleVector.fromArray(S4, v, vo + 16);
+      a02rr = x0r.fma(y, a02rr);
+      a02ir = x0i.fma(y, a02ir);
+      y = DoubleVector.fromArray(S4, v, vo + 20);
+      a02ri = x0r.fma(y, a02ri);
+      a02ii = x0i.fma(y, a02ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+    a02rr.intoArray(st, s0 + 32);
+    a02ri.intoArray(st, s0 + 36);
+    a02ir.intoArray(st, s0 + 40);
+    a02ii.intoArray(st, s0 + 44);
+  }
+
+  /** 1 vector(s) x 2 packed columns, 256-bit: 8 accumulators. */
+  private static void mac1x2q(int rows, double[] u0, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S4, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S4, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S4, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S4, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S4, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S4, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S4, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S4, st, s0 + 28);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 16 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S4, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S4, u0, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S4, v, vo + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      y = DoubleVector.fromArray(S4, v, vo + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      y = DoubleVector.fromArray(S4, v, vo + 8);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      y = DoubleVector.fromArray(S4, v, vo + 12);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+  }
+
+  /** 1 vector(s) x 1 packed columns, 256-bit: 4 accumulators. */
+  private static void mac1x1q(int rows, double[] u0, int uOff, double[] v, int vOff,
+      double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S4, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S4, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S4, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S4, st, s0 + 12);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vo = vOff + 8 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S4, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S4, u0, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S4, v, vo + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      y = DoubleVector.fromArray(S4, v, vo + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+  }
+
+
+  @Override
+  public void finish(double[] st, int s, double[] dst, int re, int half) {
+    DoubleVector.fromArray(S4, st, s).sub(DoubleVector.fromArray(S4, st, s + 12))
+        .intoArray(dst, re);
+    DoubleVector.fromArray(S4, st, s + 4).add(DoubleVector.fromArray(S4, st, s + 8))
+        .intoArray(dst, re + half);
   }
 
   @Override
-  public void packTile(double[] v, int nrows, int ncols, int block, int r0, int rows,
-      double[] dst, int dstOff) {
-    final int w = 8 * ncols;
+  public void packPanels(double[] v, int nrows, int ncols, int block, int r0, int rows,
+      int width, double[] dst, int dstOff) {
     final int base = block * 8 * nrows * ncols;
-    final int pairs = ncols / 2;
-    for (int i = 0; i < rows; i++) {
-      int src = base + 16 * (r0 + i);
-      int d = dstOff + w * i;
-      for (int j = 0; j < pairs; j++, src += 16 * nrows, d += 16) {
-        DoubleVector.fromArray(S4, v, src).intoArray(dst, d);
-        DoubleVector.fromArray(S4, v, src + 4).intoArray(dst, d + 4);
-        DoubleVector.fromArray(S4, v, src + 8).intoArray(dst, d + 8);
-        DoubleVector.fromArray(S4, v, src + 12).intoArray(dst, d + 12);
+    // column pairs: each pair's rows are one sequential run of 16 doubles per row
+    for (int c = 0; c + 1 < ncols; c += 2) {
+      final int j0 = c - c % width;
+      final int g0 = Math.min(width, ncols - j0);
+      final int j1 = (c + 1) - (c + 1) % width;
+      final int g1 = Math.min(width, ncols - j1);
+      final int src = base + (c >> 1) * 16 * nrows + 16 * r0;
+      final int d0 = dstOff + 8 * rows * j0 + 8 * (c - j0);
+      final int d1 = dstOff + 8 * rows * j1 + 8 * (c + 1 - j1);
+      for (int i = 0; i < rows; i++) {
+        final int so = src + 16 * i;
+        DoubleVector a = DoubleVector.fromArray(S4, v, so);
+        DoubleVector b = DoubleVector.fromArray(S4, v, so + 4);
+        DoubleVector x = DoubleVector.fromArray(S4, v, so + 8);
+        DoubleVector y = DoubleVector.fromArray(S4, v, so + 12);
+        a.intoArray(dst, d0 + 8 * g0 * i);
+        b.intoArray(dst, d0 + 8 * g0 * i + 4);
+        x.intoArray(dst, d1 + 8 * g1 * i);
+        y.intoArray(dst, d1 + 8 * g1 * i + 4);
       }
     }
     if ((ncols & 1) == 1) {
-      int src = base + (ncols - 1) * 8 * nrows + 8 * r0;
-      int d = dstOff + 8 * (ncols - 1);
-      for (int i = 0; i < rows; i++, src += 8, d += w) {
-        DoubleVector.fromArray(S4, v, src).intoArray(dst, d);
-        DoubleVector.fromArray(S4, v, src + 4).intoArray(dst, d + 4);
+      final int c = ncols - 1;
+      final int j0 = c - c % width;
+      final int g = Math.min(width, ncols - j0);
+      final int src = base + c * 8 * nrows + 8 * r0;
+      final int d = dstOff + 8 * rows * j0 + 8 * (c - j0);
+      for (int i = 0; i < rows; i++) {
+        DoubleVector.fromArray(S4, v, src + 8 * i).intoArray(dst, d + 8 * g * i);
+        DoubleVector.fromArray(S4, v, src + 8 * i + 4).intoArray(dst, d + 8 * g * i + 4);
       }
     }
   }

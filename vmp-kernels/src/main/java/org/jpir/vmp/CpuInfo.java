@@ -1,0 +1,184 @@
+package org.jpir.vmp;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Facts about the core this JVM runs on, read once at start-up and logged: the per-core L1 data
+ * and L2 cache sizes (Linux sysfs {@code /sys/devices/system/cpu/cpu0/cache/index*}), the number
+ * of vector registers the JIT may use (32 with AVX-512 or on AArch64, else 16) and the CPU model
+ * and flags. Every value has a stated fallback when the source is missing, and says where it
+ * came from ({@link #describe()}).
+ */
+public final class CpuInfo {
+  /** L1d fallback when sysfs has no data cache entry: the smallest seen on x86 servers. */
+  static final int FALLBACK_L1D = 32 * 1024;
+  /** L2 fallback when sysfs has no level-2 entry: 512 KiB (AMD Zen 2/3). */
+  static final int FALLBACK_L2 = 512 * 1024;
+
+  private static final Logger LOG = LogManager.getLogger(CpuInfo.class);
+  private static final CpuInfo INSTANCE = read(Path.of("/sys/devices/system/cpu/cpu0/cache"),
+      Path.of("/proc/cpuinfo"));
+
+  private final int l1d;
+  private final int l2;
+  private final String cacheSource;
+  private final int registers;
+  private final String registerReason;
+  private final String model;
+  private final boolean avx512f;
+  private final boolean avx2;
+
+  CpuInfo(int l1d, int l2, String cacheSource, int registers, String registerReason,
+      String model, boolean avx512f, boolean avx2) {
+    this.l1d = l1d;
+    this.l2 = l2;
+    this.cacheSource = cacheSource;
+    this.registers = registers;
+    this.registerReason = registerReason;
+    this.model = model;
+    this.avx512f = avx512f;
+    this.avx2 = avx2;
+  }
+
+  /** The facts of this JVM's machine (read and logged on first use). */
+  public static CpuInfo get() {
+    return INSTANCE;
+  }
+
+  /** L1 data cache of one core, in bytes. */
+  public int l1dBytes() {
+    return l1d;
+  }
+
+  /** L2 cache of one core, in bytes. */
+  public int l2Bytes() {
+    return l2;
+  }
+
+  /** Vector registers the JIT can allocate: 32 (AVX-512, AArch64) or 16 (AVX/AVX2). */
+  public int vectorRegisters() {
+    return registers;
+  }
+
+  /** The CPU model name ({@code /proc/cpuinfo}), or "unknown". */
+  public String model() {
+    return model;
+  }
+
+  /** True when the CPU flags include avx512f (the JVM may still be limited by -XX:UseAVX). */
+  public boolean avx512f() {
+    return avx512f;
+  }
+
+  /** True when the CPU flags include avx2. */
+  public boolean avx2() {
+    return avx2;
+  }
+
+  /** One line: model, flags, caches and registers, each with its source. */
+  public String describe() {
+    return String.format(Locale.ROOT,
+        "%s; flags %s; L1d %d KiB, L2 %d KiB per core (%s); %d vector registers (%s)", model,
+        avx512f ? "avx512f avx2" : avx2 ? "avx2 (no avx512f)" : "no avx2", l1d >> 10, l2 >> 10,
+        cacheSource, registers, registerReason);
+  }
+
+  static CpuInfo read(Path cacheDir, Path cpuinfo) {
+    int l1d = -1;
+    int l2 = -1;
+    for (int i = 0; i < 8; i++) {
+      Path d = cacheDir.resolve("index" + i);
+      if (!Files.isDirectory(d)) {
+        continue;
+      }
+      try {
+        int level = Integer.parseInt(Files.readString(d.resolve("level")).trim());
+        String type = Files.readString(d.resolve("type")).trim();
+        int size = parseSize(Files.readString(d.resolve("size")).trim());
+        if (level == 1 && type.equals("Data")) {
+          l1d = size;
+        } else if (level == 2 && (type.equals("Unified") || type.equals("Data"))) {
+          l2 = size;
+        }
+      } catch (IOException | RuntimeException e) {
+        // unreadable entry: keep looking, fall back below
+      }
+    }
+    String source = l1d > 0 && l2 > 0 ? "sysfs" : "FALLBACK: " + cacheDir + " incomplete, using "
+        + (l1d > 0 ? "" : "L1d " + (FALLBACK_L1D >> 10) + " KiB ")
+        + (l2 > 0 ? "" : "L2 " + (FALLBACK_L2 >> 10) + " KiB");
+    l1d = l1d > 0 ? l1d : FALLBACK_L1D;
+    l2 = l2 > 0 ? l2 : FALLBACK_L2;
+    String model = "unknown";
+    String flags = "";
+    try {
+      for (String line : Files.readAllLines(cpuinfo)) {
+        if (line.startsWith("model name") && model.equals("unknown")) {
+          model = line.substring(line.indexOf(':') + 1).trim();
+        } else if ((line.startsWith("flags") || line.startsWith("Features")) && flags.isEmpty()) {
+          flags = " " + line.substring(line.indexOf(':') + 1).trim() + " ";
+        }
+      }
+    } catch (IOException e) {
+      // no /proc/cpuinfo: flags unknown
+    }
+    boolean avx512f = flags.contains(" avx512f ");
+    boolean avx2 = flags.contains(" avx2 ");
+    int regs;
+    String why;
+    String arch = System.getProperty("os.arch", "");
+    if (arch.equals("aarch64")) {
+      regs = 32;
+      why = "aarch64: 32 NEON/SVE registers";
+    } else {
+      Integer useAvx = useAvx();
+      if (useAvx != null) {
+        regs = useAvx >= 3 ? 32 : 16;
+        why = "-XX:UseAVX=" + useAvx + (useAvx >= 3 ? " (AVX-512)" : "");
+      } else {
+        regs = avx512f ? 32 : 16;
+        why = "UseAVX not readable; cpu flags " + (avx512f ? "have" : "lack") + " avx512f";
+      }
+    }
+    CpuInfo c = new CpuInfo(l1d, l2, source, regs, why, model, avx512f, avx2);
+    if (cacheDir.toString().startsWith("/sys/")) {
+      LOG.info("cpu: {}", c.describe());
+    }
+    return c;
+  }
+
+  /** The HotSpot flag UseAVX of this JVM, or null when it does not exist here. */
+  static Integer useAvx() {
+    try {
+      com.sun.management.HotSpotDiagnosticMXBean b =
+          ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+      return Integer.valueOf(b.getVMOption("UseAVX").getValue());
+    } catch (RuntimeException | LinkageError e) {
+      return null;
+    }
+  }
+
+  /** Parses sysfs sizes such as {@code 48K}, {@code 2048K}, {@code 300M}, {@code 512}. */
+  static int parseSize(String s) {
+    String t = s.trim().toUpperCase(Locale.ROOT);
+    long mult = 1;
+    if (t.endsWith("K")) {
+      mult = 1024;
+      t = t.substring(0, t.length() - 1);
+    } else if (t.endsWith("M")) {
+      mult = 1024 * 1024;
+      t = t.substring(0, t.length() - 1);
+    }
+    long v = Long.parseLong(t) * mult;
+    if (v <= 0 || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("cache size '" + s + "' out of range");
+    }
+    return (int) v;
+  }
+}

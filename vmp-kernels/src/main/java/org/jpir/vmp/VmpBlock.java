@@ -1,0 +1,92 @@
+package org.jpir.vmp;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The register block of the multi-column pass: vector width in bits, database vectors per call
+ * ({@code vectors}, the GEMM "mr") and matrix columns per call ({@code columns}, "nr"). The
+ * accumulators it keeps in registers: {@code 2*vectors*columns} at 512 bits (a state half is one
+ * vector), {@code 4*vectors*columns} at 256 bits. Chosen once per JVM by {@link #choose} from
+ * the preferred vector width and the register count ({@link CpuInfo#vectorRegisters()}), or
+ * forced with {@code -Djpir.vmp.block=512:2x6|256:2x3|256:1x3}.
+ */
+public record VmpBlock(int bits, int vectors, int columns) {
+  /** The system property that forces the block. */
+  public static final String PROPERTY = "jpir.vmp.block";
+
+  /** 512-bit, 2 x 6: 24 accumulators (AVX-512: 32 registers). */
+  public static final VmpBlock B512_2X6 = new VmpBlock(512, 2, 6);
+  /** 256-bit, 2 x 3: 24 accumulators (32 registers with 256-bit vectors). */
+  public static final VmpBlock B256_2X3 = new VmpBlock(256, 2, 3);
+  /** 256-bit, 1 x 3: 12 accumulators (AVX2: 16 registers). */
+  public static final VmpBlock B256_1X3 = new VmpBlock(256, 1, 3);
+
+  /** Every block the Vector API kernel implements. */
+  public static final List<VmpBlock> SUPPORTED = List.of(B512_2X6, B256_2X3, B256_1X3);
+
+  /** Validates the fields. */
+  public VmpBlock {
+    if ((bits != 256 && bits != 512) || vectors < 1 || vectors > 2 || columns < 1
+        || columns > 6) {
+      throw new IllegalArgumentException("VmpBlock " + bits + ":" + vectors + "x" + columns
+          + " is not a block (bits 256|512, vectors 1..2, columns 1..6)");
+    }
+  }
+
+  /** Accumulator vectors held in registers. */
+  public int accumulators() {
+    return (bits == 512 ? 2 : 4) * vectors * columns;
+  }
+
+  /** {@code bits:vectorsxcolumns}, e.g. {@code 512:2x6}. */
+  @Override
+  public String toString() {
+    return bits + ":" + vectors + "x" + columns;
+  }
+
+  /** Parses {@link #toString()} form; only {@link #SUPPORTED} blocks are accepted. */
+  public static VmpBlock parse(String s) {
+    for (VmpBlock b : SUPPORTED) {
+      if (b.toString().equals(s.trim())) {
+        return b;
+      }
+    }
+    throw new IllegalArgumentException("-D" + PROPERTY + "=" + s + " is not one of " + SUPPORTED);
+  }
+
+  /** A block and why it was chosen. */
+  public record Choice(VmpBlock block, String reason) {
+    @Override
+    public String toString() {
+      return block + " (" + block.accumulators() + " accumulators of " + block.bits() + " bits): "
+          + reason;
+    }
+  }
+
+  /**
+   * The block for a JVM whose preferred species has {@code preferredBits} bits, of Java {@code
+   * jdk}, with {@code registers} vector registers; {@code forced} (the property value, may be
+   * null or empty) wins. Rules: 512 bits needs a 512-bit preferred species and JDK 25 or later
+   * (JDK 17's 512-bit pass allocated and ran 6x slower) and gets 2x6; otherwise 256 bits, 2x3
+   * with 32 registers, 1x3 with 16 (a 24-accumulator block spills there). A machine whose
+   * preferred species is 128 bits (NEON) gets the scalar reference from {@link Kernels}: no
+   * 128-bit block is implemented (NEON's 32 x 128-bit registers would hold a 1x3 block of 24
+   * accumulators).
+   */
+  public static Choice choose(int preferredBits, int jdk, int registers, String forced) {
+    if (forced != null && !forced.isBlank()) {
+      return new Choice(parse(forced.toLowerCase(Locale.ROOT)), "forced by -D" + PROPERTY);
+    }
+    String facts = "preferred species " + preferredBits + " bits, JDK " + jdk + ", " + registers
+        + " vector registers";
+    if (preferredBits >= 512 && jdk >= 25 && registers >= 32) {
+      return new Choice(B512_2X6, facts);
+    }
+    if (registers >= 32) {
+      return new Choice(B256_2X3, facts + (preferredBits >= 512 ? " (512-bit path needs JDK 25)"
+          : ""));
+    }
+    return new Choice(B256_1X3, facts + ": 16 registers hold 12 accumulators plus operands");
+  }
+}
