@@ -114,6 +114,9 @@ public final class PirServer {
       long t3 = System.nanoTime();
       for (int qi = 0; qi < qs.length; qi++) {
         out[qi][pl] = fold(chunkRoots.get(qi), chunkLevel, top, qs[qi].ggsw()).get(0);
+        if (count == 1) { // the root is then the scratch leaf itself, which the next pass reuses
+          out[qi][pl] = out[qi][pl].copy();
+        }
       }
       if (t != null) {
         t.phase2Nanos += System.nanoTime() - t3;
@@ -155,11 +158,66 @@ public final class PirServer {
     return produced;
   }
 
-  /** Phase-1 scratch for one batch: the batched VMP pass of a chunk, then back to GLWEs. */
+  /**
+   * Phase-1 scratch of one thread, kept between calls (and between the Spark tasks a thread runs)
+   * while its shape fits: allocating 40-50 MB per call made G1 grow eden into pages never
+   * touched, and fresh JVMs then ran phase 1 up to 3x slower on page faults
+   * (benchmarks/SLOW-JVM.md). Softly held, so memory pressure can reclaim it between calls.
+   */
+  private static final ThreadLocal<java.lang.ref.SoftReference<Scratch>> SCRATCH =
+      new ThreadLocal<>();
+
+  /** The pass's scratch: tmp for the batched VMP, res[q][c] transforms, leaves[q][c] GLWEs. */
+  private static final class Scratch {
+    final int n;
+    final int glweLimbs;
+    final int cols12;
+    final double[] tmp;
+    final double[][][] res;
+    final Glwe[][] leaves;
+
+    Scratch(int n, int glweLimbs, int cols12, int queries, int chunk, int tmpLength) {
+      this.n = n;
+      this.glweLimbs = glweLimbs;
+      this.cols12 = cols12;
+      tmp = new double[tmpLength];
+      res = new double[queries][chunk][cols12 * n];
+      leaves = new Glwe[queries][chunk];
+      for (Glwe[] l : leaves) {
+        for (int c = 0; c < chunk; c++) {
+          l[c] = new Glwe(n, glweLimbs);
+        }
+      }
+    }
+
+    boolean fits(int n, int glweLimbs, int cols12, int queries, int chunk, int tmpLength) {
+      return this.n == n && this.glweLimbs == glweLimbs && this.cols12 == cols12
+          && res.length == queries && res[0].length == chunk && tmp.length >= tmpLength;
+    }
+
+    static Scratch of(int n, int glweLimbs, int cols12, int queries, int chunk, int tmpLength) {
+      java.lang.ref.SoftReference<Scratch> ref = SCRATCH.get();
+      Scratch s = ref == null ? null : ref.get();
+      if (s == null || !s.fits(n, glweLimbs, cols12, queries, chunk, tmpLength)) {
+        SCRATCH.remove();
+        s = null; // let the old one go before allocating the new one
+        s = new Scratch(n, glweLimbs, cols12, queries, chunk, tmpLength);
+        SCRATCH.set(new java.lang.ref.SoftReference<>(s));
+      }
+      return s;
+    }
+  }
+
+  /**
+   * Phase 1 for one batch: the batched VMP pass of a chunk, then back to GLWEs. The GLWEs it
+   * returns are the thread's scratch, overwritten by the next {@link #run}: a chunk of two or more
+   * columns folds into fresh GLWEs before that; a chunk of one column is its own root and is
+   * either combined with the other chunk roots before the next pass or (when it is the whole
+   * range) copied.
+   */
   private final class Phase1 {
     private final Pmat[] pm;
-    private final double[] tmp;
-    private final double[][][] res;
+    private final Scratch sc;
     private final int n;
 
     Phase1(Geometry g, PreparedQuery[] qs, int chunk) {
@@ -170,26 +228,26 @@ public final class PirServer {
       for (int i = 0; i < qs.length; i++) {
         pm[i] = qs[i].phase1();
       }
-      tmp = new double[Vmp.applyPvecBatchTmpLength(qs.length, n, nrows, cols12, chunk)];
-      res = new double[qs.length][chunk][cols12 * n];
+      sc = Scratch.of(n, p.glweLimbs(), cols12, qs.length, chunk,
+          Vmp.applyPvecBatchTmpLength(qs.length, n, nrows, cols12, chunk));
     }
 
-    /** For each query, the GLWEs of columns [c0, c0 + len) of {@code cols}. */
+    /** For each query, the GLWEs of columns [c0, c0 + len) of {@code cols} (scratch). */
     List<List<Glwe>> run(Pvec[] cols, int c0, int len) {
       Pvec[] part = java.util.Arrays.copyOfRange(cols, c0, c0 + len);
-      double[][][] r = res;
-      if (len < res[0].length) {
+      double[][][] r = sc.res;
+      if (len < r[0].length) {
         r = new double[pm.length][][];
         for (int qi = 0; qi < pm.length; qi++) {
-          r[qi] = java.util.Arrays.copyOf(res[qi], len);
+          r[qi] = java.util.Arrays.copyOf(sc.res[qi], len);
         }
       }
-      Vmp.applyPvecBatch(pm, part, r, tmp);
+      Vmp.applyPvecBatch(pm, part, r, sc.tmp);
       List<List<Glwe>> leaves = new ArrayList<>(pm.length);
       for (int qi = 0; qi < pm.length; qi++) {
         List<Glwe> l = new ArrayList<>(len);
         for (int c = 0; c < len; c++) {
-          Glwe x = new Glwe(n, p.glweLimbs());
+          Glwe x = sc.leaves[qi][c];
           ops.fromTransforms(r[qi][c], x);
           l.add(x);
         }

@@ -47,6 +47,24 @@ class PirEndToEndTest {
   }
 
   @Test
+  void aOneColumnLastChunkSurvivesTheReusedPhase1Scratch() {
+    // CHUNK + 1 columns: the last chunk folds to one of the thread's scratch leaves, which the
+    // next plane's pass overwrites; two planes and repeated queries on one thread
+    Params p = Presets.TEST_INSECURE_256;
+    int cols = PirServer.CHUNK + 1;
+    SyntheticRecords src = new SyntheticRecords(2 * cols, 3000, 6);
+    Geometry g = Geometry.of(p, 2 * cols, 3000, 2);
+    assertEquals(cols, g.cols());
+    assertEquals(2, g.planes());
+    roundTrip(p, g, src, 0, 2 * cols - 1, 2 * cols - 2, 2 * (cols - 1), 5);
+    // one column of two planes: the whole range is one chunk whose root is a scratch leaf
+    Geometry one = Geometry.of(p, 2, 3000, 2);
+    assertEquals(1, one.cols());
+    assertEquals(2, one.planes());
+    roundTrip(p, one, new SyntheticRecords(2, 3000, 7), 0, 1, 1, 0);
+  }
+
+  @Test
   void singleColumnAndSingleRowDatabases() {
     Params p = Presets.TEST_INSECURE_256;
     roundTrip(p, Geometry.of(p, 30, 1792, 64), new SyntheticRecords(30, 1792, 3), 0, 29);
