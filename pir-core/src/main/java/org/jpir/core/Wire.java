@@ -61,12 +61,52 @@ public final class Wire {
 
   private static byte[] finish(ByteArrayOutputStream bytes, DataOutputStream out)
       throws IOException {
+    out.writeInt(0); // the CRC's place
     out.flush();
+    return sealChecksum(bytes.toByteArray());
+  }
+
+  /** The CRC-32 of everything in {@code msg} before its last {@link #CRC_BYTES} bytes. */
+  private static int checksum(byte[] msg) {
     CRC32 crc = new CRC32();
-    crc.update(bytes.toByteArray());
-    out.writeInt((int) crc.getValue());
-    out.flush();
-    return bytes.toByteArray();
+    crc.update(msg, 0, msg.length - CRC_BYTES);
+    return (int) crc.getValue();
+  }
+
+  /**
+   * Overwrites the last {@link #CRC_BYTES} bytes of {@code msg} with the CRC-32 of the bytes
+   * before them and returns {@code msg}: for tools that forge hostile messages to test the
+   * decoders, which check every field regardless of the checksum.
+   */
+  public static byte[] sealChecksum(byte[] msg) {
+    if (msg.length < CRC_BYTES) {
+      throw new IllegalArgumentException("a message of " + msg.length + " bytes has no checksum");
+    }
+    int v = checksum(msg);
+    for (int i = 0; i < CRC_BYTES; i++) {
+      msg[msg.length - CRC_BYTES + i] = (byte) (v >>> (24 - 8 * i));
+    }
+    return msg;
+  }
+
+  /**
+   * A query message of preset {@code presetId} holding {@code fields} as given (header, fields,
+   * valid checksum), whatever they declare: for tools that forge hostile queries.
+   */
+  public static byte[] forgeQuery(String presetId, byte[] fields) {
+    return forge(TYPE_QUERY, presetId, fields);
+  }
+
+  /** A message of {@code type} for {@code presetId} with {@code fields} and a valid checksum. */
+  static byte[] forge(int type, String presetId, byte[] fields) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      DataOutputStream out = header(bytes, type, presetId);
+      out.write(fields);
+      return finish(bytes, out);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static void writeShorts(DataOutputStream out, short[] a) throws IOException {
@@ -228,12 +268,10 @@ public final class Wire {
     if (t != type) {
       throw new WireException("expected a " + what + " but got a " + typeName(t));
     }
-    CRC32 crc = new CRC32();
-    crc.update(msg, 0, msg.length - CRC_BYTES);
     int e = msg.length - CRC_BYTES;
     int stored = ((msg[e] & 0xFF) << 24) | ((msg[e + 1] & 0xFF) << 16)
         | ((msg[e + 2] & 0xFF) << 8) | (msg[e + 3] & 0xFF);
-    if ((int) crc.getValue() != stored) {
+    if (checksum(msg) != stored) {
       throw new WireException(what + " is corrupted or truncated (checksum mismatch over "
           + msg.length + " bytes)");
     }

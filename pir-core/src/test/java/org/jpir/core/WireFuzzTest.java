@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.zip.CRC32;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.Arbitrary;
@@ -203,12 +201,7 @@ class WireFuzzTest {
       }
     }
     if (m.fixCrc() && b.length >= 4) {
-      CRC32 crc = new CRC32();
-      crc.update(b, 0, b.length - 4);
-      int v = (int) crc.getValue();
-      for (int i = 0; i < 4; i++) {
-        b[b.length - 4 + i] = (byte) (v >>> (24 - 8 * i));
-      }
+      Wire.sealChecksum(b);
     }
     return b;
   }
@@ -301,25 +294,6 @@ class WireFuzzTest {
 
   // ---- production-size declarations in small messages (this JVM has a 256 MiB heap) ----------
 
-  /** A message of {@code type} for {@code preset} with {@code fields} and a valid CRC. */
-  static byte[] forge(int type, String preset, byte[] fields) {
-    byte[] id = preset.getBytes(StandardCharsets.US_ASCII);
-    byte[] b = new byte[9 + id.length + fields.length + 4];
-    System.arraycopy(Wire.MAGIC, 0, b, 0, 4);
-    b[5] = (byte) Wire.VERSION;
-    b[6] = (byte) type;
-    b[8] = (byte) id.length;
-    System.arraycopy(id, 0, b, 9, id.length);
-    System.arraycopy(fields, 0, b, 9 + id.length, fields.length);
-    CRC32 crc = new CRC32();
-    crc.update(b, 0, b.length - 4);
-    int v = (int) crc.getValue();
-    for (int i = 0; i < 4; i++) {
-      b[b.length - 4 + i] = (byte) (v >>> (24 - 8 * i));
-    }
-    return b;
-  }
-
   static byte[] ints(int... v) {
     byte[] b = new byte[4 * v.length];
     for (int i = 0; i < v.length; i++) {
@@ -348,14 +322,14 @@ class WireFuzzTest {
   void a74ByteQueryDeclaringTwoToTheThirtyElementsIsRefusedWithoutAllocating() {
     Params p = Presets.ONIONPIR_4096;
     // rows = 10922: 10922 * 4 * 6 * 4096 = 1 073 545 216 digits (2 GiB) in the phase-1 length
-    byte[] q = forge(Wire.TYPE_QUERY, p.id(), concat(ints(10922, 1), new byte[Prg.SEED_BYTES],
-        ints(1_073_545_216)));
+    byte[] q = Wire.forge(Wire.TYPE_QUERY, p.id(), concat(ints(10922, 1),
+        new byte[Prg.SEED_BYTES], ints(1_073_545_216)));
     assertEquals(74, q.length);
     Wire.WireException e = assertThrows(Wire.WireException.class, () -> Wire.readQuery(q, p));
     assertTrue(e.getMessage().contains("rows in [1, 1024]"), e.getMessage());
     // within the rows the preset allows, the declared length is refused for the bytes present
-    byte[] q2 = forge(Wire.TYPE_QUERY, p.id(), concat(ints(1024, 1), new byte[Prg.SEED_BYTES],
-        ints(1024 * 4 * 6 * 4096)));
+    byte[] q2 = Wire.forge(Wire.TYPE_QUERY, p.id(), concat(ints(1024, 1),
+        new byte[Prg.SEED_BYTES], ints(1024 * 4 * 6 * 4096)));
     e = assertThrows(Wire.WireException.class, () -> Wire.readQuery(q2, p));
     assertTrue(e.getMessage().contains("truncated query: phase-1 part needs 201326592 bytes, 0"
         + " present"), e.getMessage());
@@ -370,31 +344,31 @@ class WireFuzzTest {
   void productionSizeDeclarationsOfEveryMessageAreRefusedByName() {
     Params p = Presets.ONIONPIR_4096;
     CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;
-    byte[] answer = forge(Wire.TYPE_ANSWER, p.id(), ints(1 << 20, p.answerLimbs(), 1 << 30));
+    byte[] answer = Wire.forge(Wire.TYPE_ANSWER, p.id(), ints(1 << 20, p.answerLimbs(), 1 << 30));
     Wire.WireException e = assertThrows(Wire.WireException.class, () -> Wire.readAnswer(answer,
         p));
     assertTrue(e.getMessage().contains("data has length 1073741824, expected 42949672960"),
         e.getMessage());
-    byte[] answer2 = forge(Wire.TYPE_ANSWER, p.id(), ints(1000, p.answerLimbs(),
+    byte[] answer2 = Wire.forge(Wire.TYPE_ANSWER, p.id(), ints(1000, p.answerLimbs(),
         1000 * 2 * p.answerLimbs() * p.n()));
     e = assertThrows(Wire.WireException.class, () -> Wire.readAnswer(answer2, p));
     assertTrue(e.getMessage().contains("truncated answer"), e.getMessage());
-    byte[] sk = forge(Wire.TYPE_SECRET_KEY, p.id(), ints(Integer.MAX_VALUE));
+    byte[] sk = Wire.forge(Wire.TYPE_SECRET_KEY, p.id(), ints(Integer.MAX_VALUE));
     e = assertThrows(Wire.WireException.class, () -> Wire.readSecretKey(sk, p));
     assertTrue(e.getMessage().contains("2147483647 coefficients, expected 4096"),
         e.getMessage());
     byte[] client = {0, 5, 'a', 'l', 'i', 'c', 'e'};
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-    byte[] evk = forge(Wire.TYPE_EVALUATION_KEYS, cp.id(), concat(client,
+    byte[] evk = Wire.forge(Wire.TYPE_EVALUATION_KEYS, cp.id(), concat(client,
         new byte[Prg.SEED_BYTES], ints((int) (cp.automorphisms() * cp.ksLevels() * per))));
     e = assertThrows(Wire.WireException.class, () -> Wire.readEvaluationKeys(evk, cp));
     assertTrue(e.getMessage().contains("truncated evaluation keys: key-switching part needs"),
         e.getMessage());
-    byte[] longId = forge(Wire.TYPE_EVALUATION_KEYS, cp.id(), new byte[] {(byte) 0xFF,
+    byte[] longId = Wire.forge(Wire.TYPE_EVALUATION_KEYS, cp.id(), new byte[] {(byte) 0xFF,
         (byte) 0xFF, 'x'});
     e = assertThrows(Wire.WireException.class, () -> Wire.readEvaluationKeys(longId, cp));
     assertTrue(e.getMessage().contains("client id of 65535 bytes, at most 64"), e.getMessage());
-    byte[] cq = forge(Wire.TYPE_COMPACT_QUERY, cp.id(), concat(client, new byte[8],
+    byte[] cq = Wire.forge(Wire.TYPE_COMPACT_QUERY, cp.id(), concat(client, new byte[8],
         ints(1 << 30, 1 << 30)));
     e = assertThrows(Wire.WireException.class, () -> Wire.readCompactQuery(cq, cp));
     assertTrue(e.getMessage().contains("compact query geometry 1073741824 x 1073741824 is"

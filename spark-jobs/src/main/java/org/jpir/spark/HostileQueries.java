@@ -9,7 +9,6 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.zip.CRC32;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
@@ -73,22 +72,14 @@ public final class HostileQueries {
   public static byte[] declaresHuge(Params p) throws IOException {
     long per = (long) p.plaintextLimbs() * p.glweLimbs() * p.n();
     int rows = (int) ((1L << 30) / per);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(bytes);
-    out.write(new byte[] {'J', 'P', 'I', 'R'});
-    out.writeShort(Wire.VERSION);
-    out.writeByte(2);
-    out.writeUTF(p.id());
+    ByteArrayOutputStream fields = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(fields);
     out.writeInt(rows);
     out.writeInt(2);
     out.write(new byte[Prg.SEED_BYTES]);
     out.writeInt((int) (rows * per));
     out.flush();
-    CRC32 crc = new CRC32();
-    crc.update(bytes.toByteArray());
-    out.writeInt((int) crc.getValue());
-    out.flush();
-    return bytes.toByteArray();
+    return Wire.forgeQuery(p.id(), fields.toByteArray());
   }
 
   public static void main(String[] args) throws Exception {
