@@ -17,7 +17,6 @@ import org.jpir.core.ClientQuery;
 import org.jpir.core.CompactQuery;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
-import org.jpir.core.QueryExpander;
 import org.jpir.core.Wire;
 
 /**
@@ -92,7 +91,6 @@ public final class AnswerJob {
     Geometry g = server.geometry();
     long maxQuery = Wire.maxQueryBytes(p, g);
     long maxCompact = compact == null ? 0 : Wire.maxCompactQueryBytes(compact.params(), g);
-    QueryExpander expander = new QueryExpander(p);
     long start = System.nanoTime();
     Totals tot = new Totals();
     int batches = (todo.size() + batchSize - 1) / batchSize;
@@ -111,11 +109,11 @@ public final class AnswerJob {
             }
             CompactQuery q = Wire.readCompactQuery(Wire.readFile(f, maxCompact,
                 "compact query"), compact.params(), g);
-            checkCompact(q, compact, server);
+            checkCompact(q, compact);
             good.add(new Item(name, null, q));
           } else {
+            // the decoder validates the query and checks it against the geometry
             ClientQuery q = Wire.readQuery(Wire.readFile(f, maxQuery, "query"), p, g);
-            expander.check(q, g);
             good.add(new Item(name, q, null));
           }
         } catch (IllegalArgumentException | UncheckedIOException e) {
@@ -208,7 +206,6 @@ public final class AnswerJob {
         answered(outDir, classicNames.get(i), Wire.writeAnswer(a[i]), tot);
       }
       stats(st[0], tot);
-      classic.clear();
     }
     if (!compactQs.isEmpty()) {
       DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
@@ -254,14 +251,11 @@ public final class AnswerJob {
     return m.length() > 600 ? m.substring(0, 600) + "..." : m;
   }
 
-  /** The driver-side checks of a compact query (so a bad one gets its own error file). */
-  private static void checkCompact(CompactQuery q, Compact c, DistributedPirServer server) {
-    q.validate(c.params());
-    if (q.rows() != server.geometry().rows() || q.cols() != server.geometry().cols()) {
-      throw new IllegalArgumentException("compact query was made for " + q.rows() + " rows x "
-          + q.cols() + " columns, the database has " + server.geometry().rows() + " x "
-          + server.geometry().cols());
-    }
+  /**
+   * The driver-side check of a compact query beyond what its decoder checks (validity and the
+   * geometry): the server holds the keys it was made for, so a bad one gets its own error file.
+   */
+  private static void checkCompact(CompactQuery q, Compact c) {
     org.jpir.core.PreparedEvaluationKeys k = c.keys().get(q.clientId());
     if (k.fingerprint() != q.keysFingerprint()) {
       throw new IllegalArgumentException("compact query of client '" + q.clientId()
