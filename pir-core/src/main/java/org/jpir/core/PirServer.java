@@ -141,6 +141,14 @@ public final class PirServer {
   }
 
   /**
+   * Columns per phase-1 pass over a range of {@code columns} columns (the scratch of a pass holds
+   * this many columns per query): {@code min(CHUNK, 2^ceil(log2 columns))}.
+   */
+  public static int chunkColumns(int columns) {
+    return chunkSize(Noise.levels(columns));
+  }
+
+  /**
    * Phase 1 alone over all columns of plane 0 (for benchmarks): the batched pass, inverse FFT and
    * normalization; returns the number of GLWEs produced.
    */

@@ -482,9 +482,7 @@ public final class DistributedPirServer {
 
     static org.jpir.core.PreparedEvaluationKeys get(org.jpir.core.CompactParams cp, byte[] wire,
         long limit) {
-      Params kp = cp.keys();
-      long size = 8L * kp.n() * 2 * kp.glweLimbs()
-          * ((long) cp.ksLevels() * cp.automorphisms() + 2L * kp.ggswLevels());
+      long size = org.jpir.core.PreparedEvaluationKeys.bytesFor(cp);
       return CACHE.get(cp.id() + ":" + ExecutorCache.sha256(wire), 0, size, limit,
           () -> org.jpir.core.PreparedEvaluationKeys.prepare(cp, Wire.readEvaluationKeys(wire,
               cp)));

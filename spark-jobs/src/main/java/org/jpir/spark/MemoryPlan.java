@@ -51,10 +51,10 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
   /**
    * Phase-1 scratch of one task answering {@code batch} queries over a partition of {@code width}
    * columns: per query and column of a chunk, the batched pass's result and the normalized
-   * leaves ({@code 2 * 8 N 2L} bytes), chunks of {@code min(64, width)} columns.
+   * leaves ({@code 2 * 8 N 2L} bytes), chunks of {@link PirServer#chunkColumns} columns.
    */
   public static long scratchBytesPerTask(Params p, int width, int batch) {
-    long chunk = Math.min(PirServer.CHUNK, Integer.highestOneBit(Math.max(1, width)));
+    long chunk = PirServer.chunkColumns(Math.max(1, width));
     return 2L * batch * chunk * 8L * p.n() * 2 * p.glweLimbs();
   }
 
@@ -76,9 +76,8 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
       pvecExec += sizes[sizes.length - 1 - i];
     }
     long expanded = expandedQueryBytes(p, g);
-    long wire = compact != null ? Wire.maxCompactQueryBytes(compact, g)
-        + 2L * compact.keys().n() * compact.keys().glweLimbs()
-        * ((long) compact.ksLevels() * compact.automorphisms() + 2L * compact.keys().ggswLevels())
+    long wire = compact != null
+        ? Wire.maxCompactQueryBytes(compact, g) + Wire.maxEvaluationKeysBytes(compact)
         : Wire.maxQueryBytes(p, g);
     long bcast = (long) batch * (mode == DistributedPirServer.ExpandMode.DRIVER ? expanded : wire);
     long scratch = scratchBytesPerTask(p, parts.width(), batch);
