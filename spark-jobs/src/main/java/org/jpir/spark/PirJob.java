@@ -209,7 +209,7 @@ public final class PirJob {
     } else {
       out = new long[n];
       for (int i = 0; i < n; i++) {
-        out[i] = (long) (random.nextDouble() * count);
+        out[i] = random.nextLong(count);
       }
     }
     for (long i : out) {
