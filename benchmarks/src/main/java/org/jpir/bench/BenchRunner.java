@@ -48,7 +48,7 @@ public final class BenchRunner {
   public static void main(String[] args) throws Exception {
     boolean quick = false;
     boolean readme = true;
-    boolean avx2 = Environment.cpuFlags().contains("avx512f");
+    boolean avx2 = CpuInfo.get().avx512f(); // an AVX2 pass is emulated on AVX-512 CPUs
     long started = System.nanoTime();
     int forks = 3;
     int iterations = 8;
@@ -126,11 +126,12 @@ public final class BenchRunner {
     env.addProperty("date", Instant.now().toString());
     env.addProperty("quick", quick);
     env.addProperty("command", "./pir bench " + String.join(" ", args));
-    env.addProperty("flags", Environment.cpuFlags());
-    env.addProperty("l1d_kib", Environment.cacheKib(1));
-    env.addProperty("l2_kib", Environment.cacheKib(2));
-    env.addProperty("l3_kib", Environment.cacheKib(3));
     CpuInfo cpu = CpuInfo.get();
+    env.addProperty("flags", cpu.kernelFlags());
+    for (int level = 1; level <= 3; level++) {
+      int b = cpu.sysfsCacheBytes(level);
+      env.addProperty((level == 1 ? "l1d" : "l" + level) + "_kib", b < 0 ? -1 : b / 1024);
+    }
     env.addProperty("vector_registers", cpu.vectorRegisters());
     VmpBlock blk = VmpKernels.defaultKernel().block();
     env.addProperty("vmp_kernel", VmpKernels.defaultKernel().name());

@@ -498,14 +498,7 @@ public final class SimdStudy {
 
   /** The L3 cache size Linux reports for cpu0, or 0 when it reports none. */
   static long l3Bytes() {
-    try {
-      String t = Files.readString(Path.of("/sys/devices/system/cpu/cpu0/cache/index3/size"))
-          .trim();
-      long mult = t.endsWith("K") ? 1024 : t.endsWith("M") ? 1 << 20 : 1;
-      return Long.parseLong(t.replaceAll("[^0-9]", "")) * mult;
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
+    return Math.max(0, org.jpir.vmp.CpuInfo.get().sysfsCacheBytes(3));
   }
 
   /** What {@code perf stat -e instructions,cycles true} says on this machine. */

@@ -21,29 +21,41 @@ public final class CpuInfo {
   /** L2 fallback when sysfs has no level-2 entry: 512 KiB (AMD Zen 2/3). */
   static final int FALLBACK_L2 = 512 * 1024;
 
+  /** The CPU flags that decide the kernels' paths, in the order {@link #kernelFlags} lists them. */
+  private static final String[] KERNEL_FLAGS = {"avx512f", "avx2", "fma", "asimd", "sve"};
   private static final Logger LOG = LogManager.getLogger(CpuInfo.class);
   private static final CpuInfo INSTANCE = read(Path.of("/sys/devices/system/cpu/cpu0/cache"),
       Path.of("/proc/cpuinfo"));
 
   private final int l1d;
   private final int l2;
+  private final int[] sysfsBytes;
   private final String cacheSource;
   private final int registers;
   private final String registerReason;
   private final String model;
   private final boolean avx512f;
   private final boolean avx2;
+  private final String kernelFlags;
 
-  CpuInfo(int l1d, int l2, String cacheSource, int registers, String registerReason,
-      String model, boolean avx512f, boolean avx2) {
-    this.l1d = l1d;
-    this.l2 = l2;
+  CpuInfo(int[] sysfsBytes, String cacheSource, int registers, String registerReason,
+      String model, String flags) {
+    this.sysfsBytes = sysfsBytes;
+    this.l1d = sysfsBytes[1] > 0 ? sysfsBytes[1] : FALLBACK_L1D;
+    this.l2 = sysfsBytes[2] > 0 ? sysfsBytes[2] : FALLBACK_L2;
     this.cacheSource = cacheSource;
     this.registers = registers;
     this.registerReason = registerReason;
     this.model = model;
-    this.avx512f = avx512f;
-    this.avx2 = avx2;
+    this.avx512f = flags.contains(" avx512f ");
+    this.avx2 = flags.contains(" avx2 ");
+    StringBuilder sb = new StringBuilder();
+    for (String x : KERNEL_FLAGS) {
+      if (flags.contains(" " + x + " ")) {
+        sb.append(sb.length() == 0 ? "" : " ").append(x);
+      }
+    }
+    this.kernelFlags = flags.isEmpty() ? "unknown" : sb.length() == 0 ? "none" : sb.toString();
   }
 
   /** The facts of this JVM's machine (read and logged on first use). */
@@ -81,6 +93,22 @@ public final class CpuInfo {
     return avx2;
   }
 
+  /**
+   * The flags among avx512f, avx2, fma, asimd and sve that the CPU has, space-separated; "none"
+   * when it has none of them, "unknown" when its flags could not be read.
+   */
+  public String kernelFlags() {
+    return kernelFlags;
+  }
+
+  /**
+   * The level-{@code level} (1 to 3) data or unified cache of cpu0 as sysfs reports it, in bytes,
+   * or -1 when sysfs does not (no fallback, unlike {@link #l1dBytes} and {@link #l2Bytes}).
+   */
+  public int sysfsCacheBytes(int level) {
+    return level >= 1 && level < sysfsBytes.length ? sysfsBytes[level] : -1;
+  }
+
   /** One line: model, flags, caches and registers, each with its source. */
   public String describe() {
     return String.format(Locale.ROOT,
@@ -90,8 +118,7 @@ public final class CpuInfo {
   }
 
   static CpuInfo read(Path cacheDir, Path cpuinfo) {
-    int l1d = -1;
-    int l2 = -1;
+    int[] sizes = {-1, -1, -1, -1}; // by level; index 0 unused
     for (int i = 0; i < 8; i++) {
       Path d = cacheDir.resolve("index" + i);
       if (!Files.isDirectory(d)) {
@@ -101,20 +128,19 @@ public final class CpuInfo {
         int level = Integer.parseInt(Files.readString(d.resolve("level")).trim());
         String type = Files.readString(d.resolve("type")).trim();
         int size = parseSize(Files.readString(d.resolve("size")).trim());
-        if (level == 1 && type.equals("Data")) {
-          l1d = size;
-        } else if (level == 2 && (type.equals("Unified") || type.equals("Data"))) {
-          l2 = size;
+        if (level >= 1 && level <= 3 && (type.equals("Data")
+            || (level > 1 && type.equals("Unified")))) {
+          sizes[level] = size;
         }
       } catch (IOException | RuntimeException e) {
         // unreadable entry: keep looking, fall back below
       }
     }
+    int l1d = sizes[1];
+    int l2 = sizes[2];
     String source = l1d > 0 && l2 > 0 ? "sysfs" : "FALLBACK: " + cacheDir + " incomplete, using "
         + (l1d > 0 ? "" : "L1d " + (FALLBACK_L1D >> 10) + " KiB ")
         + (l2 > 0 ? "" : "L2 " + (FALLBACK_L2 >> 10) + " KiB");
-    l1d = l1d > 0 ? l1d : FALLBACK_L1D;
-    l2 = l2 > 0 ? l2 : FALLBACK_L2;
     String model = "unknown";
     String flags = "";
     try {
@@ -129,7 +155,6 @@ public final class CpuInfo {
       // no /proc/cpuinfo: flags unknown
     }
     boolean avx512f = flags.contains(" avx512f ");
-    boolean avx2 = flags.contains(" avx2 ");
     int regs;
     String why;
     String arch = System.getProperty("os.arch", "");
@@ -146,7 +171,7 @@ public final class CpuInfo {
         why = "UseAVX not readable; cpu flags " + (avx512f ? "have" : "lack") + " avx512f";
       }
     }
-    CpuInfo c = new CpuInfo(l1d, l2, source, regs, why, model, avx512f, avx2);
+    CpuInfo c = new CpuInfo(sizes, source, regs, why, model, flags);
     if (cacheDir.toString().startsWith("/sys/")) {
       LOG.info("cpu: {}", c.describe());
     }
