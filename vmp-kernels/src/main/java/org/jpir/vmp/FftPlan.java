@@ -46,7 +46,8 @@ public final class FftPlan {
   /** The JVM-wide kernel; holder so that the choice happens on first FFT use only. */
   private static final class Default {
     static final FftKernel KERNEL =
-        Kernels.load(FftKernel.class, "org.jpir.vmp.RefFft", "org.jpir.vmp.panama.PanamaFft");
+        Kernels.load(FftKernel.class, "org.jpir.vmp.RefFft", "org.jpir.vmp.panama.PanamaFft",
+            "org.jpir.vmp.panama.Panama128Fft");
   }
 
   private static final int R4 = 1;
@@ -190,8 +191,8 @@ public final class FftPlan {
   /**
    * The plan for ring degree {@code n} with an explicitly chosen implementation, for benchmarks
    * and comparisons: {@code "ref"} (scalar reference), {@code "panama"} (Vector API at the
-   * JVM-wide width; needs the module {@code jdk.incubator.vector}), {@code "panama256"} or
-   * {@code "panama512"} (Vector API, radix-4 width forced). Shares the cached twiddle tables.
+   * JVM-wide width; needs the module {@code jdk.incubator.vector}), {@code "panama128"}, {@code
+   * "panama256"} or {@code "panama512"} (Vector API, radix-4 width forced). Shares the cached twiddle tables.
    *
    * @throws IllegalArgumentException for a bad n or an unknown name
    * @throws IllegalStateException for {@code "panama"} when the Vector API is not available
@@ -210,9 +211,12 @@ public final class FftPlan {
       case "panama512":
         return p.withKernel(
             Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft$Wide"));
+      case "panama128":
+        return p.withKernel(
+            Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.Panama128Fft"));
       default:
         throw new IllegalArgumentException("FFT implementation '" + implementation
-            + "' is not one of: ref, panama, panama256, panama512");
+            + "' is not one of: ref, panama, panama128, panama256, panama512");
     }
   }
 

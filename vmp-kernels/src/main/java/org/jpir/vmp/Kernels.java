@@ -11,8 +11,10 @@ import org.apache.logging.log4j.Logger;
  *
  * <p>The choice is forced with {@code -Djpir.kernels=ref|panama}; without it the Vector API is
  * used when the module {@code jdk.incubator.vector} is present and its preferred species is at
- * least 256 bits wide. Forcing {@code panama} where the module is missing is an error, not a
- * silent fallback.
+ * least 128 bits wide. Forcing {@code panama} where the module is missing is an error, not a
+ * silent fallback. A preferred species of 128 bits (NEON on ARM, x86 without AVX) gets each
+ * family's 128-bit implementation, where the 256- and 512-bit ones would not be compiled to
+ * vector instructions.
  */
 public final class Kernels {
 
@@ -56,6 +58,18 @@ public final class Kernels {
    */
   public static <T> T load(Class<T> family, String refClass, String panamaClass) {
     return instantiate(family, CHOICE.vector ? panamaClass : refClass);
+  }
+
+  /**
+   * As {@link #load(Class, String, String)}, with {@code panama128Class} where the Vector API
+   * was chosen with a preferred species narrower than 256 bits.
+   */
+  public static <T> T load(Class<T> family, String refClass, String panamaClass,
+      String panama128Class) {
+    if (!CHOICE.vector) {
+      return instantiate(family, refClass);
+    }
+    return instantiate(family, CHOICE.vectorBits < 256 ? panama128Class : panamaClass);
   }
 
   /** Instantiates the reference implementation regardless of the choice (for tests). */
@@ -121,9 +135,9 @@ public final class Kernels {
         if (bits < 0) {
           c = new Choice(false, 0, "FALLBACK: module jdk.incubator.vector is not in the boot"
               + " layer (JVM started without --add-modules=jdk.incubator.vector)");
-        } else if (bits < 256) {
+        } else if (bits < 128) {
           c = new Choice(false, 0, "FALLBACK: preferred vector species is only " + bits
-              + " bits; the scalar reference is as fast");
+              + " bits");
         } else {
           c = new Choice(true, bits, "module present, preferred species " + bits + " bits");
         }

@@ -7,9 +7,9 @@ import java.util.Locale;
  * The register block of the multi-column pass: vector width in bits, database vectors per call
  * ({@code vectors}, the GEMM "mr") and matrix columns per call ({@code columns}, "nr"). The
  * accumulators it keeps in registers: {@code 2*vectors*columns} at 512 bits (a state half is one
- * vector), {@code 4*vectors*columns} at 256 bits. Chosen once per JVM by {@link #choose} from
+ * vector), {@code 4*vectors*columns} at 256 bits, {@code 8*vectors*columns} at 128 bits. Chosen once per JVM by {@link #choose} from
  * the preferred vector width and the register count ({@link CpuInfo#vectorRegisters()}), or
- * forced with {@code -Djpir.vmp.block=512:2x6|256:2x3|256:1x3}.
+ * forced with {@code -Djpir.vmp.block=512:2x6|256:2x3|256:1x3|128:1x3|128:1x1}.
  */
 public record VmpBlock(int bits, int vectors, int columns) {
   /** The system property that forces the block. */
@@ -22,21 +22,27 @@ public record VmpBlock(int bits, int vectors, int columns) {
   /** 256-bit, 1 x 3: 12 accumulators (AVX2: 16 registers). */
   public static final VmpBlock B256_1X3 = new VmpBlock(256, 1, 3);
 
-  /** Every block the Vector API kernel implements. */
-  public static final List<VmpBlock> SUPPORTED = List.of(B512_2X6, B256_2X3, B256_1X3);
+  /** 128-bit, 1 x 3: 24 accumulators (NEON: 32 registers of 128 bits). */
+  public static final VmpBlock B128_1X3 = new VmpBlock(128, 1, 3);
+  /** 128-bit, 1 x 1: 8 accumulators (16 registers of 128 bits: SSE). */
+  public static final VmpBlock B128_1X1 = new VmpBlock(128, 1, 1);
+
+  /** Every block the Vector API kernels implement. */
+  public static final List<VmpBlock> SUPPORTED =
+      List.of(B512_2X6, B256_2X3, B256_1X3, B128_1X3, B128_1X1);
 
   /** Validates the fields. */
   public VmpBlock {
-    if ((bits != 256 && bits != 512) || vectors < 1 || vectors > 2 || columns < 1
+    if ((bits != 128 && bits != 256 && bits != 512) || vectors < 1 || vectors > 2 || columns < 1
         || columns > 6) {
       throw new IllegalArgumentException("VmpBlock " + bits + ":" + vectors + "x" + columns
-          + " is not a block (bits 256|512, vectors 1..2, columns 1..6)");
+          + " is not a block (bits 128|256|512, vectors 1..2, columns 1..6)");
     }
   }
 
   /** Accumulator vectors held in registers. */
   public int accumulators() {
-    return (bits == 512 ? 2 : 4) * vectors * columns;
+    return (1024 / bits) * vectors * columns;
   }
 
   /** {@code bits:vectorsxcolumns}, e.g. {@code 512:2x6}. */
@@ -69,17 +75,20 @@ public record VmpBlock(int bits, int vectors, int columns) {
    * jdk}, with {@code registers} vector registers; {@code forced} (the property value, may be
    * null or empty) wins. Rules: 512 bits needs a 512-bit preferred species and JDK 25 or later
    * (JDK 17's 512-bit pass allocated and ran 6x slower) and gets 2x6; otherwise 256 bits, 2x3
-   * with 32 registers, 1x3 with 16 (a 24-accumulator block spills there). A machine whose
-   * preferred species is 128 bits (NEON) gets the scalar reference from {@link Kernels}: no
-   * 128-bit block is implemented (NEON's 32 x 128-bit registers would hold a 1x3 block of 24
-   * accumulators).
+   * with 32 registers, 1x3 with 16 (a 24-accumulator block spills there); a preferred species
+   * of 128 bits (NEON, or x86 without AVX) gets 128-bit blocks: 1x3 with 32 registers, 1x1 with
+   * 16.
    */
   public static Choice choose(int preferredBits, int jdk, int registers, String forced) {
+    String facts = "preferred species " + preferredBits + " bits, JDK " + jdk + ", " + registers
+        + " vector registers";
     if (forced != null && !forced.isBlank()) {
       return new Choice(parse(forced.toLowerCase(Locale.ROOT)), "forced by -D" + PROPERTY);
     }
-    String facts = "preferred species " + preferredBits + " bits, JDK " + jdk + ", " + registers
-        + " vector registers";
+    if (preferredBits < 256) {
+      return registers >= 32 ? new Choice(B128_1X3, facts)
+          : new Choice(B128_1X1, facts + ": 16 registers of 128 bits");
+    }
     if (preferredBits >= 512 && jdk >= 25 && registers >= 32) {
       return new Choice(B512_2X6, facts);
     }

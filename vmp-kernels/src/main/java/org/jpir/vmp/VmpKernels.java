@@ -7,8 +7,9 @@ package org.jpir.vmp;
 public final class VmpKernels {
   static final String REF = "org.jpir.vmp.RefVmp";
   static final String PANAMA = "org.jpir.vmp.panama.PanamaVmp";
+  static final String PANAMA128 = "org.jpir.vmp.panama.Panama128Vmp";
 
-  private static final VmpKernel DEFAULT = Kernels.load(VmpKernel.class, REF, PANAMA);
+  private static final VmpKernel DEFAULT = Kernels.load(VmpKernel.class, REF, PANAMA, PANAMA128);
 
   private VmpKernels() {}
 
@@ -22,18 +23,27 @@ public final class VmpKernels {
     return Kernels.loadRef(VmpKernel.class, REF);
   }
 
-  /** The Vector API kernel with its width chosen from the preferred species (512 or 256). */
+  /**
+   * The Vector API kernel with its width chosen from the preferred species (512, 256 or 128).
+   *
+   * @throws IllegalStateException when the Vector API module is not available
+   */
   public static VmpKernel panama() {
-    return Kernels.loadPanama(VmpKernel.class, PANAMA);
+    int bits = Kernels.vectorModuleBits();
+    return Kernels.loadPanama(VmpKernel.class, bits > 0 && bits < 256 ? PANAMA128 : PANAMA);
   }
 
   /**
    * The Vector API kernel forced to one width.
    *
-   * @param bits 256 or 512
+   * @param bits 128, 256 or 512
    * @throws IllegalStateException when the Vector API module is not available
    */
   public static VmpKernel panama(int bits) {
+    if (bits == 128) {
+      return panama(VmpBlock.choose(128, Runtime.version().feature(),
+          CpuInfo.get().vectorRegisters(), null).block());
+    }
     panama(); // checks the module
     try {
       Class<?> c = Class.forName(PANAMA, true, VmpKernels.class.getClassLoader());
@@ -50,11 +60,12 @@ public final class VmpKernels {
    */
   public static VmpKernel panama(VmpBlock block) {
     panama(); // checks the module
+    String name = block.bits() == 128 ? PANAMA128 : PANAMA;
     try {
-      Class<?> c = Class.forName(PANAMA, true, VmpKernels.class.getClassLoader());
+      Class<?> c = Class.forName(name, true, VmpKernels.class.getClassLoader());
       return (VmpKernel) c.getConstructor(VmpBlock.class).newInstance(block);
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot instantiate " + PANAMA + "(" + block + ")", e);
+      throw new IllegalStateException("cannot instantiate " + name + "(" + block + ")", e);
     }
   }
 
@@ -73,12 +84,14 @@ public final class VmpKernels {
         return panama(256);
       case "panama512":
         return panama(512);
+      case "panama128":
+        return panama(128);
       default:
-        if (name.matches("panama(256|512)-[12]x[1-6]")) {
+        if (name.matches("panama(128|256|512)-[12]x[1-6]")) {
           return panama(VmpBlock.parse(name.substring(6).replace('-', ':')));
         }
         throw new IllegalArgumentException("kernel name '" + name + "' is not one of ref, panama,"
-            + " panama256, panama512, panama<bits>-<vectors>x<columns> (blocks "
+            + " panama128, panama256, panama512, panama<bits>-<vectors>x<columns> (blocks "
             + VmpBlock.SUPPORTED + ")");
     }
   }

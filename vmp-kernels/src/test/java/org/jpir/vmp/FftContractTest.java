@@ -24,8 +24,11 @@ class FftContractTest {
       Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft$Narrow");
   static final FftKernel PANAMA_512 =
       Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft$Wide");
-  /** Every kernel under test (the JVM-wide Vector API one is one of the two widths). */
-  static final List<FftKernel> ALL = List.of(REF, PANAMA_256, PANAMA_512);
+  /** The 128-bit kernel (NEON's width). */
+  static final FftKernel PANAMA_128 =
+      Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.Panama128Fft");
+  /** Every kernel under test (the JVM-wide Vector API one is one of the three widths). */
+  static final List<FftKernel> ALL = List.of(REF, PANAMA_256, PANAMA_512, PANAMA_128);
 
   static Stream<FftKernel> kernels() {
     return ALL.stream();
@@ -169,6 +172,7 @@ class FftContractTest {
     assertEquals("PanamaFft", FftPlan.of(64, "panama").kernelName());
     assertEquals("Narrow", FftPlan.of(64, "panama256").kernelName());
     assertEquals("Wide", FftPlan.of(64, "panama512").kernelName());
+    assertEquals("Panama128Fft", FftPlan.of(64, "panama128").kernelName());
     assertEquals(256, ((org.jpir.vmp.panama.PanamaFft) PANAMA_256).bits());
     assertEquals(512, ((org.jpir.vmp.panama.PanamaFft) PANAMA_512).bits());
     IllegalArgumentException e =

@@ -24,7 +24,8 @@ class VmpContractTest {
   static final long SEED = 0x5EED0FL;
 
   static List<String> kernels() {
-    return List.of("ref", "panama", "panama256", "panama512", "panama256-1x3", "panama256-2x3");
+    return List.of("ref", "panama", "panama256", "panama512", "panama256-1x3", "panama256-2x3",
+        "panama128", "panama128-1x3", "panama128-1x1");
   }
 
   /** (kernel, N, nrows, ncols): odd and edge sizes. */
@@ -600,6 +601,11 @@ class VmpContractTest {
     assertEquals(12, VmpBlock.B256_1X3.accumulators());
     assertEquals(24, VmpBlock.B512_2X6.accumulators());
     assertEquals(24, VmpBlock.B256_2X3.accumulators());
+    assertEquals(VmpBlock.B128_1X3, VmpBlock.choose(128, 25, 32, null).block());
+    assertEquals(VmpBlock.B128_1X1, VmpBlock.choose(128, 17, 16, null).block());
+    assertEquals(24, VmpBlock.B128_1X3.accumulators());
+    assertEquals(8, VmpBlock.B128_1X1.accumulators());
+    assertEquals("panama128-1x3", VmpKernels.byName("panama128-1x3").name());
     for (VmpBlock b : VmpBlock.SUPPORTED) {
       assertEquals(b, VmpKernels.panama(b).block());
     }

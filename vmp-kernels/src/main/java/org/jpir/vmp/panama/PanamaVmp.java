@@ -66,9 +66,9 @@ public final class PanamaVmp implements VmpKernel {
 
   /** Forces a block (for tests and benchmarks). */
   public PanamaVmp(VmpBlock block) {
-    if (block == null || !VmpBlock.SUPPORTED.contains(block)) {
-      throw new IllegalArgumentException("PanamaVmp block " + block + " is not one of "
-          + VmpBlock.SUPPORTED);
+    if (block == null || !VmpBlock.SUPPORTED.contains(block) || block.bits() < 256) {
+      throw new IllegalArgumentException("PanamaVmp block " + block + " is not one of the 256-"
+          + " and 512-bit blocks of " + VmpBlock.SUPPORTED + " (128-bit: Panama128Vmp)");
     }
     this.block = block;
     this.wide = block.bits() == 512;
