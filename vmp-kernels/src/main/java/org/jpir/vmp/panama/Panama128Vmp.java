@@ -2,6 +2,8 @@ package org.jpir.vmp.panama;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorSpecies;
+import org.apache.logging.log4j.LogManager;
+import org.jpir.vmp.CpuInfo;
 import org.jpir.vmp.VmpBlock;
 import org.jpir.vmp.VmpKernel;
 
@@ -20,14 +22,26 @@ import org.jpir.vmp.VmpKernel;
  */
 public final class Panama128Vmp implements VmpKernel {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_128;
+  private static volatile boolean logged;
 
   private final VmpBlock block;
 
-  /** The block for this JVM's register count ({@link VmpBlock#choose}); public for loading. */
+  /**
+   * The block for this JVM's register count ({@link VmpBlock#choose}), logged once per JVM;
+   * public for loading.
+   */
   public Panama128Vmp() {
-    this(VmpBlock.choose(128, Runtime.version().feature(),
-        org.jpir.vmp.CpuInfo.get().vectorRegisters(), System.getProperty(VmpBlock.PROPERTY))
-        .block());
+    this(auto());
+  }
+
+  private static VmpBlock auto() {
+    VmpBlock.Choice c = VmpBlock.choose(128, Runtime.version().feature(),
+        CpuInfo.get().vectorRegisters(), System.getProperty(VmpBlock.PROPERTY));
+    if (!logged) {
+      logged = true;
+      LogManager.getLogger(Panama128Vmp.class).info("vmp block: {}", c);
+    }
+    return c.block();
   }
 
   /**
