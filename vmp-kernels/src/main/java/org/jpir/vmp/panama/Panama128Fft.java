@@ -151,18 +151,8 @@ public final class Panama128Fft implements FftKernel {
     double s0 = -tw[e + 13];
     invInLane(buf, ro + base, io + base, c0, s0);
     invInLane(buf, ro + base + 2, io + base + 2, -s0, c0);
-    DoubleVector xr = DoubleVector.fromArray(S, buf, ro + base);
-    DoubleVector xi = DoubleVector.fromArray(S, buf, io + base);
-    DoubleVector yr = DoubleVector.fromArray(S, buf, ro + base + 2);
-    DoubleVector yi = DoubleVector.fromArray(S, buf, io + base + 2);
-    DoubleVector c = DoubleVector.broadcast(S, tw[e + 2]);
-    DoubleVector s = DoubleVector.broadcast(S, -tw[e + 6]);
-    DoubleVector dr = xr.sub(yr);
-    DoubleVector di = xi.sub(yi);
-    xr.add(yr).intoArray(buf, ro + base);
-    xi.add(yi).intoArray(buf, io + base);
-    dr.fma(c, di.mul(s)).intoArray(buf, ro + base + 2);
-    di.fma(c, dr.mul(s).neg()).intoArray(buf, io + base + 2);
+    invPairs(buf, ro, io, base, base + 2, DoubleVector.broadcast(S, tw[e + 2]),
+        DoubleVector.broadcast(S, -tw[e + 6]));
   }
 
   /** {@code [a, b] -> [a + b, (a - b) conj(w)]} on the pair at {@code re, im}: scalar. */
