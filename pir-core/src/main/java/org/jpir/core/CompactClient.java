@@ -188,4 +188,9 @@ public final class CompactClient {
   public double measureNoise(Answer a, long[][] expectedDigits) {
     return decoder.measureNoise(a, expectedDigits);
   }
+
+  /** The noise of every coefficient of one plane of an answer (tests, calibration). */
+  public double[] noise(Answer a, int plane, long[] expectedDigits) {
+    return decoder.noise(a, plane, expectedDigits);
+  }
 }

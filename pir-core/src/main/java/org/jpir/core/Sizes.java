@@ -88,15 +88,20 @@ public final class Sizes {
     return new Breakdown("compact query (" + cp.id() + ")", parts);
   }
 
-  /** An answer ({@link Wire#writeAnswer}) of preset {@code p} for geometry {@code g}. */
+  /**
+   * An answer ({@link Wire#writeAnswer}) of preset {@code p} made for geometry {@code g} ({@link
+   * PirServer#toAnswer(Glwe[], Geometry)}: b trimmed to {@link AnswerSwitch#bCoefficients}).
+   */
   public static Breakdown answer(Params p, Geometry g) {
-    long per = 2L * p.answerLimbs() * p.n();
+    int nb = AnswerSwitch.bCoefficients(p, g);
     List<Part> parts = new ArrayList<>();
-    parts.add(framing(p.id(), 4 + 4 + 4, ", planes, limbs, length"));
-    parts.add(new Part("b parts, one per plane", g.planes(), per,
-        "2 B x " + p.answerLimbs() + " limbs x N " + p.n()));
-    parts.add(new Part("a parts, one per plane", g.planes(), per,
-        "2 B x " + p.answerLimbs() + " limbs x N " + p.n()));
+    long plane = Answer.planeBytes(p.n(), p.answerBitsB(), p.answerBitsA(), nb);
+    long bBits = (long) nb * p.answerBitsB();
+    parts.add(framing(p.id(), 4 + 4 + 1 + 1 + 4, ", planes, N, 2 bit widths, b count"));
+    parts.add(new Part("b parts (modulus switched), one per plane", g.planes(), bBits / 8,
+        nb + " coefficients x " + p.answerBitsB() + " bits"));
+    parts.add(new Part("a parts (modulus switched), one per plane", g.planes(),
+        plane - bBits / 8, p.n() + " coefficients x " + p.answerBitsA() + " bits, + padding"));
     return new Breakdown("answer (" + p.id() + ", " + g.planes() + " plane"
         + (g.planes() == 1 ? "" : "s") + ")", parts);
   }

@@ -211,7 +211,7 @@ class CompactQueryTest {
         RANDOM);
     int queryBytes = Wire.writeCompactQuery(c.query(0)).length;
     int keyBytes = Wire.writeEvaluationKeys(c.evaluationKeys()).length;
-    long answerBytes = 2L * 2 * p.answerLimbs() * p.n();
+    long answerBytes = Wire.maxAnswerBytes(p, g);
     System.out.printf(java.util.Locale.ROOT, "compact %s: query %d B, keys %d B, answer %d B"
         + " per plane, end to end (3 queries, keygen, 20 MiB database) %.1f s%n", cp.id(),
         queryBytes, keyBytes, answerBytes, seconds);
@@ -241,12 +241,10 @@ class CompactQueryTest {
         null);
     Answer a = Wire.readAnswer(Wire.writeAnswer(new PirServer(p).answer(db, pq, null)), p, g);
     assertArrayEquals(src.record(index), client.decode(a, index), "record " + index);
-    long[] msg = new long[a.limbs() * n];
+    long[] msg = new long[p.plaintextLimbs() * n];
     System.arraycopy(new ColumnEncoder(p, g, src).digits(0, 1), g.rowOf(index)
         * p.plaintextLimbs() * n, msg, 0, p.plaintextLimbs() * n);
-    Glwe c = new Glwe(n, a.limbs());
-    Digits.toLongs(a.data(), 0, c.data(), 0, c.data().length);
-    double[] e = new GlweOps(p).noise(new SecretKey(p, client.secret().coefficients()), c, msg);
+    double[] e = client.noise(a, 0, msg);
     double var = variance(e);
     double est = Noise.compactAnswer(cp, g.rows(), g.cols());
     System.out.printf(java.util.Locale.ROOT, "compact edge %dx%d: noise std 2^%.2f, estimate"
