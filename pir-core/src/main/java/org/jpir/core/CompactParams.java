@@ -87,9 +87,20 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
     return server.id();
   }
 
-  /** Number of automorphism keys: log2 N (X -> X^(N/2^j + 1), j = 0 .. log2 N - 1). */
+  /**
+   * The most automorphism keys a client may upload: log2 N (X -> X^(N/2^j + 1), j = 0 .. log2 N
+   * - 1); a client uploads the {@link #keyDepth} its geometry needs.
+   */
   public int automorphisms() {
     return Integer.numberOfTrailingZeros(server.n());
+  }
+
+  /**
+   * Automorphism keys a client needs for a rows x cols geometry: the deeper of the two
+   * expansions, {@code max(depth(phase1Slots), depth(phase2Slots))} (keys j = 0 .. depth - 1).
+   */
+  public int keyDepth(int rows, int cols) {
+    return Math.max(depth(phase1Slots(rows)), depth(phase2Slots(cols)));
   }
 
   /** Slots of the phase-1 packed ciphertext: rows * plaintextLimbs. */

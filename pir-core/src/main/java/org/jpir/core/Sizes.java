@@ -113,8 +113,9 @@ public final class Sizes {
     List<Part> parts = new ArrayList<>();
     parts.add(framing(cp.id(), 2 + Wire.MAX_CLIENT_ID + Prg.SEED_BYTES + 4 + 4,
         ", client id, seed, 2 lengths"));
-    parts.add(new Part("automorphism keys: " + cp.automorphisms() + " x " + cp.ksLevels()
-        + " levels (b part)", (long) cp.automorphisms() * cp.ksLevels(), per,
+    int depth = cp.keyDepth(g.rows(), g.cols());
+    parts.add(new Part("automorphism keys: " + depth + " (expansion depth) x " + cp.ksLevels()
+        + " levels (b part)", (long) depth * cp.ksLevels(), per,
         "2 B x " + k.glweLimbs() + " key limbs x N " + k.n()));
     parts.add(new Part("GGSW(s): 2 x " + k.ggswLevels() + " rows (b part)",
         2L * k.ggswLevels(), per, "2 B x " + k.glweLimbs() + " key limbs x N " + k.n()));

@@ -239,8 +239,12 @@ public final class Wire {
 
     /** A u32-length array of 16-bit words whose length must be {@code expected}. */
     short[] shorts(String field, long expected) {
-      int len = i32(field + " length");
-      if (len != expected) {
+      return shorts(field, expected, i32(field + " length"));
+    }
+
+    /** The elements of an array of {@code len} words ({@code expected} < 0: any checked length). */
+    short[] shorts(String field, long expected, int len) {
+      if (expected >= 0 && len != expected) {
         throw new WireException(what + ": " + field + " has length " + Integer.toUnsignedString(len)
             + ", expected " + expected);
       }
@@ -251,6 +255,19 @@ public final class Wire {
       }
       pos += 2 * len;
       return a;
+    }
+
+    /**
+     * A u32-length array of 16-bit words whose length is {@code unit} times 0 to {@code maxUnits}.
+     */
+    short[] shortsMultiple(String field, long unit, int maxUnits) {
+      int len = i32(field + " length");
+      long l = Integer.toUnsignedLong(len);
+      if (l % unit != 0 || l / unit > maxUnits) {
+        throw new WireException(what + ": " + field + " has length " + l + ", expected a"
+            + " multiple of " + unit + " up to " + maxUnits + " x " + unit);
+      }
+      return shorts(field, -1, len);
     }
 
     void expectEnd() {
@@ -639,7 +656,8 @@ public final class Wire {
     String client = in.ascii("client id", MAX_CLIENT_ID);
     byte[] seed = in.bytes(Prg.SEED_BYTES, "seed");
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-    short[] ksk = in.shorts("key-switching part", (long) cp.automorphisms() * cp.ksLevels() * per);
+    short[] ksk = in.shortsMultiple("key-switching part", (long) cp.ksLevels() * per,
+        cp.automorphisms());
     short[] g = in.shorts("GGSW(s) part", 2L * cp.keys().ggswLevels() * per);
     in.expectEnd();
     EvaluationKeys k = new EvaluationKeys(cp.id(), client, seed, ksk, g);
