@@ -55,8 +55,9 @@ public final class CompactClient {
   }
 
   /**
-   * This client's evaluation keys, generated on the first call: log2 N key-switching keys of
-   * ksLevels rows each and the GGSW of s.
+   * This client's evaluation keys, generated on the first call: key-switching keys of ksLevels
+   * rows each for the expansion depth of its geometry ({@link CompactParams#keyDepth}) and the
+   * GGSW of s.
    */
   public synchronized EvaluationKeys evaluationKeys() {
     if (keys == null) {
@@ -69,7 +70,8 @@ public final class CompactClient {
    * Adopts evaluation keys generated earlier by this client (and uploaded to the server), so
    * that queries carry their fingerprint; a client started again must do this before querying.
    *
-   * @throws IllegalArgumentException when the keys belong to another client or preset
+   * @throws IllegalArgumentException when the keys belong to another client or preset, or do not
+   *     cover this geometry's expansion depth
    */
   public synchronized void useEvaluationKeys(EvaluationKeys k) {
     if (!k.clientId().equals(clientId)) {
@@ -78,6 +80,7 @@ public final class CompactClient {
     }
     byte[] wire = Wire.writeEvaluationKeys(k);
     Wire.readEvaluationKeys(wire, cp); // checks the preset and every length
+    k.checkDepth(cp, geometry.rows(), geometry.cols());
     this.keys = k;
   }
 
@@ -89,9 +92,10 @@ public final class CompactClient {
     byte[] seed = Prg.newSeed(random);
     Prg noise = Prg.fromSecureRandom(random);
     long[] s = sk.coefficients();
-    short[] ksk = new short[cp.automorphisms() * cp.ksLevels() * per];
+    int depth = cp.keyDepth(geometry.rows(), geometry.cols());
+    short[] ksk = new short[depth * cp.ksLevels() * per];
     long[] sAut = new long[n];
-    for (int j = 0; j < cp.automorphisms(); j++) {
+    for (int j = 0; j < depth; j++) {
       int p = n / (1 << j) + 1;
       org.jpir.vmp.Znx.automorphism(n, p, s, 0, sAut, 0);
       for (int i = 0; i < cp.ksLevels(); i++) {
@@ -187,5 +191,10 @@ public final class CompactClient {
   /** The largest |noise| of an answer with known plaintext digits (tests, calibration). */
   public double measureNoise(Answer a, long[][] expectedDigits) {
     return decoder.measureNoise(a, expectedDigits);
+  }
+
+  /** The noise of every coefficient of one plane of an answer (tests, calibration). */
+  public double[] noise(Answer a, int plane, long[] expectedDigits) {
+    return decoder.noise(a, plane, expectedDigits);
   }
 }

@@ -262,6 +262,12 @@ public final class CompactExpander {
           + "' (" + keys.paramsId() + ") cannot expand a query of client '" + q.clientId()
           + "' (" + q.paramsId() + ")");
     }
+    int need = cp.keyDepth(q.rows(), q.cols());
+    if (keys.ksk().length < need) {
+      throw new IllegalArgumentException("evaluation keys of client '" + keys.clientId()
+          + "' cover " + keys.ksk().length + " expansion levels, a query of " + q.rows() + " x "
+          + q.cols() + " needs " + need + ": upload keys made for this database's geometry");
+    }
   }
 
   /** Phase 1 only: the packed selection GLWE expanded and stacked into the phase-1 PMAT. */

@@ -26,19 +26,31 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
    * 2 bits inside the 2024 guideline bound 107 at N = 4096, {@link Security}); key switching with
    * 6 levels of 16-bit digits; GGSW of s with 6 levels.
    */
-  public static final CompactParams ONIONPIR_4096_COMPACT = new CompactParams(
-      Presets.ONIONPIR_4096_COMPACT,
+  public static final CompactParams ONIONPIR_4096_COMPACT = switched(
+      new Params("onionpir-4096-compact-128", 4096, 16, 40, 3, 5, 4, 4, 3.2, 128),
       new Params("onionpir-4096-compact-128-keys", 4096, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 128), 6);
 
   /** Tests only: the production compact shape at N = 256. */
-  public static final CompactParams TEST_INSECURE_256_COMPACT = new CompactParams(
-      Presets.TEST_INSECURE_256_COMPACT,
+  public static final CompactParams TEST_INSECURE_256_COMPACT = switched(
+      new Params("test-insecure-256-compact", 256, 16, 40, 3, 5, 4, 4, 3.2, 0),
       new Params("test-insecure-256-compact-keys", 256, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 0), 6);
 
   /** Tests only: the production compact shape at N = 1024. */
-  public static final CompactParams TEST_INSECURE_1024_COMPACT = new CompactParams(
-      Presets.TEST_INSECURE_1024_COMPACT,
+  public static final CompactParams TEST_INSECURE_1024_COMPACT = switched(
+      new Params("test-insecure-1024-compact", 1024, 16, 40, 3, 5, 4, 4, 3.2, 0),
       new Params("test-insecure-1024-compact-keys", 1024, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 0), 6);
+
+  /**
+   * The compact preset with its server's answers switched ({@link AnswerSwitch#derive}) to the
+   * fewest bits that keep the failure probability at {@link #maxRows} rows (of the unswitched
+   * preset) x {@link #BUDGET_COLS} columns within 2^{@value #MAX_LOG2_FAILURE}, so the switch
+   * leaves {@link #maxRows} unchanged.
+   */
+  static CompactParams switched(Params server, Params keys, int ksLevels) {
+    CompactParams base = new CompactParams(server, keys, ksLevels);
+    double v = Noise.compactAnswerBeforeSwitch(base, base.maxRows(), BUDGET_COLS);
+    return new CompactParams(AnswerSwitch.derive(server, v, MAX_LOG2_FAILURE), keys, ksLevels);
+  }
 
   /** Validates the pairing; messages name the rule. */
   public CompactParams {
@@ -75,9 +87,20 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
     return server.id();
   }
 
-  /** Number of automorphism keys: log2 N (X -> X^(N/2^j + 1), j = 0 .. log2 N - 1). */
+  /**
+   * The most automorphism keys a client may upload: log2 N (X -> X^(N/2^j + 1), j = 0 .. log2 N
+   * - 1); a client uploads the {@link #keyDepth} its geometry needs.
+   */
   public int automorphisms() {
     return Integer.numberOfTrailingZeros(server.n());
+  }
+
+  /**
+   * Automorphism keys a client needs for a rows x cols geometry: the deeper of the two
+   * expansions, {@code max(depth(phase1Slots), depth(phase2Slots))} (keys j = 0 .. depth - 1).
+   */
+  public int keyDepth(int rows, int cols) {
+    return Math.max(depth(phase1Slots(rows)), depth(phase2Slots(cols)));
   }
 
   /** Slots of the phase-1 packed ciphertext: rows * plaintextLimbs. */

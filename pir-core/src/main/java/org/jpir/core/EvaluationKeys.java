@@ -9,7 +9,8 @@ import java.security.NoSuchAlgorithmException;
  * key parameters ({@code keys.glweLimbs()} limbs of K-bit digits as 16-bit words) and the seed
  * of their masks.
  *
- * <p>Key-switching key of automorphism j ({@code X -> X^(N/2^j + 1)}), level i: mask stream
+ * <p>A client uploads keys for automorphisms j = 0 .. {@link #automorphisms()} - 1: the expansion
+ * depth of its geometry ({@link CompactParams#keyDepth}). Key-switching key of automorphism j ({@code X -> X^(N/2^j + 1)}), level i: mask stream
  * {@code j * ksLevels + i}, b part at {@code (j * ksLevels + i) * keyLimbs * N} of {@link
  * #kskB()}; its phase is {@code s(X^p) * 2^(-K(i+1))}. GGSW of s, row q ({@code q = kk*Ls + i}):
  * stream {@code 2^32 + q}, b part at {@code q * keyLimbs * N} of {@link #ggswSB()}; its phase is
@@ -38,6 +39,25 @@ public record EvaluationKeys(String paramsId, String clientId, byte[] seed, shor
     return id;
   }
 
+  /** Automorphism keys held: {@code kskB.length / (ksLevels keyLimbs N)}. */
+  public int automorphisms(CompactParams cp) {
+    return (int) (kskB.length / ((long) cp.ksLevels() * cp.keys().glweLimbs() * cp.keys().n()));
+  }
+
+  /**
+   * Throws unless these keys cover the expansion depth of a rows x cols geometry.
+   *
+   * @throws IllegalArgumentException naming the depth held and needed
+   */
+  public void checkDepth(CompactParams cp, int rows, int cols) {
+    int need = cp.keyDepth(rows, cols);
+    if (automorphisms(cp) < need) {
+      throw new IllegalArgumentException("evaluation keys of client '" + clientId + "' cover "
+          + automorphisms(cp) + " expansion levels, a " + rows + " x " + cols + " database needs "
+          + need + ": make keys for this database's geometry");
+    }
+  }
+
   /** Checks every length against the compact parameters; the message names the mismatch. */
   public void validate(CompactParams cp) {
     if (!cp.id().equals(paramsId)) {
@@ -50,10 +70,11 @@ public record EvaluationKeys(String paramsId, String clientId, byte[] seed, shor
           + " bytes");
     }
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-    long e1 = (long) cp.automorphisms() * cp.ksLevels() * per;
-    if (kskB == null || kskB.length != e1) {
+    long e1 = (long) cp.ksLevels() * per;
+    if (kskB == null || kskB.length % e1 != 0 || kskB.length / e1 > cp.automorphisms()) {
       throw new IllegalArgumentException("evaluation keys hold " + (kskB == null ? 0 : kskB.length)
-          + " key-switching digits, preset " + cp.id() + " needs " + e1);
+          + " key-switching digits, preset " + cp.id() + " needs a multiple of " + e1
+          + " (one automorphism), at most " + cp.automorphisms() + " automorphisms");
     }
     long e2 = 2L * cp.keys().ggswLevels() * per;
     if (ggswSB == null || ggswSB.length != e2) {

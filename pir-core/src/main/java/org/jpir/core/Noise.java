@@ -40,10 +40,9 @@ public final class Noise {
         + u2 / 12 * (1 + p.n() * 2.0 / 3);
   }
 
-  /** Rounding the answer to answerLimbs limbs: {@code u^2/12 (1 + N 2/3)}. */
+  /** The modulus switch of the answer: {@link AnswerSwitch#variance} at the preset's bits. */
   public static double answerRounding(Params p) {
-    double u2 = Math.pow(2, -2 * p.base2k() * p.answerLimbs());
-    return u2 / 12 * (1 + p.n() * 2.0 / 3);
+    return AnswerSwitch.variance(p.n(), p.answerBitsB(), p.answerBitsA());
   }
 
   /** Number of CMux levels for {@code cols} columns: ceil(log2 cols). */
@@ -53,7 +52,12 @@ public final class Noise {
 
   /** The noise variance of a decrypted answer for a rows x cols database. */
   public static double answer(Params p, int rows, int cols) {
-    return phase1(p, rows) + levels(cols) * externalProduct(p) + answerRounding(p);
+    return answerBeforeSwitch(p, rows, cols) + answerRounding(p);
+  }
+
+  /** The answer's noise variance before its modulus switch: phase 1 and the CMux levels. */
+  public static double answerBeforeSwitch(Params p, int rows, int cols) {
+    return phase1(p, rows) + levels(cols) * externalProduct(p);
   }
 
   // ---- compact queries -------------------------------------------------------
@@ -131,8 +135,12 @@ public final class Noise {
 
   /** The noise variance of a decrypted answer to a compact query on a rows x cols database. */
   public static double compactAnswer(CompactParams cp, int rows, int cols) {
-    return compactPhase1(cp, rows) + levels(cols) * compactExternalProduct(cp, cols)
-        + answerRounding(cp.server());
+    return compactAnswerBeforeSwitch(cp, rows, cols) + answerRounding(cp.server());
+  }
+
+  /** A compact answer's noise variance before its modulus switch. */
+  public static double compactAnswerBeforeSwitch(CompactParams cp, int rows, int cols) {
+    return compactPhase1(cp, rows) + levels(cols) * compactExternalProduct(cp, cols);
   }
 
   /** Decoding is correct while |noise| is below this: half a unit of the plaintext precision. */

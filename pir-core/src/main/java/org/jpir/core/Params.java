@@ -14,14 +14,36 @@ package org.jpir.core;
  *     result): the ciphertext modulus is {@code q = 2^(K*glweLimbs)}
  * @param ggswLevels gadget levels of the phase-2 GGSWs: the phase-1 result is decomposed into
  *     this many limbs per component
- * @param answerLimbs limbs per component of an answer (the final GLWE is rounded to them)
+ * @param answerLimbs limbs per component of the final GLWE in memory (it is rounded to them
+ *     before the modulus switch below)
  * @param sigma standard deviation of the discrete Gaussian noise in units of {@code 1/q}
  * @param securityBits the security level claimed (0 for insecure test presets); checked by
  *     {@link Security#check} (where the presets are built); the estimate is {@link
  *     #estimatedSecurity}
+ * @param answerBitsB bits per coefficient of an answer's b part on the wire: the modulus switch
+ *     rounds b to a multiple of {@code 2^-answerBitsB} ({@link AnswerSwitch})
+ * @param answerBitsA bits per coefficient of an answer's a part (a multiple of {@code
+ *     2^-answerBitsA}); the rounding of a reaches the phase through a*s, so it needs more bits
  */
 public record Params(String id, int n, int base2k, int plaintextBits, int plaintextLimbs,
-    int glweLimbs, int ggswLevels, int answerLimbs, double sigma, int securityBits) {
+    int glweLimbs, int ggswLevels, int answerLimbs, double sigma, int securityBits,
+    int answerBitsB, int answerBitsA) {
+
+  /**
+   * Parameters whose answers travel as whole limbs: {@code answerBitsB = answerBitsA = min(64, K
+   * answerLimbs)} (no modulus switch below the limbs).
+   */
+  public Params(String id, int n, int base2k, int plaintextBits, int plaintextLimbs,
+      int glweLimbs, int ggswLevels, int answerLimbs, double sigma, int securityBits) {
+    this(id, n, base2k, plaintextBits, plaintextLimbs, glweLimbs, ggswLevels, answerLimbs, sigma,
+        securityBits, Math.min(64, base2k * answerLimbs), Math.min(64, base2k * answerLimbs));
+  }
+
+  /** These parameters with the answer's modulus switched to the given bits (same id). */
+  public Params withAnswerBits(int bitsB, int bitsA) {
+    return new Params(id, n, base2k, plaintextBits, plaintextLimbs, glweLimbs, ggswLevels,
+        answerLimbs, sigma, securityBits, bitsB, bitsA);
+  }
 
   /** Validates every field; the exception names the field and the rule. */
   public Params {
@@ -41,6 +63,12 @@ public record Params(String id, int n, int base2k, int plaintextBits, int plaint
         "ggswLevels = " + ggswLevels + " must be in [1, glweLimbs = " + glweLimbs + "]");
     require(answerLimbs > plaintextLimbs - 1 && answerLimbs <= glweLimbs,
         "answerLimbs = " + answerLimbs + " must be in [plaintextLimbs, glweLimbs]");
+    for (int bits : new int[] {answerBitsB, answerBitsA}) {
+      require(bits > plaintextBits && bits <= Math.min(64, base2k * answerLimbs)
+          && base2k * ((bits + base2k - 1) / base2k) <= 64, "answer bits " + bits
+          + " must exceed plaintextBits = " + plaintextBits + " and fit both K * answerLimbs = "
+          + base2k * answerLimbs + " and 64 bits in whole limbs");
+    }
     require(sigma >= 1 && sigma < 1e6, "sigma = " + sigma + " must be in [1, 1e6)");
     require(securityBits == 0 || securityBits == 128,
         "securityBits = " + securityBits + " must be 0 (insecure test preset) or 128");
@@ -62,6 +90,11 @@ public record Params(String id, int n, int base2k, int plaintextBits, int plaint
   /** Standard deviation of fresh noise on the torus: {@code sigma * 2^-logQ}. */
   public double noiseStdTorus() {
     return sigma * Math.pow(2, -logQ());
+  }
+
+  /** Limbs that hold an answer's switched values: {@code ceil(max(answerBitsB, answerBitsA) / K)}. */
+  public int answerSwitchedLimbs() {
+    return (Math.max(answerBitsB, answerBitsA) + base2k - 1) / base2k;
   }
 
   /** Bytes of database per plaintext coefficient. */

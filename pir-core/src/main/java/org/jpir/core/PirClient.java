@@ -73,28 +73,35 @@ public final class PirClient {
     return new ClientQuery(p.id(), rows, cols, seed, b1, b2);
   }
 
-  /** The phase of every plane of an answer, rounded to plaintextLimbs limbs. */
-  private long[][] phases(Answer a) {
+  /** Checks that an answer is of this preset and this database's shape. */
+  private void checkAnswer(Answer a) {
     if (!a.paramsId().equals(p.id())) {
       throw new IllegalArgumentException("answer is for preset '" + a.paramsId()
           + "', client uses '" + p.id() + "'");
     }
-    if (a.planes() != geometry.planes() || a.limbs() < p.plaintextLimbs()
-        || a.data().length != (long) a.planes() * 2 * a.limbs() * p.n()) {
-      throw new IllegalArgumentException("answer has " + a.planes() + " planes of " + a.limbs()
-          + " limbs (" + a.data().length + " digits); this database needs " + geometry.planes()
-          + " planes");
+    int nb = AnswerSwitch.bCoefficients(p, geometry);
+    if (a.planes() != geometry.planes() || a.n() != p.n() || a.bitsB() != p.answerBitsB()
+        || a.bitsA() != p.answerBitsA()
+        || (a.bCoefficients() != nb && a.bCoefficients() != p.n())) {
+      throw new IllegalArgumentException("answer has " + a.planes() + " planes at N = " + a.n()
+          + ", b of " + a.bCoefficients() + " coefficients x " + a.bitsB() + " bits, a of "
+          + a.bitsA() + " bits; this database needs " + geometry.planes() + " planes at N = "
+          + p.n() + ", b of " + nb + " (or " + p.n() + ") x " + p.answerBitsB() + ", a of "
+          + p.answerBitsA());
     }
+  }
+
+  /** The phase of every plane of an answer, rounded to plaintextLimbs limbs. */
+  private long[][] phases(Answer a) {
+    checkAnswer(a);
     int n = p.n();
-    int per = 2 * a.limbs() * n;
     long[][] out = new long[a.planes()][];
     for (int pl = 0; pl < a.planes(); pl++) {
-      Glwe c = new Glwe(n, a.limbs());
-      Digits.toLongs(a.data(), pl * per, c.data(), 0, per);
-      long[] ph = new long[a.limbs() * n];
+      Glwe c = a.toGlwe(pl, p.base2k());
+      long[] ph = new long[c.limbs() * n];
       ops.phase(sk, c, ph);
       long[] rounded = new long[p.plaintextLimbs() * n];
-      org.jpir.vmp.Znx.normalize(n, p.base2k(), ph, 0, a.limbs(), rounded, 0,
+      org.jpir.vmp.Znx.normalize(n, p.base2k(), ph, 0, c.limbs(), rounded, 0,
           p.plaintextLimbs(), new long[n]);
       out[pl] = rounded;
     }
@@ -120,21 +127,29 @@ public final class PirClient {
 
   /**
    * The measured noise of an answer whose plaintext is known (tests, calibration): the largest
-   * |noise| over all coefficients of all planes, given the expected plaintext digits per plane.
+   * |noise| over the coefficients that b carries, of all planes, given the expected plaintext
+   * digits per plane.
    */
   public double measureNoise(Answer a, long[][] expectedDigits) {
-    int n = p.n();
-    int per = 2 * a.limbs() * n;
     double max = 0;
     for (int pl = 0; pl < a.planes(); pl++) {
-      Glwe c = new Glwe(n, a.limbs());
-      Digits.toLongs(a.data(), pl * per, c.data(), 0, per);
-      long[] msg = new long[a.limbs() * n];
-      System.arraycopy(expectedDigits[pl], 0, msg, 0, p.plaintextLimbs() * n);
-      for (double e : ops.noise(sk, c, msg)) {
-        max = Math.max(max, Math.abs(e));
+      double[] e = noise(a, pl, expectedDigits[pl]);
+      for (int j = 0; j < a.bCoefficients(); j++) {
+        max = Math.max(max, Math.abs(e[j]));
       }
     }
     return max;
+  }
+
+  /**
+   * The noise of every coefficient of plane {@code plane} of an answer against the expected
+   * plaintext digits (tests): meaningful for the first {@code a.bCoefficients()} coefficients.
+   */
+  public double[] noise(Answer a, int plane, long[] expectedDigits) {
+    checkAnswer(a);
+    Glwe c = a.toGlwe(plane, p.base2k());
+    long[] msg = new long[Math.max(c.limbs(), p.plaintextLimbs()) * p.n()];
+    System.arraycopy(expectedDigits, 0, msg, 0, p.plaintextLimbs() * p.n());
+    return ops.noise(sk, c, msg);
   }
 }

@@ -56,21 +56,45 @@ public final class PirServer {
     Glwe[][] roots = answerRange(db, qs, t);
     Answer[] out = new Answer[qs.length];
     for (int qi = 0; qi < qs.length; qi++) {
-      out[qi] = toAnswer(roots[qi]);
+      out[qi] = toAnswer(roots[qi], g);
     }
     return out;
   }
 
-  /** The answer holding one rounded GLWE per plane. */
+  /**
+   * The answer holding the modulus-switched GLWE of every plane ({@link AnswerSwitch}), with the
+   * whole b part (any geometry).
+   */
   public Answer toAnswer(Glwe[] planeRoots) {
-    int limbs = p.answerLimbs();
-    int per = 2 * limbs * p.n();
-    short[] data = new short[planeRoots.length * per];
+    return toAnswer(planeRoots, p.n());
+  }
+
+  /**
+   * The answer for geometry {@code g}: as {@link #toAnswer(Glwe[])} but b holds only the {@link
+   * AnswerSwitch#bCoefficients} coefficients that carry a record.
+   */
+  public Answer toAnswer(Glwe[] planeRoots, Geometry g) {
+    return toAnswer(planeRoots, AnswerSwitch.bCoefficients(p, g));
+  }
+
+  private Answer toAnswer(Glwe[] planeRoots, int nb) {
+    int n = p.n();
+    int k = p.base2k();
+    long[] values = new long[planeRoots.length * (nb + n)];
     for (int pl = 0; pl < planeRoots.length; pl++) {
-      Glwe r = ops.round(planeRoots[pl], limbs);
-      Digits.toShorts(r.data(), 0, data, pl * per, per);
+      Glwe r = planeRoots[pl];
+      long[] d = r.data();
+      int off = pl * (nb + n);
+      for (int j = 0; j < nb; j++) {
+        values[off + j] = AnswerSwitch.round(AnswerSwitch.fixed64(d, r.offset(0, 0) + j, n,
+            r.limbs(), k), p.answerBitsB());
+      }
+      for (int j = 0; j < n; j++) {
+        values[off + nb + j] = AnswerSwitch.round(AnswerSwitch.fixed64(d, r.offset(1, 0) + j, n,
+            r.limbs(), k), p.answerBitsA());
+      }
     }
-    return new Answer(p.id(), planeRoots.length, limbs, data);
+    return new Answer(p.id(), planeRoots.length, n, p.answerBitsB(), p.answerBitsA(), nb, values);
   }
 
   /**

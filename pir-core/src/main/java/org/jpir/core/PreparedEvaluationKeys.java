@@ -4,7 +4,7 @@ import org.jpir.vmp.Pmat;
 
 /**
  * A client's evaluation keys as the server computes with them: the key-switching key of
- * automorphism j as a PMAT (nrows = ksLevels, ncols = 2 * keys.glweLimbs) and the GGSW of s as a
+ * automorphism j (j below the depth the client uploaded) as a PMAT (nrows = ksLevels, ncols = 2 * keys.glweLimbs) and the GGSW of s as a
  * PMAT (nrows = 2 * keys.ggswLevels, ncols = 2 * keys.glweLimbs).
  */
 public record PreparedEvaluationKeys(String paramsId, String clientId, long fingerprint,
@@ -18,7 +18,7 @@ public record PreparedEvaluationKeys(String paramsId, String clientId, long fing
     int limbs = kp.glweLimbs();
     int per = limbs * n;
     GlweOps ops = new GlweOps(kp);
-    Pmat[] ksk = new Pmat[cp.automorphisms()];
+    Pmat[] ksk = new Pmat[k.automorphisms(cp)];
     for (int j = 0; j < ksk.length; j++) {
       ksk[j] = Pmat.allocate(n, cp.ksLevels(), 2 * limbs);
       for (int i = 0; i < cp.ksLevels(); i++) {
@@ -45,7 +45,7 @@ public record PreparedEvaluationKeys(String paramsId, String clientId, long fing
   }
 
   /**
-   * Bytes the prepared keys of {@code cp} hold: {@code 8 N 2L (ksLevels automorphisms + 2
+   * The most bytes the prepared keys of {@code cp} hold (keys for every automorphism): {@code 8 N 2L (ksLevels automorphisms + 2
    * ggswLevels)}, L = keys.glweLimbs (the PMATs above).
    */
   public static long bytesFor(CompactParams cp) {

@@ -18,34 +18,48 @@ public final class Presets {
    * levels, answers of 5 limbs per component. Query rows and results are GLWEs of 6 + 6 limbs.
    */
   public static final Params ONIONPIR_4096 =
-      new Params("onionpir-4096-128", 4096, 16, 56, 4, 6, 5, 5, 3.2, 128);
+      switched(new Params("onionpir-4096-128", 4096, 16, 56, 4, 6, 5, 5, 3.2, 128));
 
   /** Tests only: the production shape at N = 256, which has no security at all. */
   public static final Params TEST_INSECURE_256 =
-      new Params("test-insecure-256", 256, 16, 56, 4, 6, 5, 5, 3.2, 0);
+      switched(new Params("test-insecure-256", 256, 16, 56, 4, 6, 5, 5, 3.2, 0));
 
   /** Tests only: N = 1024 with the production limbs (q = 2^96 far above 2^27: insecure). */
   public static final Params TEST_INSECURE_1024 =
-      new Params("test-insecure-1024", 1024, 16, 56, 4, 6, 5, 5, 3.2, 0);
+      switched(new Params("test-insecure-1024", 1024, 16, 56, 4, 6, 5, 5, 3.2, 0));
+
+  /** Largest log2 failure probability per coefficient of a classic preset's largest geometry. */
+  public static final double MAX_LOG2_FAILURE = -40;
+  /** Columns of the largest geometry at which answers are switched: 2^20. */
+  public static final int BUDGET_COLS = 1 << 20;
+
+  /**
+   * A classic preset with its answers switched ({@link AnswerSwitch#derive}) to the fewest bits
+   * that keep the failure probability at {@link Geometry#maxRows(Params)} rows x {@link
+   * #BUDGET_COLS} columns within 2^{@value #MAX_LOG2_FAILURE}.
+   */
+  static Params switched(Params p) {
+    return AnswerSwitch.derive(p, Noise.answerBeforeSwitch(p, Geometry.maxRows(p), BUDGET_COLS),
+        MAX_LOG2_FAILURE);
+  }
 
   /**
    * Production, compact queries ({@link CompactParams#ONIONPIR_4096_COMPACT}): the server side of
    * the compact scheme. 40-bit plaintexts in 3 limbs (8 guard bits), phase-1 rows and results of
-   * 5 + 5 limbs (q = 2^80, noise 3.2/q: 128-bit on its own), GGSWs of 4 levels, answers of 4
-   * limbs. Every ciphertext the client sends for it (packed query, evaluation keys) is made at
-   * the key parameters of {@link CompactParams}, q = 2^112 with noise 3.2 * 2^7 / q (2 bits inside
-   * the 2024 guideline bound).
+   * 5 + 5 limbs (q = 2^80, noise 3.2/q: 128-bit on its own), GGSWs of 4 levels, answers switched
+   * to the bits {@link CompactParams} derives. Every ciphertext the client sends for it (packed
+   * query, evaluation keys) is made at the key parameters of {@link CompactParams}, q = 2^112 with
+   * noise 3.2 * 2^7 / q (2 bits inside the 2024 guideline bound).
    */
-  public static final Params ONIONPIR_4096_COMPACT =
-      new Params("onionpir-4096-compact-128", 4096, 16, 40, 3, 5, 4, 4, 3.2, 128);
+  public static final Params ONIONPIR_4096_COMPACT = CompactParams.ONIONPIR_4096_COMPACT.server();
 
   /** Tests only: the compact server shape at N = 256 (no security). */
   public static final Params TEST_INSECURE_256_COMPACT =
-      new Params("test-insecure-256-compact", 256, 16, 40, 3, 5, 4, 4, 3.2, 0);
+      CompactParams.TEST_INSECURE_256_COMPACT.server();
 
   /** Tests only: the compact server shape at N = 1024 (no security). */
   public static final Params TEST_INSECURE_1024_COMPACT =
-      new Params("test-insecure-1024-compact", 1024, 16, 40, 3, 5, 4, 4, 3.2, 0);
+      CompactParams.TEST_INSECURE_1024_COMPACT.server();
 
   /** Every preset. */
   public static List<Params> all() {

@@ -19,7 +19,7 @@ import java.util.zip.CRC32;
  */
 public final class Wire {
   /** Current format version. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
   static final byte[] MAGIC = {'J', 'P', 'I', 'R'};
   static final int TYPE_SECRET_KEY = 1;
   static final int TYPE_QUERY = 2;
@@ -239,8 +239,12 @@ public final class Wire {
 
     /** A u32-length array of 16-bit words whose length must be {@code expected}. */
     short[] shorts(String field, long expected) {
-      int len = i32(field + " length");
-      if (len != expected) {
+      return shorts(field, expected, i32(field + " length"));
+    }
+
+    /** The elements of an array of {@code len} words ({@code expected} < 0: any checked length). */
+    short[] shorts(String field, long expected, int len) {
+      if (expected >= 0 && len != expected) {
         throw new WireException(what + ": " + field + " has length " + Integer.toUnsignedString(len)
             + ", expected " + expected);
       }
@@ -251,6 +255,19 @@ public final class Wire {
       }
       pos += 2 * len;
       return a;
+    }
+
+    /**
+     * A u32-length array of 16-bit words whose length is {@code unit} times 0 to {@code maxUnits}.
+     */
+    short[] shortsMultiple(String field, long unit, int maxUnits) {
+      int len = i32(field + " length");
+      long l = Integer.toUnsignedLong(len);
+      if (l % unit != 0 || l / unit > maxUnits) {
+        throw new WireException(what + ": " + field + " has length " + l + ", expected a"
+            + " multiple of " + unit + " up to " + maxUnits + " x " + unit);
+      }
+      return shorts(field, -1, len);
     }
 
     void expectEnd() {
@@ -339,10 +356,20 @@ public final class Wire {
         + 4 + 2 * per + 4 + (Noise.levels(g.cols()) == 0 ? 0 : 2 * per) + CRC_BYTES;
   }
 
-  /** The exact size of an answer of preset {@code p} for geometry {@code g}. */
+  /**
+   * The largest answer of preset {@code p} for geometry {@code g}: planes, N, the two bit widths
+   * and the b count, then each plane's switched values bit-packed ({@link Answer#planeBytes}, b
+   * of all N coefficients; an answer made for {@code g} by {@link PirServer#toAnswer(Glwe[],
+   * Geometry)} may be smaller, {@link #answerBytes}).
+   */
   public static long maxAnswerBytes(Params p, Geometry g) {
-    return headerBytes(p.id()) + 4 + 4 + 4 + 2L * g.planes() * 2 * p.answerLimbs() * p.n()
-        + CRC_BYTES;
+    return answerBytes(p, g.planes(), p.n());
+  }
+
+  /** The exact size of an answer of {@code planes} planes whose b holds {@code nb} coefficients. */
+  public static long answerBytes(Params p, int planes, int nb) {
+    return headerBytes(p.id()) + 4 + 4 + 1 + 1 + 4
+        + planes * Answer.planeBytes(p.n(), p.answerBitsB(), p.answerBitsA(), nb) + CRC_BYTES;
   }
 
   /** The largest evaluation-key message for {@code cp} (client id of 64 bytes). */
@@ -456,18 +483,55 @@ public final class Wire {
     return q;
   }
 
-  /** Serializes an answer. */
+  /** Serializes an answer: its values bit-packed, most significant bit first, per plane. */
   public static byte[] writeAnswer(Answer a) {
     try {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      long planeBytes = Answer.planeBytes(a.n(), a.bitsB(), a.bitsA(), a.bCoefficients());
+      ByteArrayOutputStream bytes = new Exact(headerBytes(a.paramsId()) + 14
+          + a.planes() * planeBytes + CRC_BYTES);
       DataOutputStream out = header(bytes, TYPE_ANSWER, a.paramsId());
       out.writeInt(a.planes());
-      out.writeInt(a.limbs());
-      writeShorts(out, a.data());
+      out.writeInt(a.n());
+      out.writeByte(a.bitsB());
+      out.writeByte(a.bitsA());
+      out.writeInt(a.bCoefficients());
+      long[] v = a.values();
+      int per = a.bCoefficients() + a.n();
+      byte[] buf = new byte[(int) planeBytes];
+      for (int pl = 0; pl < a.planes(); pl++) {
+        java.util.Arrays.fill(buf, (byte) 0);
+        long bit = 0;
+        for (int j = 0; j < per; j++) {
+          int bits = j < a.bCoefficients() ? a.bitsB() : a.bitsA();
+          bit = putBits(buf, bit, v[pl * per + j], bits);
+        }
+        out.write(buf);
+      }
       return finish(bytes, out);
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** Writes the low {@code bits} bits of {@code value} at bit {@code pos} of buf (MSB first). */
+  private static long putBits(byte[] buf, long pos, long value, int bits) {
+    for (int i = bits - 1; i >= 0; i--) {
+      if (((value >>> i) & 1) != 0) {
+        buf[(int) (pos >>> 3)] |= (byte) (0x80 >>> (pos & 7));
+      }
+      pos++;
+    }
+    return pos;
+  }
+
+  /** Reads {@code bits} bits at bit {@code pos} of {@code msg} from byte {@code base} (MSB first). */
+  private static long getBits(byte[] msg, int base, long pos, int bits) {
+    long v = 0;
+    for (int i = 0; i < bits; i++) {
+      long p = pos + i;
+      v = (v << 1) | ((msg[base + (int) (p >>> 3)] >>> (7 - (p & 7))) & 1);
+    }
+    return v;
   }
 
   /**
@@ -480,23 +544,50 @@ public final class Wire {
   }
 
   /**
-   * Parses an answer for preset {@code p} and geometry {@code g} (null: any plane count); sizes
-   * are checked against both and the bytes present before anything is allocated.
+   * Parses an answer for preset {@code p} and geometry {@code g} (null: any plane count, b of 1
+   * to N coefficients); sizes are checked against both and the bytes present before anything
+   * is allocated; the padding bits of each plane must be zero.
    *
    * @throws WireException naming the field that is wrong
    */
   public static Answer readAnswer(byte[] msg, Params p, Geometry g) {
     Reader in = open(msg, TYPE_ANSWER, p);
     int planes = in.i32("planes");
-    int limbs = in.i32("limbs");
-    if (planes < 1 || limbs != p.answerLimbs() || (g != null && planes != g.planes())) {
-      throw new WireException("answer shape " + planes + " planes x " + limbs
-          + " limbs is invalid for preset " + p.id() + " (limbs " + p.answerLimbs()
-          + (g != null ? ", planes " + g.planes() : "") + ")");
+    int n = in.i32("ring degree");
+    int bitsB = in.u8("bits of b");
+    int bitsA = in.u8("bits of a");
+    int nb = in.i32("b coefficients");
+    int trimmed = g == null ? -1 : AnswerSwitch.bCoefficients(p, g);
+    if (planes < 1 || (g != null && planes != g.planes()) || n != p.n()
+        || bitsB != p.answerBitsB() || bitsA != p.answerBitsA() || nb < 1 || nb > p.n()
+        || (g != null && nb != p.n() && nb != trimmed)) {
+      throw new WireException("answer shape " + planes + " planes, N = " + n + ", b of " + nb
+          + " x " + bitsB + " bits, a of " + bitsA + " bits is invalid for preset " + p.id()
+          + " (N = " + p.n() + ", b " + p.answerBitsB() + " bits, a " + p.answerBitsA() + " bits"
+          + (g != null ? ", planes " + g.planes() + ", b of " + trimmed + " or " + p.n()
+              + " coefficients" : "") + ")");
     }
-    short[] data = in.shorts("data", (long) planes * 2 * limbs * p.n());
+    long planeBytes = Answer.planeBytes(n, bitsB, bitsA, nb);
+    in.need((long) planes * planeBytes, "data");
+    int per = nb + n;
+    long[] v = new long[Math.multiplyExact(planes, per)];
+    int base = in.pos;
+    for (int pl = 0; pl < planes; pl++) {
+      long bit = 0;
+      for (int j = 0; j < per; j++) {
+        int bits = j < nb ? bitsB : bitsA;
+        v[pl * per + j] = getBits(msg, base, bit, bits);
+        bit += bits;
+      }
+      long pad = planeBytes * 8 - bit;
+      if (pad > 0 && getBits(msg, base, bit, (int) pad) != 0) {
+        throw new WireException("answer plane " + pl + " has non-zero padding bits");
+      }
+      base += (int) planeBytes;
+    }
+    in.pos = base;
     in.expectEnd();
-    return new Answer(p.id(), planes, limbs, data);
+    return new Answer(p.id(), planes, n, bitsB, bitsA, nb, v);
   }
 
   /** Serializes a secret key (for the client's own storage; never send it). */
@@ -565,7 +656,8 @@ public final class Wire {
     String client = in.ascii("client id", MAX_CLIENT_ID);
     byte[] seed = in.bytes(Prg.SEED_BYTES, "seed");
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-    short[] ksk = in.shorts("key-switching part", (long) cp.automorphisms() * cp.ksLevels() * per);
+    short[] ksk = in.shortsMultiple("key-switching part", (long) cp.ksLevels() * per,
+        cp.automorphisms());
     short[] g = in.shorts("GGSW(s) part", 2L * cp.keys().ggswLevels() * per);
     in.expectEnd();
     EvaluationKeys k = new EvaluationKeys(cp.id(), client, seed, ksk, g);

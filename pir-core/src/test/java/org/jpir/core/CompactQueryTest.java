@@ -31,6 +31,11 @@ class CompactQueryTest {
     return Geometry.of(p, 12 * 16 * 5 - 7, 100, 16);
   }
 
+  /** A geometry whose expansion needs every automorphism key (85 rows: 255 phase-1 slots). */
+  static Geometry fullDepthGeometry() {
+    return Geometry.of(CP.server(), 12 * 85, 100, 85);
+  }
+
   static CompactClient client(Geometry g, String id) {
     return new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM), id, RANDOM);
   }
@@ -39,7 +44,8 @@ class CompactQueryTest {
   void keySwitchedAutomorphismHasTheAutomorphismOfThePhase() {
     Params kp = CP.keys();
     int n = kp.n();
-    CompactClient c = client(smallGeometry(), "alice");
+    CompactClient c = client(fullDepthGeometry(), "alice");
+    assertEquals(CP.automorphisms(), c.evaluationKeys().automorphisms(CP));
     PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(CP, c.evaluationKeys());
     GlweOps ops = new GlweOps(kp);
     CompactExpander ex = new CompactExpander(CP);
@@ -79,7 +85,7 @@ class CompactQueryTest {
     Params kp = CP.keys();
     int n = kp.n();
     int k = kp.base2k();
-    CompactClient c = client(smallGeometry(), "bob");
+    CompactClient c = client(fullDepthGeometry(), "bob");
     PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(CP, c.evaluationKeys());
     GlweOps ops = new GlweOps(kp);
     CompactExpander ex = new CompactExpander(CP);
@@ -211,7 +217,7 @@ class CompactQueryTest {
         RANDOM);
     int queryBytes = Wire.writeCompactQuery(c.query(0)).length;
     int keyBytes = Wire.writeEvaluationKeys(c.evaluationKeys()).length;
-    long answerBytes = 2L * 2 * p.answerLimbs() * p.n();
+    long answerBytes = Wire.maxAnswerBytes(p, g);
     System.out.printf(java.util.Locale.ROOT, "compact %s: query %d B, keys %d B, answer %d B"
         + " per plane, end to end (3 queries, keygen, 20 MiB database) %.1f s%n", cp.id(),
         queryBytes, keyBytes, answerBytes, seconds);
@@ -241,12 +247,10 @@ class CompactQueryTest {
         null);
     Answer a = Wire.readAnswer(Wire.writeAnswer(new PirServer(p).answer(db, pq, null)), p, g);
     assertArrayEquals(src.record(index), client.decode(a, index), "record " + index);
-    long[] msg = new long[a.limbs() * n];
+    long[] msg = new long[p.plaintextLimbs() * n];
     System.arraycopy(new ColumnEncoder(p, g, src).digits(0, 1), g.rowOf(index)
         * p.plaintextLimbs() * n, msg, 0, p.plaintextLimbs() * n);
-    Glwe c = new Glwe(n, a.limbs());
-    Digits.toLongs(a.data(), 0, c.data(), 0, c.data().length);
-    double[] e = new GlweOps(p).noise(new SecretKey(p, client.secret().coefficients()), c, msg);
+    double[] e = client.noise(a, 0, msg);
     double var = variance(e);
     double est = Noise.compactAnswer(cp, g.rows(), g.cols());
     System.out.printf(java.util.Locale.ROOT, "compact edge %dx%d: noise std 2^%.2f, estimate"
@@ -399,5 +403,30 @@ class CompactQueryTest {
     assertTrue(Noise.log2FailureProbability(p56, Noise.compactAnswer(c56, 256, 256)) > -40);
     assertEquals("onionpir-4096-compact-128", cp.id());
     assertEquals(cp.server(), Presets.byId(cp.id()));
+  }
+
+  /** Keys cover the geometry's expansion depth only; a deeper query is refused by name. */
+  @Test
+  void evaluationKeysCoverOnlyTheExpansionDepthTheGeometryUses() {
+    Geometry small = smallGeometry(); // 16 rows x 5 columns: 48 and 12 slots, depth 6
+    assertEquals(6, CP.keyDepth(small.rows(), small.cols()));
+    CompactClient shallow = client(small, "dora");
+    EvaluationKeys k = shallow.evaluationKeys();
+    assertEquals(6, k.automorphisms(CP));
+    byte[] wire = Wire.writeEvaluationKeys(k);
+    assertEquals(Sizes.evaluationKeys(CP, small).total() - (64 - 4), wire.length);
+    assertTrue(wire.length < Wire.maxEvaluationKeysBytes(CP));
+    // the same secret on a deeper database: its query cannot be expanded with the shallow keys
+    Geometry deep = fullDepthGeometry();
+    CompactClient deepClient = new CompactClient(CP, deep, shallow.secret(), "dora", RANDOM);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> deepClient.useEvaluationKeys(k));
+    assertTrue(e.getMessage().contains("cover 6 expansion levels"), e.getMessage());
+    CompactClient other = new CompactClient(CP, deep, shallow.secret(), "dora", RANDOM);
+    CompactQuery q = other.query(3);
+    PreparedEvaluationKeys prepared = PreparedEvaluationKeys.prepare(CP, k);
+    e = assertThrows(IllegalArgumentException.class,
+        () -> new CompactExpander(CP).expand(q, prepared, null));
+    assertTrue(e.getMessage().contains("needs 8"), e.getMessage());
   }
 }

@@ -55,11 +55,7 @@ class WireFuzzTest {
   static final byte[] COMPACT_QUERY;
 
   static {
-    short[] data = new short[2 * P.answerLimbs() * P.n()];
-    for (int i = 0; i < data.length; i++) {
-      data[i] = (short) RANDOM.nextInt();
-    }
-    ANSWER = Wire.writeAnswer(new Answer(P.id(), 1, P.answerLimbs(), data));
+    ANSWER = Wire.writeAnswer(WireTest.randomAnswer(P, 1, P.n()));
     CompactClient cc = new CompactClient(CP, CG, CompactClient.generateSecret(CP, RANDOM),
         "fuzz-client", RANDOM);
     EVALUATION_KEYS = Wire.writeEvaluationKeys(cc.evaluationKeys());
@@ -103,8 +99,7 @@ class WireFuzzTest {
         pos = addArrays(out, msg, pos, 2);
         break;
       case Wire.TYPE_ANSWER:
-        out.addAll(List.of(h, h + 4));
-        addArrays(out, msg, h + 8, 1);
+        out.addAll(List.of(h, h + 4, h + 8, h + 9, h + 10));
         break;
       case Wire.TYPE_EVALUATION_KEYS: {
         out.add(h);
@@ -344,15 +339,15 @@ class WireFuzzTest {
   void productionSizeDeclarationsOfEveryMessageAreRefusedByName() {
     Params p = Presets.ONIONPIR_4096;
     CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;
-    byte[] answer = Wire.forge(Wire.TYPE_ANSWER, p.id(), ints(1 << 20, p.answerLimbs(), 1 << 30));
+    byte[] answer = Wire.forge(Wire.TYPE_ANSWER, p.id(), concat(ints(1 << 20, 1 << 30),
+        new byte[] {(byte) p.answerBitsB(), (byte) p.answerBitsA()}, ints(p.n())));
     Wire.WireException e = assertThrows(Wire.WireException.class, () -> Wire.readAnswer(answer,
         p));
-    assertTrue(e.getMessage().contains("data has length 1073741824, expected 42949672960"),
-        e.getMessage());
-    byte[] answer2 = Wire.forge(Wire.TYPE_ANSWER, p.id(), ints(1000, p.answerLimbs(),
-        1000 * 2 * p.answerLimbs() * p.n()));
+    assertTrue(e.getMessage().contains("N = 1073741824"), e.getMessage());
+    byte[] answer2 = Wire.forge(Wire.TYPE_ANSWER, p.id(), concat(ints(1 << 30, p.n()),
+        new byte[] {(byte) p.answerBitsB(), (byte) p.answerBitsA()}, ints(p.n())));
     e = assertThrows(Wire.WireException.class, () -> Wire.readAnswer(answer2, p));
-    assertTrue(e.getMessage().contains("truncated answer"), e.getMessage());
+    assertTrue(e.getMessage().contains("truncated answer: data needs"), e.getMessage());
     byte[] sk = Wire.forge(Wire.TYPE_SECRET_KEY, p.id(), ints(Integer.MAX_VALUE));
     e = assertThrows(Wire.WireException.class, () -> Wire.readSecretKey(sk, p));
     assertTrue(e.getMessage().contains("2147483647 coefficients, expected 4096"),

@@ -37,11 +37,13 @@ class WireTest {
     assertEquals(q.cols(), back.cols());
     SecretKey sk2 = Wire.readSecretKey(Wire.writeSecretKey(sk), P);
     assertArrayEquals(sk.coefficients(), sk2.coefficients());
-    Answer a = new Answer(P.id(), 2, 5, new short[2 * 2 * 5 * P.n()]);
-    a.data()[7] = -3;
+    Answer a = randomAnswer(P, 2, P.n());
     Answer a2 = Wire.readAnswer(Wire.writeAnswer(a), P);
-    assertArrayEquals(a.data(), a2.data());
+    assertArrayEquals(a.values(), a2.values());
     assertEquals(2, a2.planes());
+    Answer trimmed = randomAnswer(P, 1, 17);
+    assertArrayEquals(trimmed.values(), Wire.readAnswer(Wire.writeAnswer(trimmed), P).values());
+    assertEquals(Wire.answerBytes(P, 1, 17), Wire.writeAnswer(trimmed).length);
   }
 
   @Test
@@ -66,10 +68,22 @@ class WireTest {
     // the geometry overloads refuse a message made for another database shape
     Geometry other = Geometry.of(P, 1000, 100, 8);
     rejects(q, b -> Wire.readQuery(b, P, other), "query was made for 4 rows x 2 columns");
-    Answer a = new Answer(P.id(), 2, P.answerLimbs(), new short[2 * 2 * P.answerLimbs() * P.n()]);
+    Answer a = randomAnswer(P, 2, P.n());
     rejects(Wire.writeAnswer(a), b -> Wire.readAnswer(b, P, G), "planes 1");
-    Answer fewLimbs = new Answer(P.id(), 1, 3, new short[2 * 3 * P.n()]);
-    rejects(Wire.writeAnswer(fewLimbs), b -> Wire.readAnswer(b, P), "limbs 5");
+    Answer fewBits = new Answer(P.id(), 1, P.n(), P.answerBitsB() - 1, P.answerBitsA(), P.n(),
+        new long[2 * P.n()]);
+    rejects(Wire.writeAnswer(fewBits), b -> Wire.readAnswer(b, P), "b " + P.answerBitsB()
+        + " bits");
+    // b trimmed to a count the geometry does not give
+    rejects(Wire.writeAnswer(randomAnswer(P, G.planes(), 17)), b -> Wire.readAnswer(b, P, G),
+        "b of " + AnswerSwitch.bCoefficients(P, G) + " or " + P.n() + " coefficients");
+    // non-zero padding bits
+    Answer odd = randomAnswer(P, 1, 1);
+    byte[] bad = Wire.writeAnswer(odd);
+    if ((P.answerBitsB() + P.n() * (long) P.answerBitsA()) % 8 != 0) {
+      bad[bad.length - 5] |= 1;
+      rejects(Wire.sealChecksum(bad), b -> Wire.readAnswer(b, P), "padding");
+    }
   }
 
   @Test
@@ -79,8 +93,7 @@ class WireTest {
     byte[] q = Wire.writeQuery(new PirClient(P, G, sk, RANDOM).query(3));
     assertEquals(Wire.maxQueryBytes(P, G), q.length);
     assertEquals(Wire.maxSecretKeyBytes(P), Wire.writeSecretKey(sk).length);
-    Answer a = new Answer(P.id(), G.planes(), P.answerLimbs(),
-        new short[G.planes() * 2 * P.answerLimbs() * P.n()]);
+    Answer a = randomAnswer(P, G.planes(), P.n());
     assertEquals(Wire.maxAnswerBytes(P, G), Wire.writeAnswer(a).length);
     // production sizes, for the jobs' limits
     Params prod = Presets.ONIONPIR_4096;
@@ -110,5 +123,18 @@ class WireTest {
         new java.io.ByteArrayInputStream(new byte[101]), 100, "stream"));
     assertTrue(e.getMessage().contains("stream holds more than the largest valid 100"),
         e.getMessage());
+  }
+
+  /** An answer of random switched values (b of {@code nb} coefficients). */
+  static Answer randomAnswer(Params p, int planes, int nb) {
+    long[] v = new long[planes * (nb + p.n())];
+    for (int pl = 0; pl < planes; pl++) {
+      for (int j = 0; j < nb + p.n(); j++) {
+        int bits = j < nb ? p.answerBitsB() : p.answerBitsA();
+        long r = RANDOM.nextLong();
+        v[pl * (nb + p.n()) + j] = bits == 64 ? r : r >>> (64 - bits);
+      }
+    }
+    return new Answer(p.id(), planes, p.n(), p.answerBitsB(), p.answerBitsA(), nb, v);
   }
 }

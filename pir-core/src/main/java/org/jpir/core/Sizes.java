@@ -1,0 +1,124 @@
+package org.jpir.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Where the bytes of each message go: a breakdown of a query, an answer and a client's
+ * evaluation keys into their components, computed from the preset and the geometry with the
+ * same formulas as {@link Wire} (the totals equal {@code Wire.max*Bytes} and the lengths of real
+ * messages; {@code SizesTest}). Client ids are counted at their largest (64 bytes).
+ */
+public final class Sizes {
+  private Sizes() {}
+
+  /**
+   * One component of a message: {@code count} items of {@code bytesEach} bytes.
+   *
+   * @param component what the items are
+   * @param count how many
+   * @param bytesEach bytes per item
+   * @param formula how {@code bytesEach} comes from the parameters
+   */
+  public record Part(String component, long count, long bytesEach, String formula) {
+    /** {@code count * bytesEach}. */
+    public long bytes() {
+      return count * bytesEach;
+    }
+  }
+
+  /** A message's parts and their total. */
+  public record Breakdown(String message, List<Part> parts) {
+    /** The sum of every part. */
+    public long total() {
+      long t = 0;
+      for (Part p : parts) {
+        t += p.bytes();
+      }
+      return t;
+    }
+
+    /** One line per part, then the total. */
+    public String describe() {
+      StringBuilder sb = new StringBuilder();
+      sb.append(String.format(Locale.ROOT, "%s: %,d B (%.1f KiB)%n", message, total(),
+          total() / 1024.0));
+      for (Part p : parts) {
+        sb.append(String.format(Locale.ROOT, "  %-56s %6d x %7d B = %,11d B  (%s)%n",
+            p.component(), p.count(), p.bytesEach(), p.bytes(), p.formula()));
+      }
+      return sb.toString();
+    }
+  }
+
+  private static Part framing(String presetId, long extra, String what) {
+    return new Part("framing: header, CRC" + what, 1, Wire.headerBytes(presetId) + Wire.CRC_BYTES
+        + extra, "magic 4 + version 2 + type 1 + id " + (2 + presetId.length()) + " + CRC 4"
+        + (extra > 0 ? " + " + extra : ""));
+  }
+
+  /** A classic query ({@link Wire#writeQuery}) for preset {@code p} and geometry {@code g}. */
+  public static Breakdown query(Params p, Geometry g) {
+    long per = 2L * p.glweLimbs() * p.n();
+    List<Part> parts = new ArrayList<>();
+    parts.add(framing(p.id(), 4 + 4 + Prg.SEED_BYTES + 4 + 4,
+        ", rows, cols, seed, 2 lengths"));
+    parts.add(new Part("phase-1 rows (b part, seeded mask)",
+        (long) g.rows() * p.plaintextLimbs(), per, "2 B x " + p.glweLimbs() + " limbs x N "
+            + p.n()));
+    parts.add(new Part("phase-2 GGSW rows (b part, seeded mask)",
+        (long) Noise.levels(g.cols()) * 2 * p.ggswLevels(), per, "2 B x " + p.glweLimbs()
+            + " limbs x N " + p.n()));
+    return new Breakdown("query (classic, " + p.id() + ")", parts);
+  }
+
+  /** A compact query ({@link Wire#writeCompactQuery}) for {@code cp} and geometry {@code g}. */
+  public static Breakdown compactQuery(CompactParams cp, Geometry g) {
+    Params k = cp.keys();
+    long per = 2L * k.glweLimbs() * k.n();
+    List<Part> parts = new ArrayList<>();
+    parts.add(framing(cp.id(), 2 + Wire.MAX_CLIENT_ID + 8 + 4 + 4 + Prg.SEED_BYTES + 4 + 4,
+        ", client id, fingerprint, rows, cols, seed, 2 lengths"));
+    parts.add(new Part("packed phase-1 GLWE (b part, seeded mask)", 1, per,
+        "2 B x " + k.glweLimbs() + " key limbs x N " + k.n()));
+    parts.add(new Part("packed phase-2 GLWE (b part, seeded mask)",
+        Noise.levels(g.cols()) == 0 ? 0 : 1, per, "2 B x " + k.glweLimbs() + " key limbs x N "
+            + k.n()));
+    return new Breakdown("compact query (" + cp.id() + ")", parts);
+  }
+
+  /**
+   * An answer ({@link Wire#writeAnswer}) of preset {@code p} made for geometry {@code g} ({@link
+   * PirServer#toAnswer(Glwe[], Geometry)}: b trimmed to {@link AnswerSwitch#bCoefficients}).
+   */
+  public static Breakdown answer(Params p, Geometry g) {
+    int nb = AnswerSwitch.bCoefficients(p, g);
+    List<Part> parts = new ArrayList<>();
+    long plane = Answer.planeBytes(p.n(), p.answerBitsB(), p.answerBitsA(), nb);
+    long bBits = (long) nb * p.answerBitsB();
+    parts.add(framing(p.id(), 4 + 4 + 1 + 1 + 4, ", planes, N, 2 bit widths, b count"));
+    parts.add(new Part("b parts (modulus switched), one per plane", g.planes(), bBits / 8,
+        nb + " coefficients x " + p.answerBitsB() + " bits"));
+    parts.add(new Part("a parts (modulus switched), one per plane", g.planes(),
+        plane - bBits / 8, p.n() + " coefficients x " + p.answerBitsA() + " bits, + padding"));
+    return new Breakdown("answer (" + p.id() + ", " + g.planes() + " plane"
+        + (g.planes() == 1 ? "" : "s") + ")", parts);
+  }
+
+  /** A client's evaluation keys ({@link Wire#writeEvaluationKeys}) for {@code cp}. */
+  public static Breakdown evaluationKeys(CompactParams cp, Geometry g) {
+    Params k = cp.keys();
+    long per = 2L * k.glweLimbs() * k.n();
+    List<Part> parts = new ArrayList<>();
+    parts.add(framing(cp.id(), 2 + Wire.MAX_CLIENT_ID + Prg.SEED_BYTES + 4 + 4,
+        ", client id, seed, 2 lengths"));
+    int depth = cp.keyDepth(g.rows(), g.cols());
+    parts.add(new Part("automorphism keys: " + depth + " (expansion depth) x " + cp.ksLevels()
+        + " levels (b part)", (long) depth * cp.ksLevels(), per,
+        "2 B x " + k.glweLimbs() + " key limbs x N " + k.n()));
+    parts.add(new Part("GGSW(s): 2 x " + k.ggswLevels() + " rows (b part)",
+        2L * k.ggswLevels(), per, "2 B x " + k.glweLimbs() + " key limbs x N " + k.n()));
+    return new Breakdown("evaluation keys (" + cp.id() + ", once per client)", parts);
+  }
+}

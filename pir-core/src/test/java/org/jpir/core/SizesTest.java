@@ -1,0 +1,61 @@
+package org.jpir.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.SecureRandom;
+import org.junit.jupiter.api.Test;
+
+/** The size breakdowns add up to the real messages and to the readers' limits. */
+class SizesTest {
+  static final SecureRandom RANDOM = new SecureRandom();
+  static final String LONG_ID = "c".repeat(Wire.MAX_CLIENT_ID);
+
+  @Test
+  void compactBreakdownsEqualTheMessagesTheyDescribe() {
+    CompactParams cp = CompactParams.TEST_INSECURE_256_COMPACT;
+    for (Geometry g : new Geometry[] {Geometry.of(cp.server(), 12 * 16 * 5 - 7, 100, 16),
+        Geometry.of(cp.server(), 3, 100, 16)}) {
+      CompactClient c = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM),
+          LONG_ID, RANDOM);
+      byte[] q = Wire.writeCompactQuery(c.query(g.recordCount() - 1));
+      assertEquals(q.length, Sizes.compactQuery(cp, g).total());
+      assertEquals(Wire.maxCompactQueryBytes(cp, g), Sizes.compactQuery(cp, g).total());
+      byte[] k = Wire.writeEvaluationKeys(c.evaluationKeys());
+      assertEquals(k.length, Sizes.evaluationKeys(cp, g).total());
+      assertTrue(Sizes.evaluationKeys(cp, g).total() <= Wire.maxEvaluationKeysBytes(cp));
+      PreparedDatabase db = PreparedDatabase.prepare(cp.server(), g,
+          new SyntheticRecords(g.recordCount(), g.recordSize(), 5));
+      PreparedQuery pq = new CompactExpander(cp).expand(c.query(1),
+          PreparedEvaluationKeys.prepare(cp, c.evaluationKeys()), null);
+      byte[] a = Wire.writeAnswer(new PirServer(cp.server()).answer(db, pq, null));
+      assertEquals(a.length, Sizes.answer(cp.server(), g).total());
+      assertEquals(Wire.maxAnswerBytes(cp.server(), g), a.length);
+    }
+  }
+
+  @Test
+  void classicBreakdownsEqualTheMessagesTheyDescribe() {
+    Params p = Presets.TEST_INSECURE_256;
+    Geometry g = Geometry.of(p, 40, 3000, 4);
+    PirClient c = new PirClient(p, g, SecretKey.generate(p, RANDOM), RANDOM);
+    ClientQuery q = c.query(7);
+    assertEquals(Wire.writeQuery(q).length, Sizes.query(p, g).total());
+    assertEquals(Wire.maxQueryBytes(p, g), Sizes.query(p, g).total());
+    PreparedDatabase db = PreparedDatabase.prepare(p, g, new SyntheticRecords(40, 3000, 1));
+    byte[] a = Wire.writeAnswer(new PirServer(p).answer(db, new QueryExpander(p).expand(q, g),
+        null));
+    assertEquals(a.length, Sizes.answer(p, g).total());
+    assertTrue(g.planes() > 1);
+  }
+
+  @Test
+  void productionTotalsEqualTheReadersLimits() {
+    CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;
+    Geometry g = cp.chooseGeometry((1L << 30) / 3072, 3072);
+    assertEquals(Wire.maxCompactQueryBytes(cp, g), Sizes.compactQuery(cp, g).total());
+    assertEquals(Wire.maxAnswerBytes(cp.server(), g), Sizes.answer(cp.server(), g).total());
+    assertTrue(Sizes.evaluationKeys(cp, g).total() <= Wire.maxEvaluationKeysBytes(cp));
+    assertTrue(Sizes.evaluationKeys(cp, g).describe().contains("automorphism keys"));
+  }
+}
