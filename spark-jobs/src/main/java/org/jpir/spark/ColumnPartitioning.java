@@ -56,6 +56,16 @@ public record ColumnPartitioning(int cols, int width) implements Serializable {
     return Integer.numberOfTrailingZeros(width);
   }
 
+  /** The ranges' boundaries: range i is {@code [bounds[i], bounds[i+1])}, count + 1 entries. */
+  public int[] bounds() {
+    int[] b = new int[count() + 1];
+    for (int i = 0; i < count(); i++) {
+      b[i] = first(i);
+    }
+    b[count()] = cols;
+    return b;
+  }
+
   /** Range indices 0..count-1. */
   public List<Integer> indices() {
     List<Integer> l = new ArrayList<>();

@@ -32,9 +32,10 @@ import org.jpir.vmp.Kernels;
 
 /**
  * The database as a cached RDD of prepared column ranges, and the batch answer over it: the
- * batch's prepared queries are broadcast, every partition runs the batched phase-1 pass and its
- * own CMux sub-tree ({@link PirServer#answerRange}), and the driver folds the partitions' nodes
- * in column order ({@link PirServer#fold}) into one answer per query.
+ * batch's queries are broadcast, every partition runs the batched phase-1 pass and its own CMux
+ * sub-trees ({@link ColumnTree#answer}), the executors continue the fold as an ordered tree over
+ * contiguous partitions ({@link ColumnTree#merge}), and the driver merges the few spans left into
+ * one answer per query.
  */
 public final class DistributedPirServer {
   private static final Logger LOG = LogManager.getLogger(DistributedPirServer.class);
@@ -47,6 +48,7 @@ public final class DistributedPirServer {
   private final PirServer driverServer;
   private final MemoryPlan plan;
   private final long queryCacheBytes;
+  private int fanIn;
   private int failFirstAttemptOf = -1;
   private java.util.Set<String> failQueries = java.util.Set.of();
   /** Batch ids, increasing in this driver JVM: executors release the entries of older batches. */
@@ -61,7 +63,10 @@ public final class DistributedPirServer {
    */
   public enum ExpandMode { DRIVER, EXECUTOR }
 
-  /** Statistics of one batch. */
+  /**
+   * Statistics of one batch: wall time on the driver; phase 1, phase 2 inside the partitions, the
+   * fold across partitions (on the executors and the driver) and the expansion, summed over tasks.
+   */
   public record BatchStats(int queries, long wallNanos, long phase1Nanos, long phase2Nanos,
       long foldNanos, long expandNanos) {}
 
@@ -75,7 +80,17 @@ public final class DistributedPirServer {
     this.driverServer = new PirServer(params);
     this.plan = plan;
     this.queryCacheBytes = plan.queryCacheBytes();
+    this.fanIn = sc.getConf().getInt(FAN_IN_SETTING, 8);
+    if (fanIn < 2) {
+      throw new IllegalArgumentException(FAN_IN_SETTING + " = " + fanIn + " must be at least 2");
+    }
   }
+
+  /**
+   * The Spark setting naming how many contiguous spans one task of the executor-side fold merges
+   * (and the most the driver receives); default 8.
+   */
+  public static final String FAN_IN_SETTING = "spark.jpir.foldFanIn";
 
   /** What a job will run on the prepared database: batches of {@code batch} queries. */
   public record Workload(int batch, ExpandMode mode, org.jpir.core.CompactParams compact) {
@@ -185,6 +200,14 @@ public final class DistributedPirServer {
     return new DistributedPirServer(sc, p, g, parts, rdd, plan);
   }
 
+  /** Test hook: merge {@code f} spans per task of the executor-side fold (at least 2). */
+  void fanIn(int f) {
+    if (f < 2) {
+      throw new IllegalArgumentException("fan-in " + f + " must be at least 2");
+    }
+    this.fanIn = f;
+  }
+
   /** The memory plan checked when preparing. */
   public MemoryPlan memoryPlan() {
     return plan;
@@ -239,37 +262,160 @@ public final class DistributedPirServer {
   }
 
   /**
-   * Broadcasts {@code payload}, runs {@code fn} over every cached partition, destroys the
-   * broadcast, folds the partitions' nodes with each query's GGSWs ({@code ggsw[q]}) and fills
-   * {@code statsOut[0]} (times from {@code t0}; {@code driverExpandNanos} plus the executors'
-   * expansion times as the expansion time).
+   * Broadcasts {@code payload}, runs {@code fn} over every cached partition, folds the
+   * partitions' spans into one answer per query ({@link #foldTree}), destroys the broadcast and
+   * fills {@code statsOut[0]} (times from {@code t0}; {@code driverExpandNanos} plus the
+   * executors' expansion times as the expansion time).
    */
   private <T> Answer[] onExecutors(T payload,
       java.util.function.Function<Broadcast<T>, PartitionAnswerFn<T>> fn, Pmat[][] ggsw, long t0,
       long driverExpandNanos, BatchStats[] statsOut) {
     Broadcast<T> b = sc.broadcast(payload);
-    List<PartialAnswer> partials;
+    FoldSpan root;
     try {
-      partials = new ArrayList<>(prepared.map(fn.apply(b)).collect());
+      root = foldTree(prepared.map(fn.apply(b)), ggsw);
     } finally {
       b.destroy();
     }
-    long t1 = System.nanoTime();
-    Answer[] out = fold(partials, ggsw);
+    Answer[] out = new Answer[ggsw.length];
+    for (int qi = 0; qi < out.length; qi++) {
+      Glwe[] roots = new Glwe[geometry.planes()];
+      for (int pl = 0; pl < roots.length; pl++) {
+        roots[pl] = root.nodes()[qi][pl][0];
+      }
+      out[qi] = driverServer.toAnswer(roots);
+    }
     long t2 = System.nanoTime();
     if (statsOut != null && statsOut.length > 0) {
-      long p1 = 0;
-      long p2 = 0;
-      long pe = 0;
-      for (PartialAnswer pa : partials) {
-        p1 += pa.phase1Nanos();
-        p2 += pa.phase2Nanos();
-        pe += pa.expandNanos();
-      }
-      statsOut[0] = new BatchStats(ggsw.length, t2 - t0, p1, p2, t2 - t1,
-          driverExpandNanos + pe);
+      statsOut[0] = new BatchStats(ggsw.length, t2 - t0, root.phase1Nanos(), root.phase2Nanos(),
+          root.foldNanos(), driverExpandNanos + root.expandNanos());
     }
     return out;
+  }
+
+  /**
+   * The ordered fold of the partitions' spans: while more than {@link #fanIn} spans remain, a
+   * shuffle groups each run of {@code fanIn} contiguous spans (span i goes to group i / fanIn)
+   * and one task per group merges them in column order with the GGSWs of the levels above the
+   * partitions (broadcast once per batch); the driver collects at most {@code fanIn} spans and
+   * merges them into the root, so what it receives per query is bounded by {@code fanIn * (2
+   * height + 1)} nodes per plane whatever the number of partitions.
+   */
+  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, Pmat[][] ggsw) {
+    ColumnTree tree = new ColumnTree(geometry.cols());
+    int n = parts.count();
+    Broadcast<Pmat[][]> upper = null;
+    try {
+      JavaRDD<FoldSpan> cur = spans;
+      if (n > fanIn) {
+        upper = sc.broadcast(levelsFrom(ggsw, tree.lowestLevel(parts.bounds())));
+      }
+      while (n > fanIn) {
+        int groups = (n + fanIn - 1) / fanIn;
+        cur = cur.mapToPair(new GroupKeyFn(fanIn))
+            .partitionBy(new GroupPartitioner(groups))
+            .values()
+            .mapPartitionsWithIndex(new MergeFn(params.id(), tree, upper), true);
+        n = groups;
+      }
+      List<FoldSpan> top = new ArrayList<>(cur.collect());
+      top.sort(Comparator.comparingInt(FoldSpan::first));
+      FoldSpan root = tree.merge(driverServer, top, 0, ggsw, "driver");
+      if (root.first() != 0 || root.end() != geometry.cols() || root.nodeCount() != 1) {
+        throw new IllegalStateException("the fold ended with " + root.nodeCount() + " nodes over"
+            + " columns [" + root.first() + ", " + root.end() + ") of " + geometry.cols());
+      }
+      return root;
+    } finally {
+      if (upper != null) {
+        upper.destroy();
+      }
+    }
+  }
+
+  /** Each query's GGSWs of levels {@code >= from} (lower levels null: the tree never reads them). */
+  static Pmat[][] levelsFrom(Pmat[][] ggsw, int from) {
+    Pmat[][] out = new Pmat[ggsw.length][];
+    for (int q = 0; q < ggsw.length; q++) {
+      out[q] = new Pmat[ggsw[q].length];
+      for (int t = from; t < ggsw[q].length; t++) {
+        out[q][t] = ggsw[q][t];
+      }
+    }
+    return out;
+  }
+
+  /** Keys span i by its group i / fanIn of the next tree level. */
+  static final class GroupKeyFn
+      implements org.apache.spark.api.java.function.PairFunction<FoldSpan, Integer, FoldSpan> {
+    private static final long serialVersionUID = 1L;
+    private final int fanIn;
+
+    GroupKeyFn(int fanIn) {
+      this.fanIn = fanIn;
+    }
+
+    @Override
+    public scala.Tuple2<Integer, FoldSpan> call(FoldSpan s) {
+      return new scala.Tuple2<>(s.index() / fanIn, s);
+    }
+  }
+
+  /** Group g of a tree level goes to partition g. */
+  static final class GroupPartitioner extends org.apache.spark.Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final int groups;
+
+    GroupPartitioner(int groups) {
+      this.groups = groups;
+    }
+
+    @Override
+    public int numPartitions() {
+      return groups;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return (Integer) key;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof GroupPartitioner gp && gp.groups == groups;
+    }
+
+    @Override
+    public int hashCode() {
+      return groups;
+    }
+  }
+
+  /** Merges one group's spans in column order into the span of index = the group. */
+  static final class MergeFn implements org.apache.spark.api.java.function.Function2<Integer,
+      java.util.Iterator<FoldSpan>, java.util.Iterator<FoldSpan>> {
+    private static final long serialVersionUID = 1L;
+    private final String paramsId;
+    private final ColumnTree tree;
+    private final Broadcast<Pmat[][]> ggsw;
+
+    MergeFn(String paramsId, ColumnTree tree, Broadcast<Pmat[][]> ggsw) {
+      this.paramsId = paramsId;
+      this.tree = tree;
+      this.ggsw = ggsw;
+    }
+
+    @Override
+    public java.util.Iterator<FoldSpan> call(Integer group, java.util.Iterator<FoldSpan> it) {
+      List<FoldSpan> in = new ArrayList<>();
+      it.forEachRemaining(in::add);
+      if (in.isEmpty()) {
+        return java.util.Collections.emptyIterator();
+      }
+      in.sort(Comparator.comparingInt(FoldSpan::first));
+      PirServer server = new PirServer(Presets.byId(paramsId));
+      return List.of(tree.merge(server, in, group, ggsw.value(), executorId())).iterator();
+    }
   }
 
   /** Answers queries the driver expanded since {@code t0}, counting that time as expansion. */
@@ -406,25 +552,6 @@ public final class DistributedPirServer {
     }
   }
 
-  /** The driver's fold of partition nodes, per query, with each query's GGSWs. */
-  private Answer[] fold(List<PartialAnswer> partials, Pmat[][] ggsw) {
-    partials.sort(Comparator.comparingInt(PartialAnswer::partition));
-    Answer[] out = new Answer[ggsw.length];
-    int levels = Noise.levels(geometry.cols());
-    for (int qi = 0; qi < ggsw.length; qi++) {
-      Glwe[] roots = new Glwe[geometry.planes()];
-      for (int pl = 0; pl < roots.length; pl++) {
-        List<Glwe> nodes = new ArrayList<>(partials.size());
-        for (PartialAnswer pa : partials) {
-          nodes.add(pa.nodes()[qi][pl]);
-        }
-        roots[pl] = driverServer.fold(nodes, parts.level(), levels, ggsw[qi]).get(0);
-      }
-      out[qi] = driverServer.toAnswer(roots);
-    }
-    return out;
-  }
-
   /** Expands the broadcast compact queries on an executor, then answers its partition. */
   static final class CompactAnswerFn extends PartitionAnswerFn<byte[][]> {
     private static final long serialVersionUID = 1L;
@@ -530,7 +657,7 @@ public final class DistributedPirServer {
    * queries from the broadcast value ({@link #queries}), and answers its column range.
    */
   abstract static class PartitionAnswerFn<T>
-      implements Function<PreparedPartition, PartialAnswer> {
+      implements Function<PreparedPartition, FoldSpan> {
     private static final long serialVersionUID = 1L;
     final String paramsId;
     final Broadcast<T> payload;
@@ -546,7 +673,7 @@ public final class DistributedPirServer {
     abstract PreparedQuery[] queries(T value, long[] nanos);
 
     @Override
-    public PartialAnswer call(PreparedPartition pp) {
+    public FoldSpan call(PreparedPartition pp) {
       TaskContext tc = TaskContext.get();
       if (pp.index() == failFirstAttemptOf && tc != null && tc.attemptNumber() == 0) {
         throw new IllegalStateException("injected failure of the first attempt of partition "
@@ -556,9 +683,8 @@ public final class DistributedPirServer {
       PreparedQuery[] qs = queries(payload.value(), expandNanos);
       PirServer server = new PirServer(Presets.byId(paramsId));
       PirServer.Timings t = new PirServer.Timings();
-      Glwe[][] nodes = server.answerRange(pp.database(), qs, t);
-      return new PartialAnswer(pp.index(), nodes, t.phase1Nanos, t.phase2Nanos, expandNanos[0],
-          executorId());
+      ColumnTree tree = new ColumnTree(pp.database().geometry().cols());
+      return tree.answer(server, pp.database(), qs, pp.index(), t, expandNanos[0], executorId());
     }
   }
 
