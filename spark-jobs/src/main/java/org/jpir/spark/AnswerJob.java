@@ -41,7 +41,20 @@ public final class AnswerJob {
    * failing on the executors), skipped (answered by an earlier run).
    */
   public record Summary(int answered, int rejected, int skipped, double seconds,
-      double serverSeconds, double phase1Seconds, double phase2Seconds, long rawBytes) {
+      double serverSeconds, double phase1Seconds, double phase2Seconds, long rawBytes,
+      SparkBatchMetrics spark, List<String> batchJson) {
+    /**
+     * The run as one JSON object: {@code {"answered", "rejected", "skipped", "seconds",
+     * "server_seconds", "spark": {...}, "batches": [{"batch", "queries", "seconds",
+     * "phase1_task_seconds", "phase2_task_seconds", "spark": {...}}, ...]}}.
+     */
+    public String json() {
+      return String.format(Locale.ROOT, "{\"answered\": %d, \"rejected\": %d, \"skipped\":"
+          + " %d, \"seconds\": %.4f, \"server_seconds\": %.4f, \"spark\": %s,%n"
+          + " \"batches\": [%s]}%n", answered, rejected, skipped, seconds, serverSeconds,
+          spark.json(), String.join(",\n  ", batchJson));
+    }
+
     /** Raw database bytes answered per second of wall time (bytes x queries / s). */
     public double bytesPerSecond() {
       return rawBytes * (double) answered / serverSeconds;
@@ -129,12 +142,16 @@ public final class AnswerJob {
       double s = (System.nanoTime() - t0) / 1e9;
       tot.serverS += s;
       LOG.info(String.format(Locale.ROOT, "batch %d/%d: %d queries answered in %.2f s (phase 1"
-          + " %.2f s, phase 2 %.2f s summed over tasks); %.2f GB/s of raw database", bi + 1,
-          batches, n, s, tot.lastP1, tot.lastP2, g.rawBytes() * (double) n / s / 1e9));
+          + " %.2f s, phase 2 %.2f s summed over tasks); %.2f GB/s of raw database; spark: %s",
+          bi + 1, batches, n, s, tot.lastP1, tot.lastP2, g.rawBytes() * (double) n / s / 1e9,
+          tot.lastSpark.describe()));
+      tot.batchJson.add(String.format(Locale.ROOT, "{\"batch\": %d, \"queries\": %d,"
+          + " \"seconds\": %.4f, \"phase1_task_seconds\": %.4f, \"phase2_task_seconds\": %.4f,"
+          + " \"spark\": %s}", bi + 1, n, s, tot.lastP1, tot.lastP2, tot.lastSpark.json()));
       HeapWatch.batchEnded();
     }
     return new Summary(tot.answered, tot.rejected, skipped, (System.nanoTime() - start) / 1e9,
-        tot.serverS, tot.p1, tot.p2, g.rawBytes());
+        tot.serverS, tot.p1, tot.p2, g.rawBytes(), tot.spark, List.copyOf(tot.batchJson));
   }
 
   /** Running totals. */
@@ -146,6 +163,9 @@ public final class AnswerJob {
     double p2;
     double lastP1;
     double lastP2;
+    SparkBatchMetrics spark = SparkBatchMetrics.NONE;
+    SparkBatchMetrics lastSpark = SparkBatchMetrics.NONE;
+    final List<String> batchJson = new ArrayList<>();
   }
 
   /**
@@ -156,6 +176,7 @@ public final class AnswerJob {
       Compact compact, DistributedPirServer.ExpandMode classicMode, Path outDir, Totals tot) {
     tot.lastP1 = 0;
     tot.lastP2 = 0;
+    tot.lastSpark = SparkBatchMetrics.NONE;
     java.util.ArrayDeque<List<Item>> work = new java.util.ArrayDeque<>();
     work.add(items);
     while (!work.isEmpty()) {
@@ -224,6 +245,8 @@ public final class AnswerJob {
       tot.p2 += st.phase2Nanos() / 1e9;
       tot.lastP1 += st.phase1Nanos() / 1e9;
       tot.lastP2 += st.phase2Nanos() / 1e9;
+      tot.spark = tot.spark.plus(st.spark());
+      tot.lastSpark = tot.lastSpark.plus(st.spark());
     }
   }
 

@@ -54,6 +54,10 @@ public final class DistributedPirServer {
   /** Batch ids, increasing in this driver JVM: executors release the entries of older batches. */
   private static final java.util.concurrent.atomic.AtomicLong BATCHES =
       new java.util.concurrent.atomic.AtomicLong();
+  /** Tags of the batches' Spark jobs for {@link BatchMetricsListener}. */
+  private static final java.util.concurrent.atomic.AtomicLong METRIC_BATCHES =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final BatchMetricsListener listener;
 
   /**
    * Where compact queries are expanded: on the driver, which then broadcasts the prepared
@@ -68,7 +72,7 @@ public final class DistributedPirServer {
    * fold across partitions (on the executors and the driver) and the expansion, summed over tasks.
    */
   public record BatchStats(int queries, long wallNanos, long phase1Nanos, long phase2Nanos,
-      long foldNanos, long expandNanos) {}
+      long foldNanos, long expandNanos, SparkBatchMetrics spark) {}
 
   private DistributedPirServer(JavaSparkContext sc, Params params, Geometry geometry,
       ColumnPartitioning parts, JavaRDD<PreparedPartition> prepared, MemoryPlan plan) {
@@ -81,6 +85,7 @@ public final class DistributedPirServer {
     this.plan = plan;
     this.queryCacheBytes = plan.queryCacheBytes();
     this.fanIn = sc.getConf().getInt(FAN_IN_SETTING, 8);
+    this.listener = BatchMetricsListener.on(sc.sc());
     if (fanIn < 2) {
       throw new IllegalArgumentException(FAN_IN_SETTING + " = " + fanIn + " must be at least 2");
     }
@@ -270,12 +275,25 @@ public final class DistributedPirServer {
   private <T> Answer[] onExecutors(T payload,
       java.util.function.Function<Broadcast<T>, PartitionAnswerFn<T>> fn, Pmat[][] ggsw, long t0,
       long driverExpandNanos, BatchStats[] statsOut) {
-    Broadcast<T> b = sc.broadcast(payload);
+    String batchTag = "batch-" + METRIC_BATCHES.incrementAndGet();
+    String previous = sc.getLocalProperty(BatchMetricsListener.PROPERTY);
+    sc.setLocalProperty(BatchMetricsListener.PROPERTY, batchTag);
+    List<Long> broadcasts = new ArrayList<>();
     FoldSpan root;
+    SparkBatchMetrics metrics;
     try {
-      root = foldTree(prepared.map(fn.apply(b)), ggsw);
+      Broadcast<T> b = sc.broadcast(payload);
+      broadcasts.add(b.id());
+      try {
+        root = foldTree(prepared.map(fn.apply(b)), ggsw, broadcasts);
+      } finally {
+        b.destroy();
+      }
     } finally {
-      b.destroy();
+      sc.setLocalProperty(BatchMetricsListener.PROPERTY, previous);
+      // also when the batch failed: the listener forgets the batch's figures
+      metrics = listener.finish(batchTag, broadcasts.stream().mapToLong(Long::longValue)
+          .toArray());
     }
     Answer[] out = new Answer[ggsw.length];
     for (int qi = 0; qi < out.length; qi++) {
@@ -288,7 +306,7 @@ public final class DistributedPirServer {
     long t2 = System.nanoTime();
     if (statsOut != null && statsOut.length > 0) {
       statsOut[0] = new BatchStats(ggsw.length, t2 - t0, root.phase1Nanos(), root.phase2Nanos(),
-          root.foldNanos(), driverExpandNanos + root.expandNanos());
+          root.foldNanos(), driverExpandNanos + root.expandNanos(), metrics);
     }
     return out;
   }
@@ -301,7 +319,7 @@ public final class DistributedPirServer {
    * merges them into the root, so what it receives per query is bounded by {@code fanIn * (2
    * height + 1)} nodes per plane whatever the number of partitions.
    */
-  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, Pmat[][] ggsw) {
+  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, Pmat[][] ggsw, List<Long> broadcasts) {
     ColumnTree tree = new ColumnTree(geometry.cols());
     int n = parts.count();
     Broadcast<Pmat[][]> upper = null;
@@ -309,6 +327,7 @@ public final class DistributedPirServer {
       JavaRDD<FoldSpan> cur = spans;
       if (n > fanIn) {
         upper = sc.broadcast(levelsFrom(ggsw, tree.lowestLevel(parts.bounds())));
+        broadcasts.add(upper.id());
       }
       while (n > fanIn) {
         int groups = (n + fanIn - 1) / fanIn;
@@ -426,7 +445,7 @@ public final class DistributedPirServer {
     if (statsOut != null && statsOut.length > 0) {
       BatchStats b = statsOut[0];
       statsOut[0] = new BatchStats(b.queries(), b.wallNanos() + te, b.phase1Nanos(),
-          b.phase2Nanos(), b.foldNanos(), te);
+          b.phase2Nanos(), b.foldNanos(), te, b.spark());
     }
     return a;
   }

@@ -68,12 +68,14 @@ public final class PirJob {
       }
       case "answer": {
         Options o = new Options("answer", args, 1, Set.of("db", "queries", "out", "batch",
-            "partitions", "max-rows", "preset", "summary", "keys", "expand"));
+            "partitions", "max-rows", "preset", "summary", "keys", "expand", "metrics",
+            "event-log"));
         DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
         Params p = db.params(o.get("preset", null));
         Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
         HeapWatch heap = HeapWatch.start();
-        try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir answer", "local[*]"))) {
+        try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.eventLog(
+            SparkSetup.conf("jpir answer", "local[*]"), o.get("event-log", null)))) {
           org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
           DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
               o.get("expand", "executor").toUpperCase(Locale.ROOT));
@@ -93,7 +95,12 @@ public final class PirJob {
               + " file, %d skipped (answered before) in %.2f s; %.3f GB/s of raw database; %.2f"
               + " queries/s", s.answered(), s.rejected(), s.skipped(), s.seconds(),
               s.bytesPerSecond() / 1e9, s.answered() / s.serverSeconds()));
+          System.out.println("answer: spark " + s.spark().describe());
           System.out.println("answer: " + heap.stop());
+          String metricsFile = o.get("metrics", null);
+          if (metricsFile != null) {
+            Files.writeString(Path.of(metricsFile), s.json());
+          }
           String summaryFile = o.get("summary", null);
           if (summaryFile != null) {
             // one line of key=value pairs for experiment runners (deploy/scaling.sh)
