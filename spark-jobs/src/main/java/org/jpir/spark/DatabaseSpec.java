@@ -52,7 +52,8 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
           + " (a stored database) nor synthetic:<count>x<recordSize>[:seed]");
     }
     try (StoredDatabase db = StoredDatabase.open(dir)) {
-      return new DatabaseSpec(new StoredSourceFactory(dir.toAbsolutePath().toString()),
+      return new DatabaseSpec(new StoredSourceFactory(dir.toAbsolutePath().toString(),
+          db.manifest().columnsPerChunk()),
           db.recordCount(), db.recordSize(), db.geometry(), db.params().id());
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("cannot open stored database " + dir + ": " + e);

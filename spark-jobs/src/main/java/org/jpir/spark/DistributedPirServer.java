@@ -105,15 +105,31 @@ public final class DistributedPirServer {
     }
   }
 
-  /** The executors' resources: Spark's unified memory per executor, cores, the cache setting. */
+  /**
+   * The executors' resources: Spark's unified memory per executor, cores, the cache setting.
+   * Waits (at most {@code spark.scheduler.maxRegisteredResourcesWaitingTime}, default 30 s) until
+   * {@code spark.scheduler.minRegisteredResourcesRatio} (default 1 here) of the expected
+   * executors ({@code spark.executor.instances}, else {@code spark.cores.max /
+   * spark.executor.cores}; at least one) have registered. Cores per executor: {@code
+   * spark.executor.cores}, else the registered cores ({@code defaultParallelism} when {@code
+   * spark.default.parallelism} is unset) shared by the executors.
+   */
   static MemoryPlan.ExecutorResources resources(JavaSparkContext sc) {
     org.apache.spark.SparkConf c = sc.getConf();
     double fraction = c.getDouble("spark.memory.fraction", 0.6);
     long cacheSetting = c.getSizeAsBytes(MemoryPlan.CACHE_SETTING, "0");
     boolean local = sc.isLocal();
     org.apache.spark.storage.BlockManagerId self = SparkEnv.get().blockManager().blockManagerId();
-    int expected = Math.max(1, c.getInt("spark.executor.instances", 1));
-    long deadline = System.nanoTime() + 60_000_000_000L;
+    int instances = c.getInt("spark.executor.instances", 0);
+    if (instances == 0 && c.contains("spark.cores.max") && c.contains("spark.executor.cores")) {
+      instances = c.getInt("spark.cores.max", 1) / Math.max(1, c.getInt("spark.executor.cores",
+          1));
+    }
+    double ratio = Math.min(1, Math.max(0, c.getDouble(
+        "spark.scheduler.minRegisteredResourcesRatio", 1.0)));
+    int expected = Math.max(1, (int) Math.ceil(ratio * instances));
+    long waitMs = c.getTimeAsMs("spark.scheduler.maxRegisteredResourcesWaitingTime", "30s");
+    long deadline = System.nanoTime() + waitMs * 1_000_000L;
     while (true) {
       long minUnified = Long.MAX_VALUE;
       int count = 0;
@@ -130,10 +146,24 @@ public final class DistributedPirServer {
       }
       if (count >= (local ? 1 : expected) || System.nanoTime() > deadline) {
         if (count == 0) {
-          throw new IllegalStateException("no executor registered within 60 s: check the"
-              + " cluster (workers, spark.executor.memory, spark.cores.max)");
+          throw new IllegalStateException("no executor registered within " + waitMs + " ms"
+              + " (spark.scheduler.maxRegisteredResourcesWaitingTime): check the cluster"
+              + " (workers, spark.executor.memory, spark.cores.max)");
         }
-        int cores = local ? sc.defaultParallelism() : c.getInt("spark.executor.cores", 1);
+        if (count < expected) {
+          LOG.warn("only {} of {} expected executors registered within {} ms; planning for {}",
+              count, expected, waitMs, count);
+        }
+        int cores;
+        if (local) {
+          cores = sc.defaultParallelism();
+        } else if (c.contains("spark.executor.cores")) {
+          cores = c.getInt("spark.executor.cores", 1);
+        } else if (!c.contains("spark.default.parallelism")) {
+          cores = Math.max(1, sc.defaultParallelism() / count);
+        } else {
+          cores = 1;
+        }
         return new MemoryPlan.ExecutorResources(local ? 1 : count, cores,
             (long) (minUnified / fraction), minUnified, fraction, cacheSetting, local);
       }
@@ -147,9 +177,9 @@ public final class DistributedPirServer {
   }
 
   /**
-   * Partitions the columns into at most {@code partitions} power-of-two ranges, prepares each on
-   * an executor from {@code source} and caches it in memory; returns once every partition is
-   * prepared, after logging the memory held per executor.
+   * Plans balanced column ranges ({@link ColumnPartitioning#plan}), prepares each on an executor
+   * from {@code source} and caches it in memory; returns once every partition is prepared, after
+   * logging the memory held per executor. {@code partitions <= 0}: one range per executor core.
    */
   public static DistributedPirServer prepare(JavaSparkContext sc, Params p, Geometry g,
       RecordSourceFactory source, int partitions) {
@@ -158,18 +188,56 @@ public final class DistributedPirServer {
 
   /**
    * As {@link #prepare(JavaSparkContext, Params, Geometry, RecordSourceFactory, int)}, after
-   * checking that every executor can hold its share for {@code w} ({@link MemoryPlan#check});
-   * afterwards checks that every partition is cached.
+   * refusing dynamic allocation and checking that every executor can hold its share for {@code
+   * w} ({@link MemoryPlan#check}); afterwards checks that every partition is cached.
    *
-   * @throws IllegalArgumentException when the executors lack memory (the message names the
-   *     settings to change)
+   * @throws IllegalArgumentException when dynamic allocation is on or the executors lack memory
+   *     (the message names the settings to change)
    * @throws IllegalStateException when a prepared partition could not be cached
    */
   public static DistributedPirServer prepare(JavaSparkContext sc, Params p, Geometry g,
       RecordSourceFactory source, int partitions, Workload w) {
-    ColumnPartitioning parts = ColumnPartitioning.forPartitions(g.cols(), partitions);
-    MemoryPlan plan = MemoryPlan.of(p, g, parts, w.batch(), w.mode(), w.compact(),
-        resources(sc));
+    refuseDynamicAllocation(sc.getConf());
+    MemoryPlan.ExecutorResources r = resources(sc);
+    int want = partitions > 0 ? partitions : r.executors() * r.coresPerExecutor();
+    ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), want, source.storageChunk());
+    LOG.info("partitions: {} for {} executor(s) x {} core(s){}", parts, r.executors(),
+        r.coresPerExecutor(), partitions > 0 ? " (" + partitions + " asked)" : "");
+    return prepare(sc, p, g, source, parts, w, r);
+  }
+
+  /** As above over the given ranges (tests: narrower ranges than the planner makes). */
+  static DistributedPirServer prepare(JavaSparkContext sc, Params p, Geometry g,
+      RecordSourceFactory source, ColumnPartitioning parts, Workload w) {
+    refuseDynamicAllocation(sc.getConf());
+    return prepare(sc, p, g, source, parts, w, resources(sc));
+  }
+
+  /**
+   * Stops a job under dynamic allocation: the prepared partitions live in the memory of the
+   * executors that prepared them and their count is planned from the executors present at start.
+   *
+   * @throws IllegalArgumentException naming the settings to use instead
+   */
+  static void refuseDynamicAllocation(org.apache.spark.SparkConf c) {
+    if (c.getBoolean("spark.dynamicAllocation.enabled", false)) {
+      throw new IllegalArgumentException("spark.dynamicAllocation.enabled=true is not supported:"
+          + " the prepared partitions are cached in the memory of the executors that prepared"
+          + " them and planned from the executors present at start, so an executor removed when"
+          + " idle loses its partitions and one added later gets none; run with --conf"
+          + " spark.dynamicAllocation.enabled=false and a fixed number of executors"
+          + " (--num-executors / spark.executor.instances)");
+    }
+  }
+
+  private static DistributedPirServer prepare(JavaSparkContext sc, Params p, Geometry g,
+      RecordSourceFactory source, ColumnPartitioning parts, Workload w,
+      MemoryPlan.ExecutorResources r) {
+    if (parts.cols() != g.cols()) {
+      throw new IllegalArgumentException("partitioning of " + parts.cols() + " columns for a"
+          + " grid of " + g.cols());
+    }
+    MemoryPlan plan = MemoryPlan.of(p, g, parts, w.batch(), w.mode(), w.compact(), r);
     LOG.info("memory plan: {}", plan.describe());
     plan.check();
     JavaRDD<PreparedPartition> rdd = sc.parallelize(parts.indices(), parts.count())
@@ -183,8 +251,8 @@ public final class DistributedPirServer {
       String[] kv = h.split("=", 2);
       perExecutor.merge(kv[0], Long.parseLong(kv[1]), Long::sum);
     }
-    LOG.info("prepared {} columns in {} partitions of width {} in {} s; PVEC bytes per executor:"
-        + " {}", g.cols(), parts.count(), parts.width(),
+    LOG.info("prepared {} columns in {} partitions of width up to {} in {} s; PVEC bytes per"
+        + " executor: {}", g.cols(), parts.count(), parts.width(),
         String.format("%.1f", (System.nanoTime() - t0) / 1e9), perExecutor);
     // Ask the block manager master, not getRDDStorageInfo: the latter reads the status store,
     // which the listener bus updates asynchronously (it lagged behind under load).

@@ -49,7 +49,7 @@ public final class PirJob {
           sc.setLogLevel("WARN");
           return DemoJob.run(sc, p, o.getLong("mib", 64), o.getInt("record-size", 1024),
               o.getInt("queries", 6), o.getInt("batch", 3),
-              o.getInt("partitions", 2 * sc.defaultParallelism()), o.getInt("max-rows", 1024),
+              o.getInt("partitions", 0), o.getInt("max-rows", 1024),
               o.getLong("seed", 2026)) ? 0 : 1;
         }
       }
@@ -82,7 +82,7 @@ public final class PirJob {
           int batch = o.getInt("batch", 4);
           boolean withKeys = cp != null && o.get("keys", null) != null;
           DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, db.factory(),
-              o.getInt("partitions", 2 * sc.defaultParallelism()),
+              o.getInt("partitions", 0),
               new DistributedPirServer.Workload(batch, mode, withKeys ? cp : null));
           AnswerJob.Compact compact = null;
           if (withKeys) {

@@ -37,6 +37,9 @@ public final class SparkSetup {
       c.set("spark.kryo.registrator", registrators + "," + ours);
     }
     c.setIfMissing("spark.kryoserializer.buffer.max", "1024m");
+    // partitions are planned from the executors present: wait for all of them (Spark's own wait
+    // at start-up, bounded by spark.scheduler.maxRegisteredResourcesWaitingTime)
+    c.setIfMissing("spark.scheduler.minRegisteredResourcesRatio", "1.0");
     // bulk copies for the large double[] of prepared matrices instead of per-element writes
     c.setIfMissing("spark.kryo.unsafe", "true");
     // ciphertexts and prepared matrices are uniformly random: compressing them only costs time

@@ -30,8 +30,11 @@ class BatchMetricsTest extends SparkTestBase {
     SecureRandom rnd = new SecureRandom();
     SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 37, 1792, 3);
     Geometry g = Geometry.of(P, 8 * 37, 1792, 8);
-    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 4);
+    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src,
+        ColumnPartitioning.of(new int[] {0, 9, 18, 27, 37}, 1),
+        DistributedPirServer.Workload.single());
     int parts = server.partitioning().count();
+    assertEquals(4, parts);
     PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
     List<ClientQuery> qs = List.of(client.query(3), client.query(200));
     long wire = 0;
