@@ -74,26 +74,34 @@ public final class AnswerJob {
     return run(server, p, queryDir, outDir, batchSize, null, DistributedPirServer.ExpandMode.DRIVER);
   }
 
-  /** Runs over {@code queryDir}; {@code compact} may be null (then *.cquery files are errors). */
+  /** Runs over the local {@code queryDir}; {@code compact} may be null. */
   public static Summary run(DistributedPirServer server, Params p, Path queryDir, Path outDir,
       int batchSize, Compact compact, DistributedPirServer.ExpandMode classicMode) {
+    return run(server, p, Storage.at(queryDir.toAbsolutePath().toUri().toString()),
+        Storage.at(outDir.toAbsolutePath().toUri().toString()), batchSize, compact, classicMode);
+  }
+
+  /**
+   * Runs over {@code queryDir} (any Hadoop file system), writing into {@code outDir}; {@code
+   * compact} may be null (then *.cquery files are errors).
+   */
+  public static Summary run(DistributedPirServer server, Params p, Storage queryDir,
+      Storage outDir, int batchSize, Compact compact,
+      DistributedPirServer.ExpandMode classicMode) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1");
     }
-    List<Path> files;
-    try (Stream<Path> s = Files.list(queryDir)) {
-      files = s.filter(f -> f.getFileName().toString().endsWith(".query")
-          || f.getFileName().toString().endsWith(".cquery")).sorted().toList();
-      Files.createDirectories(outDir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read query directory " + queryDir, e);
+    if (!queryDir.isDirectory()) {
+      throw new IllegalArgumentException("query directory " + queryDir + " is not a directory");
     }
+    List<String> files = queryDir.list(".query", ".cquery");
+    outDir.mkdirs();
     if (files.isEmpty()) {
       throw new IllegalArgumentException("no *.query or *.cquery files in " + queryDir);
     }
-    List<Path> todo = new ArrayList<>();
-    for (Path f : files) {
-      if (!Files.exists(outDir.resolve(stem(f) + ".answer"))) {
+    List<String> todo = new ArrayList<>();
+    for (String f : files) {
+      if (!outDir.exists(stem(f) + ".answer")) {
         todo.add(f);
       }
     }
@@ -108,29 +116,29 @@ public final class AnswerJob {
     Totals tot = new Totals();
     int batches = (todo.size() + batchSize - 1) / batchSize;
     for (int bi = 0; bi < batches; bi++) {
-      List<Path> batch = todo.subList(bi * batchSize, Math.min(todo.size(), (bi + 1)
+      List<String> batch = todo.subList(bi * batchSize, Math.min(todo.size(), (bi + 1)
           * batchSize));
       long t0 = System.nanoTime();
       List<Item> good = new ArrayList<>();
-      for (Path f : batch) {
+      for (String f : batch) {
         String name = stem(f);
         try {
-          if (f.getFileName().toString().endsWith(".cquery")) {
+          if (f.endsWith(".cquery")) {
             if (compact == null) {
               throw new IllegalArgumentException("compact query, but the job has no evaluation"
                   + " keys (--keys DIR) or the preset " + p.id() + " is not a compact one");
             }
-            CompactQuery q = Wire.readCompactQuery(Wire.readFile(f, maxCompact,
+            CompactQuery q = Wire.readCompactQuery(queryDir.read(f, maxCompact,
                 "compact query"), compact.params(), g);
             checkCompact(q, compact);
             good.add(new Item(name, null, q));
           } else {
             // the decoder validates the query and checks it against the geometry
-            ClientQuery q = Wire.readQuery(Wire.readFile(f, maxQuery, "query"), p, g);
+            ClientQuery q = Wire.readQuery(queryDir.read(f, maxQuery, "query"), p, g);
             good.add(new Item(name, q, null));
           }
         } catch (IllegalArgumentException | UncheckedIOException e) {
-          reject(outDir, name, "query " + f.getFileName() + " rejected: " + e.getMessage(), tot);
+          reject(outDir, name, "query " + f + " rejected: " + e.getMessage(), tot);
         }
       }
       if (good.isEmpty()) {
@@ -173,7 +181,7 @@ public final class AnswerJob {
    * same way, so a failing query ends alone and gets an error file naming the reason.
    */
   private static void answerIsolated(DistributedPirServer server, Params p, List<Item> items,
-      Compact compact, DistributedPirServer.ExpandMode classicMode, Path outDir, Totals tot) {
+      Compact compact, DistributedPirServer.ExpandMode classicMode, Storage outDir, Totals tot) {
     tot.lastP1 = 0;
     tot.lastP2 = 0;
     tot.lastSpark = SparkBatchMetrics.NONE;
@@ -186,8 +194,7 @@ public final class AnswerJob {
       } catch (Exception e) {
         String reason = firstLine(e);
         // the classic half of a mixed part may have been answered before the compact half failed
-        part = part.stream().filter(it -> !Files.exists(outDir.resolve(it.name() + ".answer")))
-            .toList();
+        part = part.stream().filter(it -> !outDir.exists(it.name() + ".answer")).toList();
         if (part.isEmpty()) {
           continue;
         }
@@ -206,7 +213,7 @@ public final class AnswerJob {
 
   /** One pass over the classic and the compact queries of {@code part}; writes their answers. */
   private static void answerOnce(DistributedPirServer server, Params p, List<Item> part,
-      Compact compact, DistributedPirServer.ExpandMode classicMode, Path outDir, Totals tot) {
+      Compact compact, DistributedPirServer.ExpandMode classicMode, Storage outDir, Totals tot) {
     List<ClientQuery> classic = new ArrayList<>();
     List<String> classicNames = new ArrayList<>();
     List<CompactQuery> compactQs = new ArrayList<>();
@@ -250,20 +257,16 @@ public final class AnswerJob {
     }
   }
 
-  private static void answered(Path outDir, String name, byte[] answer, Totals tot) {
-    write(outDir.resolve(name + ".answer"), answer);
-    try {
-      Files.deleteIfExists(outDir.resolve(name + ".error"));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot remove the stale error file of " + name, e);
-    }
+  private static void answered(Storage outDir, String name, byte[] answer, Totals tot) {
+    outDir.write(name + ".answer", answer);
+    outDir.delete(name + ".error");
     tot.answered++;
   }
 
-  private static void reject(Path outDir, String name, String msg, Totals tot) {
+  private static void reject(Storage outDir, String name, String msg, Totals tot) {
     tot.rejected++;
     LOG.warn(msg);
-    write(outDir.resolve(name + ".error"), (msg + "\n").getBytes(StandardCharsets.UTF_8));
+    outDir.write(name + ".error", (msg + "\n").getBytes(StandardCharsets.UTF_8));
   }
 
   /** The first line of an exception's message (Spark's carry the executor's stack trace). */
@@ -288,7 +291,10 @@ public final class AnswerJob {
   }
 
   static String stem(Path f) {
-    String n = f.getFileName().toString();
+    return stem(f.getFileName().toString());
+  }
+
+  static String stem(String n) {
     int dot = n.lastIndexOf('.');
     return dot < 0 ? n : n.substring(0, dot);
   }

@@ -77,7 +77,7 @@ class ColumnPartitioningTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> DatabaseSpec.parse("synthetic:100"));
     assertTrue(e.getMessage().contains("synthetic:<count>x<recordSize>"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> DatabaseSpec.parse("ftp://x"));
+    e = assertThrows(IllegalArgumentException.class, () -> DatabaseSpec.parse("nosuchfs://x/db"));
     assertTrue(e.getMessage().contains("unknown database"), e.getMessage());
   }
 }
