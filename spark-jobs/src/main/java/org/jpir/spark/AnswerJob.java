@@ -41,7 +41,20 @@ public final class AnswerJob {
    * failing on the executors), skipped (answered by an earlier run).
    */
   public record Summary(int answered, int rejected, int skipped, double seconds,
-      double serverSeconds, double phase1Seconds, double phase2Seconds, long rawBytes) {
+      double serverSeconds, double phase1Seconds, double phase2Seconds, long rawBytes,
+      SparkBatchMetrics spark, List<String> batchJson) {
+    /**
+     * The run as one JSON object: {@code {"answered", "rejected", "skipped", "seconds",
+     * "server_seconds", "spark": {...}, "batches": [{"batch", "queries", "seconds",
+     * "phase1_task_seconds", "phase2_task_seconds", "spark": {...}}, ...]}}.
+     */
+    public String json() {
+      return String.format(Locale.ROOT, "{\"answered\": %d, \"rejected\": %d, \"skipped\":"
+          + " %d, \"seconds\": %.4f, \"server_seconds\": %.4f, \"spark\": %s,%n"
+          + " \"batches\": [%s]}%n", answered, rejected, skipped, seconds, serverSeconds,
+          spark.json(), String.join(",\n  ", batchJson));
+    }
+
     /** Raw database bytes answered per second of wall time (bytes x queries / s). */
     public double bytesPerSecond() {
       return rawBytes * (double) answered / serverSeconds;
@@ -61,26 +74,34 @@ public final class AnswerJob {
     return run(server, p, queryDir, outDir, batchSize, null, DistributedPirServer.ExpandMode.DRIVER);
   }
 
-  /** Runs over {@code queryDir}; {@code compact} may be null (then *.cquery files are errors). */
+  /** Runs over the local {@code queryDir}; {@code compact} may be null. */
   public static Summary run(DistributedPirServer server, Params p, Path queryDir, Path outDir,
       int batchSize, Compact compact, DistributedPirServer.ExpandMode classicMode) {
+    return run(server, p, Storage.at(queryDir.toAbsolutePath().toUri().toString()),
+        Storage.at(outDir.toAbsolutePath().toUri().toString()), batchSize, compact, classicMode);
+  }
+
+  /**
+   * Runs over {@code queryDir} (any Hadoop file system), writing into {@code outDir}; {@code
+   * compact} may be null (then *.cquery files are errors).
+   */
+  public static Summary run(DistributedPirServer server, Params p, Storage queryDir,
+      Storage outDir, int batchSize, Compact compact,
+      DistributedPirServer.ExpandMode classicMode) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1");
     }
-    List<Path> files;
-    try (Stream<Path> s = Files.list(queryDir)) {
-      files = s.filter(f -> f.getFileName().toString().endsWith(".query")
-          || f.getFileName().toString().endsWith(".cquery")).sorted().toList();
-      Files.createDirectories(outDir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read query directory " + queryDir, e);
+    if (!queryDir.isDirectory()) {
+      throw new IllegalArgumentException("query directory " + queryDir + " is not a directory");
     }
+    List<String> files = queryDir.list(".query", ".cquery");
+    outDir.mkdirs();
     if (files.isEmpty()) {
       throw new IllegalArgumentException("no *.query or *.cquery files in " + queryDir);
     }
-    List<Path> todo = new ArrayList<>();
-    for (Path f : files) {
-      if (!Files.exists(outDir.resolve(stem(f) + ".answer"))) {
+    List<String> todo = new ArrayList<>();
+    for (String f : files) {
+      if (!outDir.exists(stem(f) + ".answer")) {
         todo.add(f);
       }
     }
@@ -95,29 +116,29 @@ public final class AnswerJob {
     Totals tot = new Totals();
     int batches = (todo.size() + batchSize - 1) / batchSize;
     for (int bi = 0; bi < batches; bi++) {
-      List<Path> batch = todo.subList(bi * batchSize, Math.min(todo.size(), (bi + 1)
+      List<String> batch = todo.subList(bi * batchSize, Math.min(todo.size(), (bi + 1)
           * batchSize));
       long t0 = System.nanoTime();
       List<Item> good = new ArrayList<>();
-      for (Path f : batch) {
+      for (String f : batch) {
         String name = stem(f);
         try {
-          if (f.getFileName().toString().endsWith(".cquery")) {
+          if (f.endsWith(".cquery")) {
             if (compact == null) {
               throw new IllegalArgumentException("compact query, but the job has no evaluation"
                   + " keys (--keys DIR) or the preset " + p.id() + " is not a compact one");
             }
-            CompactQuery q = Wire.readCompactQuery(Wire.readFile(f, maxCompact,
+            CompactQuery q = Wire.readCompactQuery(queryDir.read(f, maxCompact,
                 "compact query"), compact.params(), g);
             checkCompact(q, compact);
             good.add(new Item(name, null, q));
           } else {
             // the decoder validates the query and checks it against the geometry
-            ClientQuery q = Wire.readQuery(Wire.readFile(f, maxQuery, "query"), p, g);
+            ClientQuery q = Wire.readQuery(queryDir.read(f, maxQuery, "query"), p, g);
             good.add(new Item(name, q, null));
           }
         } catch (IllegalArgumentException | UncheckedIOException e) {
-          reject(outDir, name, "query " + f.getFileName() + " rejected: " + e.getMessage(), tot);
+          reject(outDir, name, "query " + f + " rejected: " + e.getMessage(), tot);
         }
       }
       if (good.isEmpty()) {
@@ -129,12 +150,16 @@ public final class AnswerJob {
       double s = (System.nanoTime() - t0) / 1e9;
       tot.serverS += s;
       LOG.info(String.format(Locale.ROOT, "batch %d/%d: %d queries answered in %.2f s (phase 1"
-          + " %.2f s, phase 2 %.2f s summed over tasks); %.2f GB/s of raw database", bi + 1,
-          batches, n, s, tot.lastP1, tot.lastP2, g.rawBytes() * (double) n / s / 1e9));
+          + " %.2f s, phase 2 %.2f s summed over tasks); %.2f GB/s of raw database; spark: %s",
+          bi + 1, batches, n, s, tot.lastP1, tot.lastP2, g.rawBytes() * (double) n / s / 1e9,
+          tot.lastSpark.describe()));
+      tot.batchJson.add(String.format(Locale.ROOT, "{\"batch\": %d, \"queries\": %d,"
+          + " \"seconds\": %.4f, \"phase1_task_seconds\": %.4f, \"phase2_task_seconds\": %.4f,"
+          + " \"spark\": %s}", bi + 1, n, s, tot.lastP1, tot.lastP2, tot.lastSpark.json()));
       HeapWatch.batchEnded();
     }
     return new Summary(tot.answered, tot.rejected, skipped, (System.nanoTime() - start) / 1e9,
-        tot.serverS, tot.p1, tot.p2, g.rawBytes());
+        tot.serverS, tot.p1, tot.p2, g.rawBytes(), tot.spark, List.copyOf(tot.batchJson));
   }
 
   /** Running totals. */
@@ -146,6 +171,9 @@ public final class AnswerJob {
     double p2;
     double lastP1;
     double lastP2;
+    SparkBatchMetrics spark = SparkBatchMetrics.NONE;
+    SparkBatchMetrics lastSpark = SparkBatchMetrics.NONE;
+    final List<String> batchJson = new ArrayList<>();
   }
 
   /**
@@ -153,9 +181,10 @@ public final class AnswerJob {
    * same way, so a failing query ends alone and gets an error file naming the reason.
    */
   private static void answerIsolated(DistributedPirServer server, Params p, List<Item> items,
-      Compact compact, DistributedPirServer.ExpandMode classicMode, Path outDir, Totals tot) {
+      Compact compact, DistributedPirServer.ExpandMode classicMode, Storage outDir, Totals tot) {
     tot.lastP1 = 0;
     tot.lastP2 = 0;
+    tot.lastSpark = SparkBatchMetrics.NONE;
     java.util.ArrayDeque<List<Item>> work = new java.util.ArrayDeque<>();
     work.add(items);
     while (!work.isEmpty()) {
@@ -165,8 +194,7 @@ public final class AnswerJob {
       } catch (Exception e) {
         String reason = firstLine(e);
         // the classic half of a mixed part may have been answered before the compact half failed
-        part = part.stream().filter(it -> !Files.exists(outDir.resolve(it.name() + ".answer")))
-            .toList();
+        part = part.stream().filter(it -> !outDir.exists(it.name() + ".answer")).toList();
         if (part.isEmpty()) {
           continue;
         }
@@ -185,7 +213,7 @@ public final class AnswerJob {
 
   /** One pass over the classic and the compact queries of {@code part}; writes their answers. */
   private static void answerOnce(DistributedPirServer server, Params p, List<Item> part,
-      Compact compact, DistributedPirServer.ExpandMode classicMode, Path outDir, Totals tot) {
+      Compact compact, DistributedPirServer.ExpandMode classicMode, Storage outDir, Totals tot) {
     List<ClientQuery> classic = new ArrayList<>();
     List<String> classicNames = new ArrayList<>();
     List<CompactQuery> compactQs = new ArrayList<>();
@@ -224,23 +252,21 @@ public final class AnswerJob {
       tot.p2 += st.phase2Nanos() / 1e9;
       tot.lastP1 += st.phase1Nanos() / 1e9;
       tot.lastP2 += st.phase2Nanos() / 1e9;
+      tot.spark = tot.spark.plus(st.spark());
+      tot.lastSpark = tot.lastSpark.plus(st.spark());
     }
   }
 
-  private static void answered(Path outDir, String name, byte[] answer, Totals tot) {
-    write(outDir.resolve(name + ".answer"), answer);
-    try {
-      Files.deleteIfExists(outDir.resolve(name + ".error"));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot remove the stale error file of " + name, e);
-    }
+  private static void answered(Storage outDir, String name, byte[] answer, Totals tot) {
+    outDir.write(name + ".answer", answer);
+    outDir.delete(name + ".error");
     tot.answered++;
   }
 
-  private static void reject(Path outDir, String name, String msg, Totals tot) {
+  private static void reject(Storage outDir, String name, String msg, Totals tot) {
     tot.rejected++;
     LOG.warn(msg);
-    write(outDir.resolve(name + ".error"), (msg + "\n").getBytes(StandardCharsets.UTF_8));
+    outDir.write(name + ".error", (msg + "\n").getBytes(StandardCharsets.UTF_8));
   }
 
   /** The first line of an exception's message (Spark's carry the executor's stack trace). */
@@ -265,7 +291,10 @@ public final class AnswerJob {
   }
 
   static String stem(Path f) {
-    String n = f.getFileName().toString();
+    return stem(f.getFileName().toString());
+  }
+
+  static String stem(String n) {
     int dot = n.lastIndexOf('.');
     return dot < 0 ? n : n.substring(0, dot);
   }

@@ -2,58 +2,112 @@ package org.jpir.spark;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import org.jpir.core.PirServer;
 
 /**
- * Splits the database's columns into contiguous ranges of a power-of-two width W, so that each
- * range's part of the phase-2 CMux tree is a complete sub-tree: range i is {@code [i*W, min(cols,
- * (i+1)*W))}, and its result is the tree node at level log2(W) (the last range may be shorter;
- * its node rises unchanged to that level).
+ * The database's columns cut into contiguous, ordered ranges of any width: range i is {@code
+ * [bounds[i], bounds[i+1])}, {@code bounds[0] = 0}, {@code bounds[count] = cols}. The planner
+ * ({@link #plan}) makes them balanced (widths differ by at most one alignment unit), every
+ * boundary but the last a multiple of the unit, and no range narrower than the phase-1 chunk
+ * ({@link PirServer#chunkColumns}) unless the grid itself is narrower. Each range's phase-2
+ * nodes come from {@link ColumnTree}, which takes ranges of any width.
  */
-public record ColumnPartitioning(int cols, int width) implements Serializable {
+public final class ColumnPartitioning implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private final int[] bounds;
+  private final int unit;
 
-  /** Validates. */
-  public ColumnPartitioning {
-    if (cols < 1) {
-      throw new IllegalArgumentException("cols " + cols + " must be at least 1");
-    }
-    if (width < 1 || Integer.bitCount(width) != 1) {
-      throw new IllegalArgumentException("partition width " + width + " must be a power of two");
-    }
+  private ColumnPartitioning(int[] bounds, int unit) {
+    this.bounds = bounds;
+    this.unit = unit;
   }
 
   /**
-   * The widest power-of-two width that still gives at least {@code minPartitions} ranges (fewer
-   * only when there are fewer columns): between minPartitions and about twice as many ranges, so
-   * tasks stay balanced over the cores (a range of a power-of-two width cannot split the columns
-   * evenly; more, smaller ranges even the load out).
+   * The ranges with boundaries {@code bounds} (strictly increasing from 0; the last is the column
+   * count); {@code unit} is the alignment they were planned with (1: none).
+   *
+   * @throws IllegalArgumentException when the bounds are not strictly increasing from 0
    */
-  public static ColumnPartitioning forPartitions(int cols, int minPartitions) {
-    if (minPartitions < 1) {
-      throw new IllegalArgumentException("partitions " + minPartitions + " must be at least 1");
+  public static ColumnPartitioning of(int[] bounds, int unit) {
+    if (bounds.length < 2 || bounds[0] != 0) {
+      throw new IllegalArgumentException("bounds " + Arrays.toString(bounds)
+          + " must start at 0 and hold at least one range");
     }
-    int per = Math.max(1, cols / minPartitions);
-    return new ColumnPartitioning(cols, Integer.highestOneBit(per));
+    for (int i = 1; i < bounds.length; i++) {
+      if (bounds[i] <= bounds[i - 1]) {
+        throw new IllegalArgumentException("bounds " + Arrays.toString(bounds)
+            + " are not strictly increasing at " + i);
+      }
+    }
+    return new ColumnPartitioning(bounds.clone(), unit);
+  }
+
+  /**
+   * Balanced ranges over {@code cols} columns for about {@code partitions} tasks: the alignment
+   * unit is {@code storageChunk} (columns per stored chunk, a power of two; 1 when the source has
+   * no chunks) when that still gives {@code partitions} ranges, else the phase-1 chunk; never
+   * below the phase-1 chunk. The units are dealt out as evenly as possible: {@code min(partitions,
+   * units)} ranges, range i holding units {@code [floor(i U / k), floor((i+1) U / k))}.
+   */
+  public static ColumnPartitioning plan(int cols, int partitions, int storageChunk) {
+    if (cols < 1 || partitions < 1 || storageChunk < 1) {
+      throw new IllegalArgumentException("cannot plan " + partitions + " partitions of " + cols
+          + " columns in chunks of " + storageChunk);
+    }
+    int phase1 = PirServer.chunkColumns(cols);
+    int unit = phase1;
+    if (storageChunk > phase1 && (cols + (long) storageChunk - 1) / storageChunk >= partitions) {
+      unit = storageChunk;
+    }
+    int units = (int) ((cols + (long) unit - 1) / unit);
+    int k = Math.min(partitions, units);
+    int[] b = new int[k + 1];
+    for (int i = 0; i <= k; i++) {
+      b[i] = (int) Math.min(cols, (long) i * units / k * unit);
+    }
+    b[k] = cols;
+    return new ColumnPartitioning(b, unit);
+  }
+
+  /** Number of columns. */
+  public int cols() {
+    return bounds[bounds.length - 1];
   }
 
   /** Number of ranges. */
   public int count() {
-    return (cols + width - 1) / width;
+    return bounds.length - 1;
   }
 
   /** First column of range i. */
   public int first(int i) {
-    return i * width;
+    return bounds[i];
   }
 
   /** Columns in range i. */
   public int size(int i) {
-    return Math.min(cols, (i + 1) * width) - i * width;
+    return bounds[i + 1] - bounds[i];
   }
 
-  /** The tree level of each range's result: log2(width). */
-  public int level() {
-    return Integer.numberOfTrailingZeros(width);
+  /** The widest range. */
+  public int width() {
+    int w = 0;
+    for (int i = 0; i < count(); i++) {
+      w = Math.max(w, size(i));
+    }
+    return w;
+  }
+
+  /** The alignment unit of the boundaries (but the last). */
+  public int unit() {
+    return unit;
+  }
+
+  /** The ranges' boundaries: range i is {@code [bounds[i], bounds[i+1])}, count + 1 entries. */
+  public int[] bounds() {
+    return bounds.clone();
   }
 
   /** Range indices 0..count-1. */
@@ -63,5 +117,15 @@ public record ColumnPartitioning(int cols, int width) implements Serializable {
       l.add(i);
     }
     return l;
+  }
+
+  @Override
+  public String toString() {
+    int min = Integer.MAX_VALUE;
+    for (int i = 0; i < count(); i++) {
+      min = Math.min(min, size(i));
+    }
+    return count() + " ranges of " + cols() + " columns, widths " + min + ".." + width()
+        + ", aligned to " + unit;
   }
 }

@@ -10,8 +10,10 @@ import org.jpir.datasets.store.StoredDatabase;
 /**
  * A database named on the command line, and the geometry both client and server derive from it:
  * {@code synthetic:<count>x<recordSize>[:<seed>]} is the seeded synthetic generator (geometry
- * from {@link Geometry#choose}); any other value is the directory of a stored database, whose
- * manifest fixes the preset and the geometry.
+ * from {@link Geometry#choose}); a URI with a scheme ({@code hdfs://nn/db}, {@code file:/db}) is a
+ * stored database read through Hadoop's FileSystem ({@link HadoopStoredSourceFactory}); any other
+ * value is the local directory of a stored database. A stored database's manifest fixes the preset
+ * and the geometry.
  *
  * @param storedGeometry the manifest's geometry, null for synthetic databases
  * @param storedPreset the manifest's preset id, null for synthetic databases
@@ -46,13 +48,26 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
         throw new IllegalArgumentException("synthetic database '" + spec + "': " + e.getMessage());
       }
     }
+    if (Storage.hasScheme(spec)) {
+      // hdfs://, s3a://, file:/...: read through Hadoop's FileSystem on the driver and executors
+      org.jpir.datasets.store.Manifest m;
+      try {
+        m = HadoopStoredSourceFactory.manifest(spec);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("unknown database '" + spec + "': not a stored"
+            + " database readable through Hadoop's FileSystem (" + e.getMessage() + ")", e);
+      }
+      return new DatabaseSpec(new HadoopStoredSourceFactory(spec, m.columnsPerChunk()),
+          m.geometry().recordCount(), m.geometry().recordSize(), m.geometry(), m.presetId());
+    }
     Path dir = Path.of(spec);
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException("unknown database '" + spec + "': not a directory"
           + " (a stored database) nor synthetic:<count>x<recordSize>[:seed]");
     }
     try (StoredDatabase db = StoredDatabase.open(dir)) {
-      return new DatabaseSpec(new StoredSourceFactory(dir.toAbsolutePath().toString()),
+      return new DatabaseSpec(new StoredSourceFactory(dir.toAbsolutePath().toString(),
+          db.manifest().columnsPerChunk()),
           db.recordCount(), db.recordSize(), db.geometry(), db.params().id());
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("cannot open stored database " + dir + ": " + e);

@@ -32,9 +32,10 @@ import org.jpir.vmp.Kernels;
 
 /**
  * The database as a cached RDD of prepared column ranges, and the batch answer over it: the
- * batch's prepared queries are broadcast, every partition runs the batched phase-1 pass and its
- * own CMux sub-tree ({@link PirServer#answerRange}), and the driver folds the partitions' nodes
- * in column order ({@link PirServer#fold}) into one answer per query.
+ * batch's queries are broadcast, every partition runs the batched phase-1 pass and its own CMux
+ * sub-trees ({@link ColumnTree#answer}), the executors continue the fold as an ordered tree over
+ * contiguous partitions ({@link ColumnTree#merge}), and the driver merges the few spans left into
+ * one answer per query.
  */
 public final class DistributedPirServer {
   private static final Logger LOG = LogManager.getLogger(DistributedPirServer.class);
@@ -47,11 +48,16 @@ public final class DistributedPirServer {
   private final PirServer driverServer;
   private final MemoryPlan plan;
   private final long queryCacheBytes;
+  private int fanIn;
   private int failFirstAttemptOf = -1;
   private java.util.Set<String> failQueries = java.util.Set.of();
   /** Batch ids, increasing in this driver JVM: executors release the entries of older batches. */
   private static final java.util.concurrent.atomic.AtomicLong BATCHES =
       new java.util.concurrent.atomic.AtomicLong();
+  /** Tags of the batches' Spark jobs for {@link BatchMetricsListener}. */
+  private static final java.util.concurrent.atomic.AtomicLong METRIC_BATCHES =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final BatchMetricsListener listener;
 
   /**
    * Where compact queries are expanded: on the driver, which then broadcasts the prepared
@@ -61,9 +67,12 @@ public final class DistributedPirServer {
    */
   public enum ExpandMode { DRIVER, EXECUTOR }
 
-  /** Statistics of one batch. */
+  /**
+   * Statistics of one batch: wall time on the driver; phase 1, phase 2 inside the partitions, the
+   * fold across partitions (on the executors and the driver) and the expansion, summed over tasks.
+   */
   public record BatchStats(int queries, long wallNanos, long phase1Nanos, long phase2Nanos,
-      long foldNanos, long expandNanos) {}
+      long foldNanos, long expandNanos, SparkBatchMetrics spark) {}
 
   private DistributedPirServer(JavaSparkContext sc, Params params, Geometry geometry,
       ColumnPartitioning parts, JavaRDD<PreparedPartition> prepared, MemoryPlan plan) {
@@ -75,7 +84,18 @@ public final class DistributedPirServer {
     this.driverServer = new PirServer(params);
     this.plan = plan;
     this.queryCacheBytes = plan.queryCacheBytes();
+    this.fanIn = sc.getConf().getInt(FAN_IN_SETTING, 8);
+    this.listener = BatchMetricsListener.on(sc.sc());
+    if (fanIn < 2) {
+      throw new IllegalArgumentException(FAN_IN_SETTING + " = " + fanIn + " must be at least 2");
+    }
   }
+
+  /**
+   * The Spark setting naming how many contiguous spans one task of the executor-side fold merges
+   * (and the most the driver receives); default 8.
+   */
+  public static final String FAN_IN_SETTING = "spark.jpir.foldFanIn";
 
   /** What a job will run on the prepared database: batches of {@code batch} queries. */
   public record Workload(int batch, ExpandMode mode, org.jpir.core.CompactParams compact) {
@@ -85,15 +105,31 @@ public final class DistributedPirServer {
     }
   }
 
-  /** The executors' resources: Spark's unified memory per executor, cores, the cache setting. */
+  /**
+   * The executors' resources: Spark's unified memory per executor, cores, the cache setting.
+   * Waits (at most {@code spark.scheduler.maxRegisteredResourcesWaitingTime}, default 30 s) until
+   * {@code spark.scheduler.minRegisteredResourcesRatio} (default 1 here) of the expected
+   * executors ({@code spark.executor.instances}, else {@code spark.cores.max /
+   * spark.executor.cores}; at least one) have registered. Cores per executor: {@code
+   * spark.executor.cores}, else the registered cores ({@code defaultParallelism} when {@code
+   * spark.default.parallelism} is unset) shared by the executors.
+   */
   static MemoryPlan.ExecutorResources resources(JavaSparkContext sc) {
     org.apache.spark.SparkConf c = sc.getConf();
     double fraction = c.getDouble("spark.memory.fraction", 0.6);
     long cacheSetting = c.getSizeAsBytes(MemoryPlan.CACHE_SETTING, "0");
     boolean local = sc.isLocal();
     org.apache.spark.storage.BlockManagerId self = SparkEnv.get().blockManager().blockManagerId();
-    int expected = Math.max(1, c.getInt("spark.executor.instances", 1));
-    long deadline = System.nanoTime() + 60_000_000_000L;
+    int instances = c.getInt("spark.executor.instances", 0);
+    if (instances == 0 && c.contains("spark.cores.max") && c.contains("spark.executor.cores")) {
+      instances = c.getInt("spark.cores.max", 1) / Math.max(1, c.getInt("spark.executor.cores",
+          1));
+    }
+    double ratio = Math.min(1, Math.max(0, c.getDouble(
+        "spark.scheduler.minRegisteredResourcesRatio", 1.0)));
+    int expected = Math.max(1, (int) Math.ceil(ratio * instances));
+    long waitMs = c.getTimeAsMs("spark.scheduler.maxRegisteredResourcesWaitingTime", "30s");
+    long deadline = System.nanoTime() + waitMs * 1_000_000L;
     while (true) {
       long minUnified = Long.MAX_VALUE;
       int count = 0;
@@ -110,10 +146,24 @@ public final class DistributedPirServer {
       }
       if (count >= (local ? 1 : expected) || System.nanoTime() > deadline) {
         if (count == 0) {
-          throw new IllegalStateException("no executor registered within 60 s: check the"
-              + " cluster (workers, spark.executor.memory, spark.cores.max)");
+          throw new IllegalStateException("no executor registered within " + waitMs + " ms"
+              + " (spark.scheduler.maxRegisteredResourcesWaitingTime): check the cluster"
+              + " (workers, spark.executor.memory, spark.cores.max)");
         }
-        int cores = local ? sc.defaultParallelism() : c.getInt("spark.executor.cores", 1);
+        if (count < expected) {
+          LOG.warn("only {} of {} expected executors registered within {} ms; planning for {}",
+              count, expected, waitMs, count);
+        }
+        int cores;
+        if (local) {
+          cores = sc.defaultParallelism();
+        } else if (c.contains("spark.executor.cores")) {
+          cores = c.getInt("spark.executor.cores", 1);
+        } else if (!c.contains("spark.default.parallelism")) {
+          cores = Math.max(1, sc.defaultParallelism() / count);
+        } else {
+          cores = 1;
+        }
         return new MemoryPlan.ExecutorResources(local ? 1 : count, cores,
             (long) (minUnified / fraction), minUnified, fraction, cacheSetting, local);
       }
@@ -127,9 +177,9 @@ public final class DistributedPirServer {
   }
 
   /**
-   * Partitions the columns into at most {@code partitions} power-of-two ranges, prepares each on
-   * an executor from {@code source} and caches it in memory; returns once every partition is
-   * prepared, after logging the memory held per executor.
+   * Plans balanced column ranges ({@link ColumnPartitioning#plan}), prepares each on an executor
+   * from {@code source} and caches it in memory; returns once every partition is prepared, after
+   * logging the memory held per executor. {@code partitions <= 0}: one range per executor core.
    */
   public static DistributedPirServer prepare(JavaSparkContext sc, Params p, Geometry g,
       RecordSourceFactory source, int partitions) {
@@ -138,18 +188,56 @@ public final class DistributedPirServer {
 
   /**
    * As {@link #prepare(JavaSparkContext, Params, Geometry, RecordSourceFactory, int)}, after
-   * checking that every executor can hold its share for {@code w} ({@link MemoryPlan#check});
-   * afterwards checks that every partition is cached.
+   * refusing dynamic allocation and checking that every executor can hold its share for {@code
+   * w} ({@link MemoryPlan#check}); afterwards checks that every partition is cached.
    *
-   * @throws IllegalArgumentException when the executors lack memory (the message names the
-   *     settings to change)
+   * @throws IllegalArgumentException when dynamic allocation is on or the executors lack memory
+   *     (the message names the settings to change)
    * @throws IllegalStateException when a prepared partition could not be cached
    */
   public static DistributedPirServer prepare(JavaSparkContext sc, Params p, Geometry g,
       RecordSourceFactory source, int partitions, Workload w) {
-    ColumnPartitioning parts = ColumnPartitioning.forPartitions(g.cols(), partitions);
-    MemoryPlan plan = MemoryPlan.of(p, g, parts, w.batch(), w.mode(), w.compact(),
-        resources(sc));
+    refuseDynamicAllocation(sc.getConf());
+    MemoryPlan.ExecutorResources r = resources(sc);
+    int want = partitions > 0 ? partitions : r.executors() * r.coresPerExecutor();
+    ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), want, source.storageChunk());
+    LOG.info("partitions: {} for {} executor(s) x {} core(s){}", parts, r.executors(),
+        r.coresPerExecutor(), partitions > 0 ? " (" + partitions + " asked)" : "");
+    return prepare(sc, p, g, source, parts, w, r);
+  }
+
+  /** As above over the given ranges (tests: narrower ranges than the planner makes). */
+  static DistributedPirServer prepare(JavaSparkContext sc, Params p, Geometry g,
+      RecordSourceFactory source, ColumnPartitioning parts, Workload w) {
+    refuseDynamicAllocation(sc.getConf());
+    return prepare(sc, p, g, source, parts, w, resources(sc));
+  }
+
+  /**
+   * Stops a job under dynamic allocation: the prepared partitions live in the memory of the
+   * executors that prepared them and their count is planned from the executors present at start.
+   *
+   * @throws IllegalArgumentException naming the settings to use instead
+   */
+  static void refuseDynamicAllocation(org.apache.spark.SparkConf c) {
+    if (c.getBoolean("spark.dynamicAllocation.enabled", false)) {
+      throw new IllegalArgumentException("spark.dynamicAllocation.enabled=true is not supported:"
+          + " the prepared partitions are cached in the memory of the executors that prepared"
+          + " them and planned from the executors present at start, so an executor removed when"
+          + " idle loses its partitions and one added later gets none; run with --conf"
+          + " spark.dynamicAllocation.enabled=false and a fixed number of executors"
+          + " (--num-executors / spark.executor.instances)");
+    }
+  }
+
+  private static DistributedPirServer prepare(JavaSparkContext sc, Params p, Geometry g,
+      RecordSourceFactory source, ColumnPartitioning parts, Workload w,
+      MemoryPlan.ExecutorResources r) {
+    if (parts.cols() != g.cols()) {
+      throw new IllegalArgumentException("partitioning of " + parts.cols() + " columns for a"
+          + " grid of " + g.cols());
+    }
+    MemoryPlan plan = MemoryPlan.of(p, g, parts, w.batch(), w.mode(), w.compact(), r);
     LOG.info("memory plan: {}", plan.describe());
     plan.check();
     JavaRDD<PreparedPartition> rdd = sc.parallelize(parts.indices(), parts.count())
@@ -163,8 +251,8 @@ public final class DistributedPirServer {
       String[] kv = h.split("=", 2);
       perExecutor.merge(kv[0], Long.parseLong(kv[1]), Long::sum);
     }
-    LOG.info("prepared {} columns in {} partitions of width {} in {} s; PVEC bytes per executor:"
-        + " {}", g.cols(), parts.count(), parts.width(),
+    LOG.info("prepared {} columns in {} partitions of width up to {} in {} s; PVEC bytes per"
+        + " executor: {}", g.cols(), parts.count(), parts.width(),
         String.format("%.1f", (System.nanoTime() - t0) / 1e9), perExecutor);
     // Ask the block manager master, not getRDDStorageInfo: the latter reads the status store,
     // which the listener bus updates asynchronously (it lagged behind under load).
@@ -183,6 +271,14 @@ public final class DistributedPirServer {
           + " spark.memory.fraction, or use more executors");
     }
     return new DistributedPirServer(sc, p, g, parts, rdd, plan);
+  }
+
+  /** Test hook: merge {@code f} spans per task of the executor-side fold (at least 2). */
+  void fanIn(int f) {
+    if (f < 2) {
+      throw new IllegalArgumentException("fan-in " + f + " must be at least 2");
+    }
+    this.fanIn = f;
   }
 
   /** The memory plan checked when preparing. */
@@ -239,37 +335,174 @@ public final class DistributedPirServer {
   }
 
   /**
-   * Broadcasts {@code payload}, runs {@code fn} over every cached partition, destroys the
-   * broadcast, folds the partitions' nodes with each query's GGSWs ({@code ggsw[q]}) and fills
-   * {@code statsOut[0]} (times from {@code t0}; {@code driverExpandNanos} plus the executors'
-   * expansion times as the expansion time).
+   * Broadcasts {@code payload}, runs {@code fn} over every cached partition, folds the
+   * partitions' spans into one answer per query ({@link #foldTree}), destroys the broadcast and
+   * fills {@code statsOut[0]} (times from {@code t0}; {@code driverExpandNanos} plus the
+   * executors' expansion times as the expansion time).
    */
   private <T> Answer[] onExecutors(T payload,
       java.util.function.Function<Broadcast<T>, PartitionAnswerFn<T>> fn, Pmat[][] ggsw, long t0,
       long driverExpandNanos, BatchStats[] statsOut) {
-    Broadcast<T> b = sc.broadcast(payload);
-    List<PartialAnswer> partials;
+    String batchTag = "batch-" + METRIC_BATCHES.incrementAndGet();
+    String previous = sc.getLocalProperty(BatchMetricsListener.PROPERTY);
+    sc.setLocalProperty(BatchMetricsListener.PROPERTY, batchTag);
+    List<Long> broadcasts = new ArrayList<>();
+    FoldSpan root;
+    SparkBatchMetrics metrics;
     try {
-      partials = new ArrayList<>(prepared.map(fn.apply(b)).collect());
+      Broadcast<T> b = sc.broadcast(payload);
+      broadcasts.add(b.id());
+      try {
+        root = foldTree(prepared.map(fn.apply(b)), ggsw, broadcasts);
+      } finally {
+        b.destroy();
+      }
     } finally {
-      b.destroy();
+      sc.setLocalProperty(BatchMetricsListener.PROPERTY, previous);
+      // also when the batch failed: the listener forgets the batch's figures
+      metrics = listener.finish(batchTag, broadcasts.stream().mapToLong(Long::longValue)
+          .toArray());
     }
-    long t1 = System.nanoTime();
-    Answer[] out = fold(partials, ggsw);
+    Answer[] out = new Answer[ggsw.length];
+    for (int qi = 0; qi < out.length; qi++) {
+      Glwe[] roots = new Glwe[geometry.planes()];
+      for (int pl = 0; pl < roots.length; pl++) {
+        roots[pl] = root.nodes()[qi][pl][0];
+      }
+      out[qi] = driverServer.toAnswer(roots);
+    }
     long t2 = System.nanoTime();
     if (statsOut != null && statsOut.length > 0) {
-      long p1 = 0;
-      long p2 = 0;
-      long pe = 0;
-      for (PartialAnswer pa : partials) {
-        p1 += pa.phase1Nanos();
-        p2 += pa.phase2Nanos();
-        pe += pa.expandNanos();
-      }
-      statsOut[0] = new BatchStats(ggsw.length, t2 - t0, p1, p2, t2 - t1,
-          driverExpandNanos + pe);
+      statsOut[0] = new BatchStats(ggsw.length, t2 - t0, root.phase1Nanos(), root.phase2Nanos(),
+          root.foldNanos(), driverExpandNanos + root.expandNanos(), metrics);
     }
     return out;
+  }
+
+  /**
+   * The ordered fold of the partitions' spans: while more than {@link #fanIn} spans remain, a
+   * shuffle groups each run of {@code fanIn} contiguous spans (span i goes to group i / fanIn)
+   * and one task per group merges them in column order with the GGSWs of the levels above the
+   * partitions (broadcast once per batch); the driver collects at most {@code fanIn} spans and
+   * merges them into the root, so what it receives per query is bounded by {@code fanIn * (2
+   * height + 1)} nodes per plane whatever the number of partitions.
+   */
+  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, Pmat[][] ggsw, List<Long> broadcasts) {
+    ColumnTree tree = new ColumnTree(geometry.cols());
+    int n = parts.count();
+    Broadcast<Pmat[][]> upper = null;
+    try {
+      JavaRDD<FoldSpan> cur = spans;
+      if (n > fanIn) {
+        upper = sc.broadcast(levelsFrom(ggsw, tree.lowestLevel(parts.bounds())));
+        broadcasts.add(upper.id());
+      }
+      while (n > fanIn) {
+        int groups = (n + fanIn - 1) / fanIn;
+        cur = cur.mapToPair(new GroupKeyFn(fanIn))
+            .partitionBy(new GroupPartitioner(groups))
+            .values()
+            .mapPartitionsWithIndex(new MergeFn(params.id(), tree, upper), true);
+        n = groups;
+      }
+      List<FoldSpan> top = new ArrayList<>(cur.collect());
+      top.sort(Comparator.comparingInt(FoldSpan::first));
+      FoldSpan root = tree.merge(driverServer, top, 0, ggsw, "driver");
+      if (root.first() != 0 || root.end() != geometry.cols() || root.nodeCount() != 1) {
+        throw new IllegalStateException("the fold ended with " + root.nodeCount() + " nodes over"
+            + " columns [" + root.first() + ", " + root.end() + ") of " + geometry.cols());
+      }
+      return root;
+    } finally {
+      if (upper != null) {
+        upper.destroy();
+      }
+    }
+  }
+
+  /** Each query's GGSWs of levels {@code >= from} (lower levels null: the tree never reads them). */
+  static Pmat[][] levelsFrom(Pmat[][] ggsw, int from) {
+    Pmat[][] out = new Pmat[ggsw.length][];
+    for (int q = 0; q < ggsw.length; q++) {
+      out[q] = new Pmat[ggsw[q].length];
+      for (int t = from; t < ggsw[q].length; t++) {
+        out[q][t] = ggsw[q][t];
+      }
+    }
+    return out;
+  }
+
+  /** Keys span i by its group i / fanIn of the next tree level. */
+  static final class GroupKeyFn
+      implements org.apache.spark.api.java.function.PairFunction<FoldSpan, Integer, FoldSpan> {
+    private static final long serialVersionUID = 1L;
+    private final int fanIn;
+
+    GroupKeyFn(int fanIn) {
+      this.fanIn = fanIn;
+    }
+
+    @Override
+    public scala.Tuple2<Integer, FoldSpan> call(FoldSpan s) {
+      return new scala.Tuple2<>(s.index() / fanIn, s);
+    }
+  }
+
+  /** Group g of a tree level goes to partition g. */
+  static final class GroupPartitioner extends org.apache.spark.Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final int groups;
+
+    GroupPartitioner(int groups) {
+      this.groups = groups;
+    }
+
+    @Override
+    public int numPartitions() {
+      return groups;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return (Integer) key;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof GroupPartitioner gp && gp.groups == groups;
+    }
+
+    @Override
+    public int hashCode() {
+      return groups;
+    }
+  }
+
+  /** Merges one group's spans in column order into the span of index = the group. */
+  static final class MergeFn implements org.apache.spark.api.java.function.Function2<Integer,
+      java.util.Iterator<FoldSpan>, java.util.Iterator<FoldSpan>> {
+    private static final long serialVersionUID = 1L;
+    private final String paramsId;
+    private final ColumnTree tree;
+    private final Broadcast<Pmat[][]> ggsw;
+
+    MergeFn(String paramsId, ColumnTree tree, Broadcast<Pmat[][]> ggsw) {
+      this.paramsId = paramsId;
+      this.tree = tree;
+      this.ggsw = ggsw;
+    }
+
+    @Override
+    public java.util.Iterator<FoldSpan> call(Integer group, java.util.Iterator<FoldSpan> it) {
+      List<FoldSpan> in = new ArrayList<>();
+      it.forEachRemaining(in::add);
+      if (in.isEmpty()) {
+        return java.util.Collections.emptyIterator();
+      }
+      in.sort(Comparator.comparingInt(FoldSpan::first));
+      PirServer server = new PirServer(Presets.byId(paramsId));
+      return List.of(tree.merge(server, in, group, ggsw.value(), executorId())).iterator();
+    }
   }
 
   /** Answers queries the driver expanded since {@code t0}, counting that time as expansion. */
@@ -280,7 +513,7 @@ public final class DistributedPirServer {
     if (statsOut != null && statsOut.length > 0) {
       BatchStats b = statsOut[0];
       statsOut[0] = new BatchStats(b.queries(), b.wallNanos() + te, b.phase1Nanos(),
-          b.phase2Nanos(), b.foldNanos(), te);
+          b.phase2Nanos(), b.foldNanos(), te, b.spark());
     }
     return a;
   }
@@ -406,25 +639,6 @@ public final class DistributedPirServer {
     }
   }
 
-  /** The driver's fold of partition nodes, per query, with each query's GGSWs. */
-  private Answer[] fold(List<PartialAnswer> partials, Pmat[][] ggsw) {
-    partials.sort(Comparator.comparingInt(PartialAnswer::partition));
-    Answer[] out = new Answer[ggsw.length];
-    int levels = Noise.levels(geometry.cols());
-    for (int qi = 0; qi < ggsw.length; qi++) {
-      Glwe[] roots = new Glwe[geometry.planes()];
-      for (int pl = 0; pl < roots.length; pl++) {
-        List<Glwe> nodes = new ArrayList<>(partials.size());
-        for (PartialAnswer pa : partials) {
-          nodes.add(pa.nodes()[qi][pl]);
-        }
-        roots[pl] = driverServer.fold(nodes, parts.level(), levels, ggsw[qi]).get(0);
-      }
-      out[qi] = driverServer.toAnswer(roots);
-    }
-    return out;
-  }
-
   /** Expands the broadcast compact queries on an executor, then answers its partition. */
   static final class CompactAnswerFn extends PartitionAnswerFn<byte[][]> {
     private static final long serialVersionUID = 1L;
@@ -530,7 +744,7 @@ public final class DistributedPirServer {
    * queries from the broadcast value ({@link #queries}), and answers its column range.
    */
   abstract static class PartitionAnswerFn<T>
-      implements Function<PreparedPartition, PartialAnswer> {
+      implements Function<PreparedPartition, FoldSpan> {
     private static final long serialVersionUID = 1L;
     final String paramsId;
     final Broadcast<T> payload;
@@ -546,7 +760,7 @@ public final class DistributedPirServer {
     abstract PreparedQuery[] queries(T value, long[] nanos);
 
     @Override
-    public PartialAnswer call(PreparedPartition pp) {
+    public FoldSpan call(PreparedPartition pp) {
       TaskContext tc = TaskContext.get();
       if (pp.index() == failFirstAttemptOf && tc != null && tc.attemptNumber() == 0) {
         throw new IllegalStateException("injected failure of the first attempt of partition "
@@ -556,9 +770,8 @@ public final class DistributedPirServer {
       PreparedQuery[] qs = queries(payload.value(), expandNanos);
       PirServer server = new PirServer(Presets.byId(paramsId));
       PirServer.Timings t = new PirServer.Timings();
-      Glwe[][] nodes = server.answerRange(pp.database(), qs, t);
-      return new PartialAnswer(pp.index(), nodes, t.phase1Nanos, t.phase2Nanos, expandNanos[0],
-          executorId());
+      ColumnTree tree = new ColumnTree(pp.database().geometry().cols());
+      return tree.answer(server, pp.database(), qs, pp.index(), t, expandNanos[0], executorId());
     }
   }
 

@@ -98,10 +98,15 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
         : 0;
   }
 
+  /** Tasks one executor runs at once: its cores, or its partitions when it has fewer. */
+  public int concurrentTasks() {
+    return Math.max(1, Math.min(coresPerExecutor, partitionsPerExecutor));
+  }
+
   /** Everything one executor holds at once during a batch. */
   public long totalNeed() {
     return pvecBytesPerExecutor() + broadcastBytes + cacheNeed()
-        + (long) coresPerExecutor * scratchBytesPerTask + driverBytes;
+        + (long) concurrentTasks() * scratchBytesPerTask + driverBytes;
   }
 
   /**
@@ -145,7 +150,7 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
         + " scratch %d x %s, driver %s; total %s of %s usable heap, storage %s of %s unified",
         executors, coresPerExecutor, local ? ", local mode" : "", mib(pvecBytesPerExecutor()),
         partitionsPerExecutor, partitions, mib(broadcastBytes), mib(cacheNeed()),
-        mib(queryCacheBytes), batch, mib(expandedQueryBytes), coresPerExecutor,
+        mib(queryCacheBytes), batch, mib(expandedQueryBytes), concurrentTasks(),
         mib(scratchBytesPerTask), mib(driverBytes), mib(totalNeed()), mib(usableHeap),
         mib(pvecBytesPerExecutor() + broadcastBytes), mib(unifiedMemory));
   }

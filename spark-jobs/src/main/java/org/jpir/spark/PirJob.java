@@ -49,7 +49,7 @@ public final class PirJob {
           sc.setLogLevel("WARN");
           return DemoJob.run(sc, p, o.getLong("mib", 64), o.getInt("record-size", 1024),
               o.getInt("queries", 6), o.getInt("batch", 3),
-              o.getInt("partitions", 2 * sc.defaultParallelism()), o.getInt("max-rows", 1024),
+              o.getInt("partitions", 0), o.getInt("max-rows", 1024),
               o.getLong("seed", 2026)) ? 0 : 1;
         }
       }
@@ -68,32 +68,38 @@ public final class PirJob {
       }
       case "answer": {
         Options o = new Options("answer", args, 1, Set.of("db", "queries", "out", "batch",
-            "partitions", "max-rows", "preset", "summary", "keys", "expand"));
+            "partitions", "max-rows", "preset", "summary", "keys", "expand", "metrics",
+            "event-log"));
         DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
         Params p = db.params(o.get("preset", null));
         Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
         HeapWatch heap = HeapWatch.start();
-        try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir answer", "local[*]"))) {
+        try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.eventLog(
+            SparkSetup.conf("jpir answer", "local[*]"), o.get("event-log", null)))) {
           org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
           DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
               o.get("expand", "executor").toUpperCase(Locale.ROOT));
           int batch = o.getInt("batch", 4);
           boolean withKeys = cp != null && o.get("keys", null) != null;
           DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, db.factory(),
-              o.getInt("partitions", 2 * sc.defaultParallelism()),
+              o.getInt("partitions", 0),
               new DistributedPirServer.Workload(batch, mode, withKeys ? cp : null));
           AnswerJob.Compact compact = null;
           if (withKeys) {
-            compact = new AnswerJob.Compact(cp, new org.jpir.core.EvaluationKeyStore(cp,
-                Path.of(o.get("keys", null))), mode);
+            compact = new AnswerJob.Compact(cp, keyStore(cp, o.get("keys", null)), mode);
           }
-          AnswerJob.Summary s = AnswerJob.run(server, p, Path.of(o.require("queries")),
-              Path.of(o.require("out")), batch, compact, mode);
+          AnswerJob.Summary s = AnswerJob.run(server, p, storage(o.require("queries")),
+              storage(o.require("out")), batch, compact, mode);
           System.out.println(String.format(Locale.ROOT, "answer: %d answered, %d with an error"
               + " file, %d skipped (answered before) in %.2f s; %.3f GB/s of raw database; %.2f"
               + " queries/s", s.answered(), s.rejected(), s.skipped(), s.seconds(),
               s.bytesPerSecond() / 1e9, s.answered() / s.serverSeconds()));
+          System.out.println("answer: spark " + s.spark().describe());
           System.out.println("answer: " + heap.stop());
+          String metricsFile = o.get("metrics", null);
+          if (metricsFile != null) {
+            writeFile(metricsFile, s.json());
+          }
           String summaryFile = o.get("summary", null);
           if (summaryFile != null) {
             // one line of key=value pairs for experiment runners (deploy/scaling.sh)
@@ -106,7 +112,7 @@ public final class PirJob {
                 s.answered(), s.rejected(), s.skipped(), s.seconds(), s.serverSeconds(),
                 s.phase1Seconds(), s.phase2Seconds(), s.bytesPerSecond() / 1e9,
                 s.answered() / s.serverSeconds(), heap.peakBytes());
-            Files.writeString(Path.of(summaryFile), line);
+            writeFile(summaryFile, line);
           }
           // bad queries have their error files; the job itself succeeded
           return 0;
@@ -124,6 +130,43 @@ public final class PirJob {
         throw new IllegalArgumentException("unknown command '" + args[0]
             + "' (known: demo, demo-compact, answer, client, setup)");
     }
+  }
+
+  /**
+   * A directory of the answer job: a local path as given (relative to the working directory),
+   * or a URI with a scheme ({@code hdfs://nn/q}) through Hadoop's FileSystem.
+   */
+  static Storage storage(String spec) {
+    return Storage.at(Storage.hasScheme(spec) ? spec
+        : Path.of(spec).toAbsolutePath().toUri().toString());
+  }
+
+  /** Writes a small text file (summary, metrics) through {@link #storage}. */
+  static void writeFile(String spec, String text) {
+    Path name = Path.of(Storage.hasScheme(spec) ? java.net.URI.create(spec).getPath() : spec)
+        .getFileName();
+    String dir = spec.substring(0, spec.length() - name.toString().length());
+    Storage st = storage(dir.isEmpty() ? "." : dir);
+    st.write(name.toString(), text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  /**
+   * The evaluation keys under {@code spec}: a local directory is read lazily (keys prepared on
+   * first use); on another file system every {@code <client id>.evk} is read (bounded by {@link
+   * Wire#maxEvaluationKeysBytes}) and registered at start.
+   */
+  static org.jpir.core.EvaluationKeyStore keyStore(org.jpir.core.CompactParams cp, String spec) {
+    if (!Storage.hasScheme(spec) || spec.startsWith("file:")) {
+      return new org.jpir.core.EvaluationKeyStore(cp, Storage.hasScheme(spec)
+          ? Path.of(java.net.URI.create(spec)) : Path.of(spec));
+    }
+    org.jpir.core.EvaluationKeyStore store = new org.jpir.core.EvaluationKeyStore(cp);
+    Storage dir = Storage.at(spec);
+    for (String f : dir.list(".evk")) {
+      String client = f.substring(0, f.length() - ".evk".length());
+      store.register(client, dir.read(f, Wire.maxEvaluationKeysBytes(cp), "evaluation keys"));
+    }
+    return store;
   }
 
   /** One client, classic or compact (by the database's preset), behind the same calls. */

@@ -18,8 +18,8 @@ public final class PirKryoRegistrator implements KryoRegistrator {
 
   /** Every registered class, in registration order (tests round-trip each one). */
   public static final Class<?>[] CLASSES = {Glwe.class, Glwe[].class, Glwe[][].class,
-      Pmat.class, Pmat[].class, PreparedQuery.class, PreparedQuery[].class,
-      PartialAnswer.class, double[].class, long[].class, short[].class, double[][].class,
+      Pmat.class, Pmat[].class, Pmat[][].class, PreparedQuery.class, PreparedQuery[].class,
+      Glwe[][][].class, FoldSpan.class, double[].class, long[].class, short[].class, double[][].class,
       byte[].class, byte[][].class, int[].class, java.util.ArrayList.class, java.util.HashMap.class,
       org.apache.spark.util.StatCounter.class};
 
@@ -30,9 +30,11 @@ public final class PirKryoRegistrator implements KryoRegistrator {
     kryo.register(Glwe[][].class);
     kryo.register(Pmat.class, new PmatSerializer());
     kryo.register(Pmat[].class);
+    kryo.register(Pmat[][].class);
     kryo.register(PreparedQuery.class, new PreparedQuerySerializer());
     kryo.register(PreparedQuery[].class);
-    kryo.register(PartialAnswer.class, new PartialAnswerSerializer());
+    kryo.register(Glwe[][][].class);
+    kryo.register(FoldSpan.class, new FoldSpanSerializer());
     kryo.register(double[].class);
     kryo.register(long[].class);
     kryo.register(short[].class);
@@ -112,23 +114,32 @@ public final class PirKryoRegistrator implements KryoRegistrator {
     }
   }
 
-  static final class PartialAnswerSerializer extends Serializer<PartialAnswer> {
+  static final class FoldSpanSerializer extends Serializer<FoldSpan> {
     @Override
-    public void write(Kryo kryo, Output out, PartialAnswer a) {
-      out.writeInt(a.partition());
+    public void write(Kryo kryo, Output out, FoldSpan a) {
+      out.writeInt(a.index());
+      out.writeInt(a.first());
+      out.writeInt(a.end());
+      kryo.writeObject(out, a.levels());
+      kryo.writeObject(out, a.starts());
       kryo.writeObject(out, a.nodes());
       out.writeLong(a.phase1Nanos());
       out.writeLong(a.phase2Nanos());
       out.writeLong(a.expandNanos());
+      out.writeLong(a.foldNanos());
       out.writeString(a.executor());
     }
 
     @Override
-    public PartialAnswer read(Kryo kryo, Input in, Class<PartialAnswer> type) {
-      int partition = in.readInt();
-      Glwe[][] nodes = kryo.readObject(in, Glwe[][].class);
-      return new PartialAnswer(partition, nodes, in.readLong(), in.readLong(), in.readLong(),
-          in.readString());
+    public FoldSpan read(Kryo kryo, Input in, Class<FoldSpan> type) {
+      int index = in.readInt();
+      int first = in.readInt();
+      int end = in.readInt();
+      int[] levels = kryo.readObject(in, int[].class);
+      int[] starts = kryo.readObject(in, int[].class);
+      Glwe[][][] nodes = kryo.readObject(in, Glwe[][][].class);
+      return new FoldSpan(index, first, end, levels, starts, nodes, in.readLong(), in.readLong(),
+          in.readLong(), in.readLong(), in.readString());
     }
   }
 }

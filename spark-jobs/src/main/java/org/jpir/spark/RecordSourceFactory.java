@@ -19,6 +19,14 @@ public interface RecordSourceFactory extends Serializable {
     return PreparedDatabase.prepare(p, g, open(), first, count, null);
   }
 
+  /**
+   * Columns per stored chunk (a power of two) that partition boundaries should be aligned to, so
+   * that no two partitions read the same chunk; 1 when the source has no chunks.
+   */
+  default int storageChunk() {
+    return 1;
+  }
+
   /** A one-line description for logs. */
   String describe();
 }

@@ -14,7 +14,13 @@ import org.jpir.datasets.store.StoredDatabase;
  * executor (a shared or distributed file system): each partition reads and verifies only the
  * chunks of its own columns.
  */
-public record StoredSourceFactory(String directory) implements RecordSourceFactory {
+public record StoredSourceFactory(String directory, int columnsPerChunk)
+    implements RecordSourceFactory {
+  @Override
+  public int storageChunk() {
+    return columnsPerChunk;
+  }
+
   @Override
   public RecordSource open() {
     return StoredDatabase.open(Path.of(directory));

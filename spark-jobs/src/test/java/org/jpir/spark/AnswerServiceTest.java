@@ -243,7 +243,7 @@ class AnswerServiceTest extends SparkTestBase {
     // production preset, 256 MiB of 1 KiB records, batches of 4, one executor
     Params prod = Presets.ONIONPIR_4096;
     Geometry big = Geometry.choose(prod, 262144, 1024, 1024);
-    ColumnPartitioning parts = ColumnPartitioning.forPartitions(big.cols(), 4);
+    ColumnPartitioning parts = ColumnPartitioning.plan(big.cols(), 4, 1);
     long gib = 1L << 30;
     MemoryPlan.ExecutorResources small = new MemoryPlan.ExecutorResources(1, 2,
         gib - MemoryPlan.RESERVED, (long) (0.6 * (gib - MemoryPlan.RESERVED)), 0.6, 0, false);
@@ -254,7 +254,9 @@ class AnswerServiceTest extends SparkTestBase {
         MemoryPlan.CACHE_SETTING)) {
       assertTrue(e.getMessage().contains(setting), setting + " in: " + e.getMessage());
     }
-    long heap = 3 * gib - MemoryPlan.RESERVED;
+    // 2 partitions of 128 columns (the phase-1 chunk): 2 x 384 MiB of scratch
+    assertEquals(2, parts.count());
+    long heap = 3 * gib + gib / 2 - MemoryPlan.RESERVED;
     MemoryPlan.of(prod, big, parts, 4, DistributedPirServer.ExpandMode.EXECUTOR, null,
         new MemoryPlan.ExecutorResources(1, 2, heap, (long) (0.6 * heap), 0.6, 0, true)).check();
   }

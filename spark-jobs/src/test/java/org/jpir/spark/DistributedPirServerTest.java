@@ -33,11 +33,14 @@ class DistributedPirServerTest extends SparkTestBase {
 
   @Test
   void answersEqualSingleJvmAnswersByteForByteAcrossPartitionsAndRetries() throws Exception {
-    // 8 rows x 37 columns (not a power of two), 5 partitions of width 8
+    // 8 rows x 37 columns (not a power of two), 5 unaligned partitions of uneven widths
+    // (narrower than the planner makes them, so the fold crosses every kind of boundary)
     SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 37, 1792, 3);
     Geometry g = Geometry.of(P, 8 * 37, 1792, 8);
     assertEquals(37, g.cols());
-    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 4);
+    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src,
+        ColumnPartitioning.of(new int[] {0, 5, 8, 19, 20, 37}, 1),
+        DistributedPirServer.Workload.single());
     assertEquals(5, server.partitioning().count());
     PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
     QueryExpander ex = new QueryExpander(P);

@@ -64,12 +64,22 @@ class KryoRoundTripTest {
     Pmat m = q.ggsw()[0];
     assertArrayEquals(m.data(), roundTrip(m).data());
     assertEquals(2, roundTrip(new Pmat[] {m, m}).length);
-    PartialAnswer pa = new PartialAnswer(3, arr2, 11, 12, 13, "exec-1");
-    PartialAnswer pb = roundTrip(pa);
-    assertEquals(3, pb.partition());
+    Pmat[][] withNull = roundTrip(new Pmat[][] {{null, m}});
+    assertEquals(null, withNull[0][0]);
+    assertArrayEquals(m.data(), withNull[0][1].data());
+    FoldSpan pa = new FoldSpan(3, 8, 12, new int[] {2}, new int[] {8},
+        new Glwe[][][] {{{glwe(5)}, {glwe(6)}}}, 11, 12, 13, 14, "exec-1");
+    FoldSpan pb = roundTrip(pa);
+    assertEquals(3, pb.index());
+    assertEquals(8, pb.first());
+    assertEquals(12, pb.end());
+    assertArrayEquals(new int[] {2}, pb.levels());
+    assertArrayEquals(new int[] {8}, pb.starts());
     assertEquals("exec-1", pb.executor());
     assertEquals(13, pb.expandNanos());
-    assertArrayEquals(arr2[1], pb.nodes()[1]);
+    assertEquals(14, pb.foldNanos());
+    assertEquals(glwe(6), pb.nodes()[0][1][0]);
+    assertEquals(glwe(7), roundTrip(new Glwe[][][] {{{glwe(7)}}})[0][0][0]);
     assertArrayEquals(new double[] {1.5, -2}, roundTrip(new double[] {1.5, -2}));
     assertArrayEquals(new long[] {1, -2}, roundTrip(new long[] {1, -2}));
     assertArrayEquals(new short[] {1, -2}, roundTrip(new short[] {1, -2}));
@@ -86,7 +96,7 @@ class KryoRoundTripTest {
     StatCounter sc = new StatCounter();
     sc.merge(2.0);
     assertEquals(2.0, roundTrip(sc).mean());
-    assertEquals(PirKryoRegistrator.CLASSES.length, 18, "a new registered class needs a test");
+    assertEquals(PirKryoRegistrator.CLASSES.length, 20, "a new registered class needs a test");
   }
 
   @Test

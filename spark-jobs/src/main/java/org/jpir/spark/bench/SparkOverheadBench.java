@@ -23,6 +23,9 @@ import org.jpir.core.QueryExpander;
 import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.spark.ColumnPartitioning;
+import org.jpir.vmp.Pmat;
+import org.jpir.spark.ColumnTree;
+import org.jpir.spark.FoldSpan;
 import org.jpir.spark.DistributedPirServer;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.SyntheticSourceFactory;
@@ -90,7 +93,7 @@ public final class SparkOverheadBench {
         }
       }
     }
-    ColumnPartitioning parts = ColumnPartitioning.forPartitions(g.cols(), threads);
+    ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), threads, 1);
     PreparedDatabase[] ranges = new PreparedDatabase[parts.count()];
     for (int i = 0; i < ranges.length; i++) {
       ranges[i] = PreparedDatabase.prepare(p, g, truth, parts.first(i), parts.size(i), null);
@@ -124,28 +127,38 @@ public final class SparkOverheadBench {
   /** The same split of work as the Spark job, on plain threads. */
   static Answer[] plain(Params p, Geometry g, ColumnPartitioning parts, PreparedDatabase[] ranges,
       PreparedQuery[] qs, ExecutorService pool) throws Exception {
-    List<Future<Glwe[][]>> fs = new ArrayList<>();
-    for (PreparedDatabase r : ranges) {
-      fs.add(pool.submit(() -> new PirServer(p).answerRange(r, qs, null)));
+    ColumnTree tree = new ColumnTree(g.cols());
+    List<Future<FoldSpan>> fs = new ArrayList<>();
+    for (int i = 0; i < ranges.length; i++) {
+      PreparedDatabase r = ranges[i];
+      int index = i;
+      fs.add(pool.submit(() -> tree.answer(new PirServer(p), r, qs, index,
+          new PirServer.Timings(), 0, "plain")));
     }
-    List<Glwe[][]> nodes = new ArrayList<>();
-    for (Future<Glwe[][]> f : fs) {
-      nodes.add(f.get());
+    List<FoldSpan> spans = new ArrayList<>();
+    for (Future<FoldSpan> f : fs) {
+      spans.add(f.get());
     }
     PirServer driver = new PirServer(p);
+    Pmat[][] ggsw = new Pmat[qs.length][];
+    for (int qi = 0; qi < qs.length; qi++) {
+      ggsw[qi] = qs[qi].ggsw();
+    }
+    FoldSpan root = tree.merge(driver, spans, 0, ggsw, "plain");
     Answer[] out = new Answer[qs.length];
     for (int qi = 0; qi < qs.length; qi++) {
-      Glwe[] roots = new Glwe[g.planes()];
-      for (int pl = 0; pl < roots.length; pl++) {
-        List<Glwe> l = new ArrayList<>();
-        for (Glwe[][] n : nodes) {
-          l.add(n[qi][pl]);
-        }
-        roots[pl] = driver.fold(l, parts.level(), Noise.levels(g.cols()), qs[qi].ggsw()).get(0);
-      }
-      out[qi] = driver.toAnswer(roots);
+      out[qi] = driver.toAnswer(column(root.nodes()[qi]));
     }
     return out;
+  }
+
+  /** The root of every plane. */
+  private static Glwe[] column(Glwe[][] planeNodes) {
+    Glwe[] roots = new Glwe[planeNodes.length];
+    for (int pl = 0; pl < roots.length; pl++) {
+      roots[pl] = planeNodes[pl][0];
+    }
+    return roots;
   }
 
   static void check(Answer[] as, PirClient client, SyntheticRecords truth, long[] idx) {
