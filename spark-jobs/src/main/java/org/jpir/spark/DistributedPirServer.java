@@ -369,7 +369,7 @@ public final class DistributedPirServer {
       for (int pl = 0; pl < roots.length; pl++) {
         roots[pl] = root.nodes()[qi][pl][0];
       }
-      out[qi] = driverServer.toAnswer(roots);
+      out[qi] = driverServer.toAnswer(roots, geometry);
     }
     long t2 = System.nanoTime();
     if (statsOut != null && statsOut.length > 0) {
