@@ -8,7 +8,10 @@
 #          good queries), one executor killed while the first batch runs: the job exits 0, each bad file has an error file and no answer, every
 #          good query is answered exactly;
 #   run 3: the same job restarted on run 2's output directory after one answer was removed:
-#          it skips the answered queries, says how many, and answers the missing one.
+#          it skips the answered queries, says how many, and answers the missing one;
+#   run 4: the default preset: compact queries, the client's evaluation keys in --keys, every
+#          answer checked.
+# Runs 1-3 use the classic preset (PRESET), whose hostile files and restart lines they check.
 # Stops the cluster on exit.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -77,8 +80,16 @@ grep -E "skipping|answer:" "$WORK/run3.log" || true
 grep -q "skipping 5 of 9 queries already answered" "$WORK/run3.log" || fail "run 3 did not skip the 5 answered queries"
 grep -q "answer: 1 answered, 3 with an error file, 5 skipped" "$WORK/run3.log" || fail "run 3 did not answer exactly the missing query"
 ./pir client verify --preset "$PRESET" --db "$DB" --key "$CLIENT/key.bin" --ids "$CLIENT/ids2.map" --answers "$WORK/a2"
+echo "cluster-test: run 4: the default preset (compact queries, the client's evaluation keys uploaded once)"
+mkdir -p "$WORK/q4" "$WORK/keys"
+./pir client keygen --out "$CLIENT/ckey.bin"
+./pir client evk --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --out "$WORK/keys/c1.evk"
+./pir client query --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --evk "$WORK/keys/c1.evk" \
+  --index "0,4242,$((count - 1))" --ids "$CLIENT/ids4.map" --out "$WORK/q4"
+deploy/cluster.sh submit answer --db "$DB" --queries "$WORK/q4" --out "$WORK/a4" --keys "$WORK/keys" --batch 3 --partitions 4
+./pir client verify --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --ids "$CLIENT/ids4.map" --answers "$WORK/a4"
 # the server's side holds no index: file names are ids, the map never left the client's directory
-if ls "$WORK/q1" "$WORK/q2" "$WORK/a1" "$WORK/a2" | grep -vE '^$|:$|^[0-9a-f]{32}\.(query|answer|error)$'; then
+if ls "$WORK/q1" "$WORK/q2" "$WORK/a1" "$WORK/a2" "$WORK/q4" "$WORK/a4" | grep -vE '^$|:$|^[0-9a-f]{32}\.(query|cquery|answer|error)$'; then
   fail "a server-side file is not named by a random id"
 fi
 echo "cluster-test: OK"

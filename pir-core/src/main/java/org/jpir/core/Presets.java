@@ -53,6 +53,12 @@ public final class Presets {
    */
   public static final Params ONIONPIR_4096_COMPACT = CompactParams.ONIONPIR_4096_COMPACT.server();
 
+  /**
+   * The preset every command uses unless told otherwise: compact queries ({@link
+   * #ONIONPIR_4096_COMPACT}), since classic queries are megabytes each.
+   */
+  public static final Params DEFAULT = ONIONPIR_4096_COMPACT;
+
   /** Tests only: the compact server shape at N = 256 (no security). */
   public static final Params TEST_INSECURE_256_COMPACT =
       CompactParams.TEST_INSECURE_256_COMPACT.server();
@@ -60,6 +66,26 @@ public final class Presets {
   /** Tests only: the compact server shape at N = 1024 (no security). */
   public static final Params TEST_INSECURE_1024_COMPACT =
       CompactParams.TEST_INSECURE_1024_COMPACT.server();
+
+  /** The compact preset whose server parameters are {@code p}, or null for a classic preset. */
+  public static CompactParams compactFor(Params p) {
+    for (CompactParams c : CompactParams.all()) {
+      if (c.server().equals(p)) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The geometry of a database with no stored one: a compact preset's own chooser ({@link
+   * CompactParams#chooseGeometry}), else {@link Geometry#choose} with at most {@code maxRows}.
+   */
+  public static Geometry geometry(Params p, long count, int recordSize, int maxRows) {
+    CompactParams cp = compactFor(p);
+    return cp != null ? cp.chooseGeometry(count, recordSize)
+        : Geometry.choose(p, count, recordSize, maxRows);
+  }
 
   /** Every preset. */
   public static List<Params> all() {

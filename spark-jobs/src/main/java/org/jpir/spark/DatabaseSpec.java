@@ -76,7 +76,7 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
 
   /**
    * The preset: the manifest's for a stored database (a different {@code requested} id is an
-   * error), else {@code requested} or the production preset.
+   * error), else {@code requested} or {@link Presets#DEFAULT}.
    */
   public Params params(String requested) {
     if (storedPreset != null) {
@@ -86,7 +86,7 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
       }
       return Presets.byId(storedPreset);
     }
-    return Presets.byId(requested != null ? requested : Presets.ONIONPIR_4096.id());
+    return Presets.byId(requested != null ? requested : Presets.DEFAULT.id());
   }
 
   /** The geometry client and server agree on (a compact preset's own chooser for its server). */
@@ -94,18 +94,11 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
     if (storedGeometry != null) {
       return storedGeometry;
     }
-    org.jpir.core.CompactParams cp = compactFor(p);
-    return cp != null ? cp.chooseGeometry(count, recordSize)
-        : Geometry.choose(p, count, recordSize, maxRows);
+    return Presets.geometry(p, count, recordSize, maxRows);
   }
 
   /** The compact preset whose server parameters are {@code p}, or null. */
   public static org.jpir.core.CompactParams compactFor(Params p) {
-    for (org.jpir.core.CompactParams c : org.jpir.core.CompactParams.all()) {
-      if (c.server().equals(p)) {
-        return c;
-      }
-    }
-    return null;
+    return Presets.compactFor(p);
   }
 }

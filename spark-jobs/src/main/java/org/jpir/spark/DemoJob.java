@@ -10,6 +10,10 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.jpir.core.Answer;
+import org.jpir.core.CompactClient;
+import org.jpir.core.CompactParams;
+import org.jpir.core.EvaluationKeyStore;
 import org.jpir.core.Geometry;
 import org.jpir.core.Noise;
 import org.jpir.core.Params;
@@ -25,7 +29,8 @@ import org.jpir.vmp.Kernels;
  * The README's first command: on Spark (local mode unless a master is given), generate a seeded
  * synthetic database, prepare it as cached PVEC partitions, write query files named by random
  * ids for several records (first and last included; the id -> index map stays on the client's
- * side) plus one corrupted file, answer them with {@link AnswerJob},
+ * side) plus one corrupted file, compact queries with their evaluation keys unless the preset is
+ * classic, answer them with {@link AnswerJob},
  * decode every answer, check each record against the generator and print the throughput.
  */
 public final class DemoJob {
@@ -36,15 +41,18 @@ public final class DemoJob {
       int queries, int batch, int partitions, int maxRows, long seed) throws IOException {
     long count = Math.max(2, (mib << 20) / recordSize);
     SyntheticSourceFactory src = new SyntheticSourceFactory(count, recordSize, seed);
-    Geometry g = Geometry.choose(p, count, recordSize, maxRows);
-    out("demo: Spark %s, %d default parallelism; preset %s (%s); driver kernels %s",
+    CompactParams cp = Presets.compactFor(p);
+    Geometry g = Presets.geometry(p, count, recordSize, maxRows);
+    out("demo: Spark %s, %d default parallelism; preset %s (%s, %s queries); driver kernels %s",
         sc.master(), sc.defaultParallelism(), p.id(),
-        p.secure() ? p.securityBits() + "-bit" : "INSECURE", Kernels.choice().name());
+        p.secure() ? p.securityBits() + "-bit" : "INSECURE", cp != null ? "compact" : "classic",
+        Kernels.choice().name());
     out("demo: database %d records x %d bytes = %.1f MiB, grid %d rows x %d columns x %d"
         + " plane(s)", count, recordSize, g.rawBytes() / 1048576.0, g.rows(), g.cols(),
         g.planes());
     long t0 = System.nanoTime();
-    DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, partitions);
+    DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, partitions,
+        new DistributedPirServer.Workload(batch, DistributedPirServer.ExpandMode.EXECUTOR, cp));
     out("demo: prepared %d partitions of %d columns in %.1f s", server.partitioning().count(),
         server.partitioning().width(), (System.nanoTime() - t0) / 1e9);
 
@@ -53,47 +61,114 @@ public final class DemoJob {
     Path adir = dir.resolve("answers");
     // the client's side: its secret key and the private map from random query ids to indices
     SecureRandom random = new SecureRandom();
-    PirClient client = new PirClient(p, g, SecretKey.generate(p, random), random);
+    Client client = cp != null ? compactClient(cp, g, random, dir) : classicClient(p, g, random);
     QueryIdMap ids = new QueryIdMap();
     SplittableRandom pick = new SplittableRandom(seed);
     String corrupted = null;
     for (int i = 0; i < queries; i++) {
       long index = i == 0 ? 0 : i == 1 ? count - 1 : pick.nextLong(count);
-      byte[] q = Wire.writeQuery(client.query(index));
-      Files.write(qdir.resolve(ids.add(index, random) + ".query"), q);
+      byte[] q = client.query(index);
+      Files.write(qdir.resolve(ids.add(index, random) + client.extension()), q);
       if (i == 0) {
         byte[] bad = Arrays.copyOf(q, q.length / 2);
         corrupted = QueryIdMap.newId(random);
-        Files.write(qdir.resolve(corrupted + ".query"), bad);
-        out("demo: each query is %.1f MiB, named by a random id (the index stays in the"
+        Files.write(qdir.resolve(corrupted + client.extension()), bad);
+        out("demo: each query is %.1f KiB, named by a random id (the index stays in the"
             + " client's id map); also wrote a truncated query to show rejection",
-            q.length / 1048576.0);
+            q.length / 1024.0);
       }
     }
     ids.save(dir.resolve("client-ids.map"));
-    AnswerJob.Summary s = AnswerJob.run(server, p, qdir, adir, batch);
+    AnswerJob.Summary s = AnswerJob.run(server, p, qdir, adir, batch, client.serverSide(),
+        DistributedPirServer.ExpandMode.EXECUTOR);
     boolean ok = s.rejected() == 1 && Files.exists(adir.resolve(corrupted + ".error"));
     SyntheticRecords truth = (SyntheticRecords) src.open();
     QueryIdMap mine = QueryIdMap.load(dir.resolve("client-ids.map"), false);
     for (java.util.Map.Entry<String, Long> e : mine.entries().entrySet()) {
       long index = e.getValue();
       byte[] a = Files.readAllBytes(adir.resolve(e.getKey() + ".answer"));
-      boolean good = Arrays.equals(client.decode(Wire.readAnswer(a, p), index),
+      boolean good = Arrays.equals(client.decode(Wire.readAnswer(a, p, g), index),
           truth.record(index));
       ok &= good;
       out("demo: record %d: %s (answer %.1f KiB)", index, good ? "OK" : "WRONG",
           a.length / 1024.0);
     }
+    double log2Failure = Noise.log2FailureProbability(p, cp != null
+        ? Noise.compactAnswer(cp, g.rows(), g.cols()) : Noise.answer(p, g.rows(), g.cols()));
     out("demo: %s; %d answered, %d rejected; %.2f s for all batches (phase 1 %.2f s, phase 2 %.2f"
         + " s summed over tasks); %.3f GB/s of raw database, %.2f queries/s; failure probability"
         + " per coefficient 2^%.0f", ok ? "ALL RECORDS CORRECT" : "FAILED", s.answered(),
         s.rejected(), s.serverSeconds(), s.phase1Seconds(), s.phase2Seconds(),
-        s.bytesPerSecond() / 1e9, s.answered() / s.serverSeconds(),
-        Noise.log2FailureProbability(p, Noise.answer(p, g.rows(), g.cols())));
+        s.bytesPerSecond() / 1e9, s.answered() / s.serverSeconds(), log2Failure);
     try (Stream<Path> w = Files.walk(dir)) {
       w.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     }
     return ok;
+  }
+
+  /** The demo client's side: query bytes for an index, and decoding of a parsed answer. */
+  private interface Client {
+    byte[] query(long index);
+
+    byte[] decode(Answer a, long index);
+
+    /** The query files' extension. */
+    String extension();
+
+    /** What the answer job needs for these queries (null for classic queries). */
+    AnswerJob.Compact serverSide();
+  }
+
+  private static Client classicClient(Params p, Geometry g, SecureRandom random) {
+    PirClient c = new PirClient(p, g, SecretKey.generate(p, random), random);
+    return new Client() {
+      public byte[] query(long index) {
+        return Wire.writeQuery(c.query(index));
+      }
+
+      public byte[] decode(Answer a, long index) {
+        return c.decode(a, index);
+      }
+
+      public String extension() {
+        return ".query";
+      }
+
+      public AnswerJob.Compact serverSide() {
+        return null;
+      }
+    };
+  }
+
+  /** A compact client whose evaluation keys are uploaded as {@code dir/keys/demo.evk}. */
+  private static Client compactClient(CompactParams cp, Geometry g, SecureRandom random, Path dir)
+      throws IOException {
+    CompactClient c = new CompactClient(cp, g, CompactClient.generateSecret(cp, random), "demo",
+        random);
+    byte[] evk = Wire.writeEvaluationKeys(c.evaluationKeys());
+    Path keys = Files.createDirectories(dir.resolve("keys"));
+    Files.write(keys.resolve("demo.evk"), evk);
+    out("demo: the client's evaluation keys (%.2f MiB) uploaded once as keys/demo.evk",
+        evk.length / 1048576.0);
+    AnswerJob.Compact side = new AnswerJob.Compact(cp, new EvaluationKeyStore(cp, keys),
+        DistributedPirServer.ExpandMode.EXECUTOR);
+    return new Client() {
+      public byte[] query(long index) {
+        return Wire.writeCompactQuery(c.query(index));
+      }
+
+      public byte[] decode(Answer a, long index) {
+        return c.decode(a, index);
+      }
+
+      public String extension() {
+        return ".cquery";
+      }
+
+      public AnswerJob.Compact serverSide() {
+        return side;
+      }
+    };
   }
 
   static void out(String fmt, Object... args) {
@@ -102,6 +177,6 @@ public final class DemoJob {
 
   /** Defaults of the demo command. */
   static Params defaultPreset() {
-    return Presets.ONIONPIR_4096;
+    return Presets.DEFAULT;
   }
 }

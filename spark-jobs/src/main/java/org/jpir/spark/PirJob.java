@@ -80,7 +80,13 @@ public final class PirJob {
           DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
               o.get("expand", "executor").toUpperCase(Locale.ROOT));
           int batch = o.getInt("batch", 4);
-          boolean withKeys = cp != null && o.get("keys", null) != null;
+          if (cp != null && o.get("keys", null) == null) {
+            throw new IllegalArgumentException("answer: preset " + p.id() + " answers compact"
+                + " queries: --keys DIR (the clients' <client-id>.evk files) is required; classic"
+                + " queries need a database of a classic preset (--preset "
+                + Presets.ONIONPIR_4096.id() + ")");
+          }
+          boolean withKeys = cp != null;
           DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, db.factory(),
               o.getInt("partitions", 0),
               new DistributedPirServer.Workload(batch, mode, withKeys ? cp : null));
@@ -274,7 +280,7 @@ public final class PirJob {
     switch (args[1]) {
       case "keygen": {
         Options o = new Options("client keygen", args, 2, Set.of("preset", "out"));
-        Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
+        Params p = Presets.byId(o.get("preset", Presets.DEFAULT.id()));
         org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
         SecretKey sk = cp != null ? org.jpir.core.CompactClient.generateSecret(cp, random)
             : SecretKey.generate(p, random);

@@ -36,7 +36,7 @@ import org.jpir.datasets.store.StoredDatabaseWriter;
  *                [--record-size S] [--truncate] [--keyword] [common]
  * import binary --in FILE --record-size S --out DIR [common]
  * import wordlist --in WORDS --out DIR [common]           (keyword table; see fetch-wordlist.sh)
- *   common: [--preset ID (default onionpir-4096-128)] [--max-rows R (default 1024)]
+ *   common: [--preset ID (default onionpir-4096-compact-128)] [--max-rows R (default 1024)]
  *           [--columns-per-chunk C (power of two; default: chunks of at most 64 MiB)]
  *           [--keyword-seed X]
  * manifest DIR       prints the manifest
@@ -154,7 +154,7 @@ public final class DatasetsCli {
         throw new UsageException("unexpected argument '" + a + "'");
       }
     }
-    Params p = Presets.byId(o.getOrDefault("--preset", Presets.ONIONPIR_4096.id()));
+    Params p = Presets.byId(o.getOrDefault("--preset", Presets.DEFAULT.id()));
     int maxRows = Integer.parseInt(o.getOrDefault("--max-rows", "1024"));
     int cpc = Integer.parseInt(o.getOrDefault("--columns-per-chunk", "0"));
     int recordSize = Integer.parseInt(o.getOrDefault("--record-size", "0"));
@@ -217,7 +217,7 @@ public final class DatasetsCli {
             + "' (synthetic, lines, csv, tsv, binary, wordlist)");
     }
     try {
-      Geometry g = Geometry.choose(p, src.recordCount(), src.recordSize(), maxRows);
+      Geometry g = Presets.geometry(p, src.recordCount(), src.recordSize(), maxRows);
       out.printf("importing %s: %d records of %d bytes (%.1f MiB) -> %s, preset %s, %d rows x %d"
           + " cols x %d planes, %d records per polynomial%n", desc, g.recordCount(),
           g.recordSize(), g.rawBytes() / 1048576.0, outDir, p.id(), g.rows(), g.cols(),
