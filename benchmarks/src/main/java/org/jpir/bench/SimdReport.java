@@ -647,7 +647,7 @@ public final class SimdReport {
   private static void plots(StringBuilder sb, Map<String, Map<String, Cell>> table,
       Map<String, Map<String, double[]>> speedups, Path raw, Path rel) throws IOException {
     sb.append("## Plots\n\n");
-    BarChart dec = new BarChart("Speedup decomposition (median ratio, 95% CI)", "speedup");
+    RatioChart dec = new RatioChart("Speedup decomposition (median ratio, 95% CI)", "speedup");
     String[] series = {"C2 over C1", "auto-vectorization (C2 over C2 -SuperWord)",
         "Vector API over C2 scalar"};
     String[] labels = {"C2 / C1", "C2 / C2-noSuperWord", "Vector API / C2 scalar"};
@@ -664,7 +664,7 @@ public final class SimdReport {
       sb.append("![speedup decomposition](").append(rel.resolve("speedups.png"))
           .append(")\n\n");
     }
-    BarChart jdk = new BarChart("Java 25 over Java 17 (median ratio, 95% CI)", "speedup");
+    RatioChart jdk = new RatioChart("Java 25 over Java 17 (median ratio, 95% CI)", "speedup");
     String[] js = {"Java 25 over 17, scalar reference (C2)", "Java 25 over 17, Vector API"};
     String[] jl = {"scalar reference (C2)", "Vector API"};
     for (int i = 0; i < js.length; i++) {

@@ -2,8 +2,12 @@ package org.jpir.bench;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 
-/** Order statistics and bootstrap confidence intervals over benchmark samples. */
+/**
+ * Order statistics (commons-math3's {@link Percentile}, estimation type R-7: linear interpolation
+ * between order statistics) and percentile-bootstrap confidence intervals over benchmark samples.
+ */
 public final class Stats {
   private Stats() {}
 
@@ -25,11 +29,10 @@ public final class Stats {
     return quantile(samples, 0.5);
   }
 
+  /** {@link #quantile} of samples already sorted ascending. */
   private static double sortedQuantile(double[] s, double q) {
-    double pos = q * (s.length - 1);
-    int lo = (int) Math.floor(pos);
-    int hi = Math.min(lo + 1, s.length - 1);
-    return s[lo] + (pos - lo) * (s[hi] - s[lo]);
+    return q == 0 ? s[0]
+        : new Percentile(100 * q).withEstimationType(Percentile.EstimationType.R_7).evaluate(s);
   }
 
   /**
