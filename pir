@@ -3,7 +3,7 @@
 # Usage: ./pir help
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-cd "$ROOT"
+# Commands run in the caller's directory (relative paths are the caller's); Maven gets -f.
 
 die() { echo "pir: $*" >&2; exit 1; }
 
@@ -53,7 +53,7 @@ ensure_built() {
   fi
   need_mvn
   echo "pir: building (mvn package -DskipTests) with $JAVA_HOME" >&2
-  "$MVN" -B -q -DskipTests package >&2 || die "build failed"
+  "$MVN" -f "$ROOT/pom.xml" -B -q -DskipTests package >&2 || die "build failed"
 }
 
 run_java() { # runs a main class from the benchmarks jar (which bundles the kernels and logging)
@@ -75,7 +75,7 @@ jpir launcher (JDK: $JAVA_HOME)
   ./pir demo [options]     the main job in Spark local mode on a generated database (see README)
   ./pir demo-compact       compact queries (~0.1 MiB) on Spark, expansion on driver vs executors
   ./pir answer ...         answer a directory of query files (Spark)
-  ./pir client ...         keygen | evk | query | decode | verify (random query ids, private --ids map)
+  ./pir client ...         keygen | evk | query | decode | verify | lookup (random query ids, private --ids map)
   ./pir setup <source> ... import a source into a stored database (= ./pir data import)
   ./pir data ...           import | manifest | verify | lookup (stored databases)
   ./pir local-demo         the same protocol in one JVM without Spark
@@ -92,8 +92,8 @@ USAGE
 
 cmd="${1:-help}"; shift || true
 case "$cmd" in
-  test)  need_mvn; exec "$MVN" -B verify "$@" ;;
-  build) need_mvn; exec "$MVN" -B -DskipTests package "$@" ;;
+  test)  need_mvn; exec "$MVN" -f "$ROOT/pom.xml" -B verify "$@" ;;
+  build) need_mvn; exec "$MVN" -f "$ROOT/pom.xml" -B -DskipTests package "$@" ;;
   demo|demo-compact|answer|client|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
   data) run_spark org.jpir.datasets.cli.DatasetsCli "$@" ;;
   spark-java) [ $# -ge 1 ] || die "usage: ./pir spark-java <main class> [args]"; run_spark "$@" ;;

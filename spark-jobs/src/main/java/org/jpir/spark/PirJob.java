@@ -272,7 +272,8 @@ public final class PirJob {
 
   private static int client(String[] args) throws Exception {
     if (args.length < 2) {
-      throw new IllegalArgumentException("usage: client keygen|evk|query|decode|verify [options]");
+      throw new IllegalArgumentException("usage: client keygen|evk|query|decode|verify|lookup"
+          + " [options]");
     }
     SecureRandom random = new SecureRandom();
     Set<String> common = Set.of("preset", "db", "key", "index", "random", "out", "max-rows",
@@ -285,14 +286,14 @@ public final class PirJob {
         SecretKey sk = cp != null ? org.jpir.core.CompactClient.generateSecret(cp, random)
             : SecretKey.generate(p, random);
         Path out = Path.of(o.require("out"));
-        AnswerJob.write(out.toAbsolutePath(), Wire.writeSecretKey(sk));
+        writeLocal(out, Wire.writeSecretKey(sk));
         System.out.println("client: secret key for " + p.id() + " written to " + out);
         return 0;
       }
       case "evk": {
         Options o = new Options("client evk", args, 2, common);
         byte[] evk = new AnyClient(o, random).evaluationKeys();
-        AnswerJob.write(Path.of(o.require("out")).toAbsolutePath(), evk);
+        writeLocal(Path.of(o.require("out")), evk);
         System.out.println("client: evaluation keys of '" + o.require("client-id") + "' ("
             + evk.length + " bytes) written; the server reads <client-id>.evk from its --keys"
             + " directory");
@@ -325,17 +326,101 @@ public final class PirJob {
             : QueryIdMap.load(Path.of(requireIds(o, "client decode")), false)
                 .index(AnswerJob.stem(answer));
         byte[] rec = new AnyClient(o, random).decode(answer, index);
-        AnswerJob.write(Path.of(o.require("out")).toAbsolutePath(), rec);
+        writeLocal(Path.of(o.require("out")), rec);
         System.out.println("client: record (" + rec.length + " bytes) written to "
             + o.require("out"));
         return 0;
       }
       case "verify":
         return verify(new Options("client verify", args, 2, common), random);
+      case "lookup": {
+        Set<String> known = new java.util.HashSet<>(common);
+        known.add("keyword");
+        return lookup(new Options("client lookup", args, 2, known), random);
+      }
       default:
         throw new IllegalArgumentException("unknown client command '" + args[1]
-            + "' (known: keygen, evk, query, decode, verify)");
+            + "' (known: keygen, evk, query, decode, verify, lookup)");
     }
+  }
+
+  /**
+   * Private keyword lookup in a keyword database (a cuckoo table; {@code data import ...
+   * --keyword}): with {@code --out q}, one query per candidate bucket of {@code --keyword} (always
+   * all of them, so the server sees the same files for every key, present or not) named by random
+   * ids recorded in {@code --ids}; with {@code --answers a}, decodes those buckets' answers,
+   * searches them and the stash from the manifest, prints the value (exit 0) or "absent" (exit
+   * 3).
+   */
+  private static int lookup(Options o, SecureRandom random) throws Exception {
+    String db = o.require("db");
+    org.jpir.datasets.keyword.KeywordParams kp = keywordParams(db);
+    byte[] key = o.require("keyword").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    int[] buckets = kp.candidates(key);
+    AnyClient client = new AnyClient(o, random);
+    Path mapFile = Path.of(requireIds(o, "client lookup"));
+    if ((o.get("out", null) == null) == (o.get("answers", null) == null)) {
+      throw new IllegalArgumentException("client lookup: give --out DIR (write the queries) or"
+          + " --answers DIR (decode the answers)");
+    }
+    if (o.get("out", null) != null) {
+      Path dir = Files.createDirectories(Path.of(o.require("out")).toAbsolutePath());
+      QueryIdMap ids = QueryIdMap.load(mapFile, true);
+      for (int b : buckets) {
+        byte[] q = client.query(b, o.get("evk", null) != null);
+        AnswerJob.write(dir.resolve(ids.add(b, random) + client.extension()), q);
+      }
+      ids.save(mapFile);
+      System.out.println("client: " + buckets.length + " queries (one per candidate bucket, as"
+          + " for every key) written to " + dir + "; their ids are in " + mapFile);
+      return 0;
+    }
+    Path answers = Path.of(o.require("answers"));
+    QueryIdMap ids = QueryIdMap.load(mapFile, false);
+    byte[][] got = new byte[buckets.length][];
+    for (int j = 0; j < buckets.length; j++) {
+      for (java.util.Map.Entry<String, Long> e : ids.entries().entrySet()) {
+        Path f = answers.resolve(e.getKey() + ".answer");
+        if (e.getValue() == buckets[j] && Files.exists(f)) {
+          got[j] = client.decode(f, buckets[j]);
+          break;
+        }
+      }
+      if (got[j] == null) {
+        throw new IllegalArgumentException("client lookup: no answer in " + answers + " for"
+            + " candidate bucket " + (j + 1) + " of " + buckets.length + " (were the queries of"
+            + " this keyword written with --ids " + mapFile + " and answered?)");
+      }
+    }
+    java.util.Optional<byte[]> v = kp.find(key, got);
+    System.out.println(v.map(b -> new String(b, java.nio.charset.StandardCharsets.UTF_8))
+        .orElse("absent"));
+    return v.isPresent() ? 0 : 3;
+  }
+
+  /** The keyword parameters in the manifest of stored database {@code spec}. */
+  static org.jpir.datasets.keyword.KeywordParams keywordParams(String spec) {
+    org.jpir.datasets.store.Manifest m;
+    if (Storage.hasScheme(spec)) {
+      m = HadoopStoredSourceFactory.manifest(spec);
+    } else {
+      try (org.jpir.datasets.store.StoredDatabase db =
+          org.jpir.datasets.store.StoredDatabase.open(Path.of(spec))) {
+        m = db.manifest();
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException("cannot open stored database " + spec + ": " + e);
+      }
+    }
+    return org.jpir.datasets.keyword.KeywordParams.fromManifest(m.extra()).orElseThrow(
+        () -> new IllegalArgumentException(spec + " is not a keyword database (import it with"
+            + " --keyword)"));
+  }
+
+  /** Writes a client-side file atomically, creating its directory first. */
+  private static void writeLocal(Path file, byte[] bytes) throws java.io.IOException {
+    Path abs = file.toAbsolutePath();
+    Files.createDirectories(abs.getParent());
+    AnswerJob.write(abs, bytes);
   }
 
   private static String requireIds(Options o, String cmd) {
