@@ -255,7 +255,7 @@ public final class SimdReport {
     return sb.toString();
   }
 
-  /** Issue 7's bar, per comparison: at least 2000 observations from at least 10 forks. */
+  /** The study's bar, per comparison: at least 2000 observations from at least 10 forks. */
   static final int BAR_OBS = 2000;
   static final int BAR_FORKS = 10;
 
@@ -283,7 +283,7 @@ public final class SimdReport {
       }
     }
     sb.append(String.format(Locale.ROOT, "**Sample sizes:** %d of %d comparisons have at least "
-        + "%d observations from at least %d forks on both sides (issue 7's bar).", met, total,
+        + "%d observations from at least %d forks on both sides (the study's bar).", met, total,
         BAR_OBS, BAR_FORKS));
     if (below.isEmpty()) {
       sb.append("\n\n");

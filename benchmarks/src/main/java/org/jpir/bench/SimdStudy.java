@@ -27,7 +27,7 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * Issue 7: where SIMD helps on the JVM, decomposed like the second seed paper. The same kernels
+ * Where SIMD helps on the JVM, decomposed like the second seed paper. The same kernels
  * run in forks (fresh JVMs, {@link SimdFork}) that differ only in JVM arguments appended to the
  * project's options ({@link JvmOptions}): interpreter only, C1 only, C2 without
  * auto-vectorization (SuperWord) on the scalar reference, C2 on the scalar reference, and the
@@ -127,7 +127,7 @@ public final class SimdStudy {
   }
 
   /**
-   * The profiles. {@code full}: issue 7's bar (10 forks x 200 observations = 2000 per
+   * The profiles. {@code full}: the study's bar (10 forks x 200 observations = 2000 per
    * comparison) for every operation at N 2048/4096/16384, the shapes 16384:15:30 and 4096:512:12
    * and a 1 MiB database, except the multi-column pass (one observation is one 8-column pass,
    * 20-250 ms: 10 forks of 20) and the 4096:4096:12 shape (1.5 GiB PMAT, 0.1-2 s a call: 10
