@@ -75,6 +75,7 @@ jpir launcher (JDK: $JAVA_HOME)
   ./pir demo [options]     the main job in Spark local mode on a generated database (see README)
   ./pir demo-compact       compact queries (~0.1 MiB) on Spark, expansion on driver vs executors
   ./pir answer ...         answer a directory of query files (Spark)
+  ./pir serve ...          prepare once, answer query files as they arrive (stop: touch <out>/STOP)
   ./pir client ...         keygen | evk | query | decode | verify | lookup (random query ids, private --ids map)
   ./pir setup <source> ... import a source into a stored database (= ./pir data import)
   ./pir data ...           import | manifest | verify | lookup (stored databases)
@@ -94,7 +95,7 @@ cmd="${1:-help}"; shift || true
 case "$cmd" in
   test)  need_mvn; exec "$MVN" -f "$ROOT/pom.xml" -B verify "$@" ;;
   build) need_mvn; exec "$MVN" -f "$ROOT/pom.xml" -B -DskipTests package "$@" ;;
-  demo|demo-compact|answer|client|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
+  demo|demo-compact|answer|serve|client|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
   data) run_spark org.jpir.datasets.cli.DatasetsCli "$@" ;;
   spark-java) [ $# -ge 1 ] || die "usage: ./pir spark-java <main class> [args]"; run_spark "$@" ;;
   local-demo) run_java org.jpir.core.demo.LocalDemo "$@" ;;

@@ -109,6 +109,21 @@ public final class AnswerJob {
     if (skipped > 0) {
       LOG.info("skipping {} of {} queries already answered in {}", skipped, files.size(), outDir);
     }
+    return answerFiles(server, p, queryDir, todo, skipped, outDir, batchSize, compact,
+        classicMode);
+  }
+
+  /**
+   * Answers exactly {@code todo} (file names in {@code queryDir}) in batches of {@code batchSize}:
+   * each gets {@code <stem>.answer} or {@code <stem>.error} in {@code outDir}; {@code skipped} is
+   * reported in the summary as is.
+   */
+  static Summary answerFiles(DistributedPirServer server, Params p, Storage queryDir,
+      List<String> todo, int skipped, Storage outDir, int batchSize, Compact compact,
+      DistributedPirServer.ExpandMode classicMode) {
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1");
+    }
     Geometry g = server.geometry();
     long maxQuery = Wire.maxQueryBytes(p, g);
     long maxCompact = compact == null ? 0 : Wire.maxCompactQueryBytes(compact.params(), g);

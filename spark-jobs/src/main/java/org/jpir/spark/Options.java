@@ -24,6 +24,11 @@ final class Options {
     }
   }
 
+  /** The command's name, for messages. */
+  String command() {
+    return command;
+  }
+
   String get(String name, String dflt) {
     return values.getOrDefault(name, dflt);
   }

@@ -70,30 +70,16 @@ public final class PirJob {
         Options o = new Options("answer", args, 1, Set.of("db", "queries", "out", "batch",
             "partitions", "max-rows", "preset", "summary", "keys", "expand", "metrics",
             "event-log"));
-        DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
-        Params p = db.params(o.get("preset", null));
-        Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
         HeapWatch heap = HeapWatch.start();
         try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.eventLog(
             SparkSetup.conf("jpir answer", "local[*]"), o.get("event-log", null)))) {
-          org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
-          DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
-              o.get("expand", "executor").toUpperCase(Locale.ROOT));
-          int batch = o.getInt("batch", 4);
-          if (cp != null && o.get("keys", null) == null) {
-            throw new IllegalArgumentException("answer: preset " + p.id() + " answers compact"
-                + " queries: --keys DIR (the clients' <client-id>.evk files) is required; classic"
-                + " queries need a database of a classic preset (--preset "
-                + Presets.ONIONPIR_4096.id() + ")");
-          }
-          boolean withKeys = cp != null;
-          DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, db.factory(),
-              o.getInt("partitions", 0),
-              new DistributedPirServer.Workload(batch, mode, withKeys ? cp : null));
-          AnswerJob.Compact compact = null;
-          if (withKeys) {
-            compact = new AnswerJob.Compact(cp, keyStore(cp, o.get("keys", null)), mode);
-          }
+          Served sv = Served.prepare(o, sc);
+          DistributedPirServer server = sv.server();
+          Params p = sv.params();
+          Geometry g = server.geometry();
+          int batch = sv.batch();
+          AnswerJob.Compact compact = sv.compact();
+          DistributedPirServer.ExpandMode mode = sv.mode();
           AnswerJob.Summary s = AnswerJob.run(server, p, storage(o.require("queries")),
               storage(o.require("out")), batch, compact, mode);
           System.out.println(String.format(Locale.ROOT, "answer: %d answered, %d with an error"
@@ -124,6 +110,36 @@ public final class PirJob {
           return 0;
         }
       }
+      case "serve": {
+        Options o = new Options("serve", args, 1, Set.of("db", "queries", "out", "batch",
+            "partitions", "max-rows", "preset", "keys", "expand", "event-log", "poll-ms",
+            "max-idle-s", "micro-batch"));
+        try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.eventLog(
+            SparkSetup.conf("jpir serve", "local[*]"), o.get("event-log", null)))) {
+          Served sv = Served.prepare(o, sc);
+          Storage out = storage(o.require("out"));
+          long idleLimit = o.getLong("max-idle-s", 0) * 1_000_000_000L;
+          long[] idleSince = {System.nanoTime()};
+          Storage queries = storage(o.require("queries"));
+          ServeJob.Summary s = ServeJob.serve(sv.server(), sv.params(), queries, out,
+              sv.batch(), o.getInt("micro-batch", 64), sv.compact(), sv.mode(),
+              o.getLong("poll-ms", 500), () -> {
+                if (out.exists("STOP")) {
+                  System.out.println("serve: " + out + "/STOP found, stopping");
+                  return true;
+                }
+                if (!ServeJob.pending(queries, out).isEmpty()) {
+                  idleSince[0] = System.nanoTime();
+                  return false;
+                }
+                return idleLimit > 0 && System.nanoTime() - idleSince[0] > idleLimit;
+              });
+          System.out.println(String.format(Locale.ROOT, "serve: %d answered, %d with an error"
+              + " file in %d micro-batches over %.1f s", s.answered(), s.rejected(),
+              s.microBatches(), s.seconds()));
+          return 0;
+        }
+      }
       case "client":
         return client(args);
       case "setup":
@@ -134,7 +150,32 @@ public final class PirJob {
         return org.jpir.datasets.cli.DatasetsCli.run(imp, System.out, System.err);
       default:
         throw new IllegalArgumentException("unknown command '" + args[0]
-            + "' (known: demo, demo-compact, answer, client, setup)");
+            + "' (known: demo, demo-compact, answer, serve, client, setup)");
+    }
+  }
+
+  /** The prepared database of {@code answer} and {@code serve}, with what their queries need. */
+  private record Served(DistributedPirServer server, Params params, int batch,
+      AnswerJob.Compact compact, DistributedPirServer.ExpandMode mode) {
+    static Served prepare(Options o, JavaSparkContext sc) {
+      DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
+      Params p = db.params(o.get("preset", null));
+      Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
+      org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
+      DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
+          o.get("expand", "executor").toUpperCase(Locale.ROOT));
+      int batch = o.getInt("batch", 4);
+      if (cp != null && o.get("keys", null) == null) {
+        throw new IllegalArgumentException(o.command() + ": preset " + p.id() + " answers"
+            + " compact queries: --keys DIR (the clients' <client-id>.evk files) is required;"
+            + " classic queries need a database of a classic preset (--preset "
+            + Presets.ONIONPIR_4096.id() + ")");
+      }
+      DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, db.factory(),
+          o.getInt("partitions", 0), new DistributedPirServer.Workload(batch, mode, cp));
+      AnswerJob.Compact compact = cp == null ? null
+          : new AnswerJob.Compact(cp, keyStore(cp, o.get("keys", null)), mode);
+      return new Served(server, p, batch, compact, mode);
     }
   }
 

@@ -1,0 +1,90 @@
+package org.jpir.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.BooleanSupplier;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.jpir.core.Params;
+
+/**
+ * The service mode: the database stays prepared and cached on the executors while query files
+ * arriving in a directory are answered in micro-batches, until told to stop.
+ *
+ * <p>A watch loop on the driver, not Structured Streaming's file source: a query is one small
+ * binary file whose answer must come from the prepared partitions the application already holds,
+ * and the output is idempotent by construction (a query is pending while it has neither {@code
+ * <id>.answer} nor {@code <id>.error}; both are written by temporary file and rename), so a
+ * restart on the same directories answers exactly the queries that have no answer yet, without
+ * a checkpoint of its own. A file source would add a DataFrame per micro-batch and a checkpoint
+ * directory that can disagree with the answers already written.
+ *
+ * <p>Clients must write query files atomically (temporary name not ending in {@code .query} or
+ * {@code .cquery}, then rename), as {@code client query} does.
+ */
+public final class ServeJob {
+  private static final Logger LOG = LogManager.getLogger(ServeJob.class);
+
+  private ServeJob() {}
+
+  /** Totals of a service run. */
+  public record Summary(int answered, int rejected, int microBatches, double seconds) {}
+
+  /** Query files in {@code queries} with neither an answer nor an error file in {@code out}. */
+  static List<String> pending(Storage queries, Storage out) {
+    List<String> todo = new ArrayList<>();
+    for (String f : queries.list(".query", ".cquery")) {
+      String stem = AnswerJob.stem(f);
+      if (!out.exists(stem + ".answer") && !out.exists(stem + ".error")) {
+        todo.add(f);
+      }
+    }
+    return todo;
+  }
+
+  /**
+   * Answers pending queries of {@code queries} into {@code out} in micro-batches (each at most
+   * {@code maxPerMicroBatch} files, answered in Spark batches of {@code batch}), polling every
+   * {@code pollMillis} when idle, until {@code stop} is true between micro-batches; a bad query
+   * gets its error file and the service goes on.
+   */
+  public static Summary serve(DistributedPirServer server, Params p, Storage queries,
+      Storage out, int batch, int maxPerMicroBatch, AnswerJob.Compact compact,
+      DistributedPirServer.ExpandMode mode, long pollMillis, BooleanSupplier stop)
+      throws InterruptedException {
+    if (!queries.isDirectory()) {
+      throw new IllegalArgumentException("serve: query directory " + queries
+          + " is not a directory");
+    }
+    out.mkdirs();
+    long start = System.nanoTime();
+    int answered = 0;
+    int rejected = 0;
+    int micro = 0;
+    LOG.info("serve: watching {} (answers in {}), polling every {} ms", queries, out, pollMillis);
+    while (!stop.getAsBoolean()) {
+      List<String> todo = pending(queries, out);
+      if (todo.isEmpty()) {
+        Thread.sleep(pollMillis);
+        continue;
+      }
+      List<String> now = todo.subList(0, Math.min(todo.size(), maxPerMicroBatch));
+      AnswerJob.Summary s = AnswerJob.answerFiles(server, p, queries, now, 0, out, batch,
+          compact, mode);
+      micro++;
+      answered += s.answered();
+      rejected += s.rejected();
+      double secs = (System.nanoTime() - start) / 1e9;
+      System.out.println(String.format(Locale.ROOT, "serve: micro-batch %d: %d answered, %d"
+          + " with an error file in %.2f s (%.2f queries/s); %d pending; %d answered in %.0f s"
+          + " so far", micro, s.answered(), s.rejected(), s.serverSeconds(),
+          s.answered() / Math.max(1e-9, s.serverSeconds()), todo.size() - now.size(), answered,
+          secs));
+    }
+    double secs = (System.nanoTime() - start) / 1e9;
+    LOG.info("serve: stopped after {} micro-batches: {} answered, {} with an error file", micro,
+        answered, rejected);
+    return new Summary(answered, rejected, micro, secs);
+  }
+}
