@@ -10,7 +10,9 @@
 #   run 3: the same job restarted on run 2's output directory after one answer was removed:
 #          it skips the answered queries, says how many, and answers the missing one;
 #   run 4: the default preset: compact queries, the client's evaluation keys in --keys, every
-#          answer checked.
+#          answer checked;
+#   run 5: the service mode (serve): queries arriving while it runs, one executor killed after
+#          the first answer, every answer checked after a clean stop.
 # Runs 1-3 use the classic preset (PRESET), whose hostile files and restart lines they check.
 # Stops the cluster on exit.
 set -euo pipefail
@@ -88,8 +90,39 @@ mkdir -p "$WORK/q4" "$WORK/keys"
   --index "0,4242,$((count - 1))" --ids "$CLIENT/ids4.map" --out "$WORK/q4"
 deploy/cluster.sh submit answer --db "$DB" --queries "$WORK/q4" --out "$WORK/a4" --keys "$WORK/keys" --batch 3 --partitions 4
 ./pir client verify --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --ids "$CLIENT/ids4.map" --answers "$WORK/a4"
+echo "cluster-test: run 5: the service mode, queries arriving while it runs, an executor killed mid-batch"
+mkdir -p "$WORK/q5"
+deploy/cluster.sh submit serve --db "$DB" --queries "$WORK/q5" --out "$WORK/a5" --keys "$WORK/keys" \
+  --batch 2 --partitions 4 --poll-ms 200 > "$WORK/run5.log" 2>&1 &
+serve=$!
+waitfor() { # $1 = what, $2.. = test command; polls up to 300 s while the service runs
+  local what="$1"; shift
+  for _ in $(seq 1 1500); do
+    if "$@"; then return 0; fi
+    kill -0 $serve 2>/dev/null || { cat "$WORK/run5.log"; fail "serve exited while waiting for $what"; }
+    sleep 0.2
+  done
+  cat "$WORK/run5.log"; fail "timed out waiting for $what"
+}
+answers5() { [ "$(ls "$WORK/a5" 2>/dev/null | grep -c '\.answer$')" -ge "$1" ]; }
+waitfor "the service to start" grep -q "serve: watching" "$WORK/run5.log"
+./pir client query --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --evk "$WORK/keys/c1.evk" \
+  --index "5,6000,$((count - 3))" --ids "$CLIENT/ids5.map" --out "$WORK/q5"
+waitfor "the first answer" answers5 1
+./pir client query --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --evk "$WORK/keys/c1.evk" \
+  --index "11,12000" --ids "$CLIENT/ids5.map" --out "$WORK/q5"
+sleep 1 # the second wave's micro-batch is starting: kill while its tasks run
+victim=$(deploy/cluster.sh executors | head -n1)
+[ -n "$victim" ] || fail "run 5: no executor to kill"
+kill -9 "$victim"
+echo "cluster-test: killed executor pid $victim while the service ran"
+waitfor "5 answers" answers5 5
+touch "$WORK/a5/STOP"
+wait $serve || { cat "$WORK/run5.log"; fail "run 5: serve exited non-zero"; }
+grep -E "serve:|Lost executor" "$WORK/run5.log" || true
+./pir client verify --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --ids "$CLIENT/ids5.map" --answers "$WORK/a5"
 # the server's side holds no index: file names are ids, the map never left the client's directory
-if ls "$WORK/q1" "$WORK/q2" "$WORK/a1" "$WORK/a2" "$WORK/q4" "$WORK/a4" | grep -vE '^$|:$|^[0-9a-f]{32}\.(query|cquery|answer|error)$'; then
+if ls "$WORK/q1" "$WORK/q2" "$WORK/a1" "$WORK/a2" "$WORK/q4" "$WORK/a4" "$WORK/q5" "$WORK/a5" | grep -vE '^$|:$|^[0-9a-f]{32}\.(query|cquery|answer|error)$|^STOP$'; then
   fail "a server-side file is not named by a random id"
 fi
 echo "cluster-test: OK"
