@@ -164,10 +164,13 @@ public final class AnswerJob {
       int n = tot.answered - before;
       double s = (System.nanoTime() - t0) / 1e9;
       tot.serverS += s;
+      int done = Math.min(todo.size(), (bi + 1) * batchSize);
+      double elapsed = (System.nanoTime() - start) / 1e9;
       LOG.info(String.format(Locale.ROOT, "batch %d/%d: %d queries answered in %.2f s (phase 1"
-          + " %.2f s, phase 2 %.2f s summed over tasks); %.2f GB/s of raw database; spark: %s",
-          bi + 1, batches, n, s, tot.lastP1, tot.lastP2, g.rawBytes() * (double) n / s / 1e9,
-          tot.lastSpark.describe()));
+          + " %.2f s, phase 2 %.2f s summed over tasks); %.2f GB/s of raw database; %d of %d"
+          + " queries done, %.2f queries/s, about %.0f s left; spark: %s", bi + 1, batches, n, s,
+          tot.lastP1, tot.lastP2, g.rawBytes() * (double) n / s / 1e9, done, todo.size(),
+          done / elapsed, elapsed / done * (todo.size() - done), tot.lastSpark.describe()));
       tot.batchJson.add(String.format(Locale.ROOT, "{\"batch\": %d, \"queries\": %d,"
           + " \"seconds\": %.4f, \"phase1_task_seconds\": %.4f, \"phase2_task_seconds\": %.4f,"
           + " \"spark\": %s}", bi + 1, n, s, tot.lastP1, tot.lastP2, tot.lastSpark.json()));

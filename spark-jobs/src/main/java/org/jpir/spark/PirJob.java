@@ -113,7 +113,7 @@ public final class PirJob {
       case "serve": {
         Options o = new Options("serve", args, 1, Set.of("db", "queries", "out", "batch",
             "partitions", "max-rows", "preset", "keys", "expand", "event-log", "poll-ms",
-            "max-idle-s", "micro-batch"));
+            "max-idle-s", "micro-batch", "metrics"));
         try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.eventLog(
             SparkSetup.conf("jpir serve", "local[*]"), o.get("event-log", null)))) {
           Served sv = Served.prepare(o, sc);
@@ -133,6 +133,19 @@ public final class PirJob {
                   return false;
                 }
                 return idleLimit > 0 && System.nanoTime() - idleSince[0] > idleLimit;
+              }, micro -> {
+                // one JSON document per micro-batch, appended (the job's own file, not the
+                // answer directory, whose names are query ids only)
+                if (o.get("metrics", null) != null) {
+                  try {
+                    Files.writeString(Path.of(o.get("metrics", null)), micro.json().replace('\n',
+                        ' ').trim() + "\n", java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
+                  } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException("serve: cannot append to --metrics "
+                        + o.get("metrics", null), e);
+                  }
+                }
               });
           System.out.println(String.format(Locale.ROOT, "serve: %d answered, %d with an error"
               + " file in %d micro-batches over %.1f s", s.answered(), s.rejected(),

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.jpir.core.Params;
@@ -53,6 +54,15 @@ public final class ServeJob {
       Storage out, int batch, int maxPerMicroBatch, AnswerJob.Compact compact,
       DistributedPirServer.ExpandMode mode, long pollMillis, BooleanSupplier stop)
       throws InterruptedException {
+    return serve(server, p, queries, out, batch, maxPerMicroBatch, compact, mode, pollMillis,
+        stop, s -> { });
+  }
+
+  /** {@link #serve} handing each micro-batch's summary to {@code each} (metrics, progress). */
+  public static Summary serve(DistributedPirServer server, Params p, Storage queries,
+      Storage out, int batch, int maxPerMicroBatch, AnswerJob.Compact compact,
+      DistributedPirServer.ExpandMode mode, long pollMillis, BooleanSupplier stop,
+      Consumer<AnswerJob.Summary> each) throws InterruptedException {
     if (!queries.isDirectory()) {
       throw new IllegalArgumentException("serve: query directory " + queries
           + " is not a directory");
@@ -73,6 +83,7 @@ public final class ServeJob {
       AnswerJob.Summary s = AnswerJob.answerFiles(server, p, queries, now, 0, out, batch,
           compact, mode);
       micro++;
+      each.accept(s);
       answered += s.answered();
       rejected += s.rejected();
       double secs = (System.nanoTime() - start) / 1e9;

@@ -73,10 +73,11 @@ class ServeJobTest extends SparkTestBase {
     PirClient c = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
     QueryIdMap ids = new QueryIdMap();
     AtomicBoolean stop = new AtomicBoolean();
+    java.util.List<AnswerJob.Summary> micro = new java.util.concurrent.CopyOnWriteArrayList<>();
     CompletableFuture<ServeJob.Summary> run = CompletableFuture.supplyAsync(() -> {
       try {
         return ServeJob.serve(server, P, qs, as, 2, 3, null,
-            DistributedPirServer.ExpandMode.EXECUTOR, 50, stop::get);
+            DistributedPirServer.ExpandMode.EXECUTOR, 50, stop::get, micro::add);
       } catch (InterruptedException e) {
         throw new IllegalStateException(e);
       }
@@ -113,6 +114,9 @@ class ServeJobTest extends SparkTestBase {
     assertEquals(5, s.answered());
     assertEquals(1, s.rejected());
     assertTrue(s.microBatches() >= 2, "two waves, at least two micro-batches: " + s);
+    assertEquals(s.microBatches(), micro.size(), "one metrics record per micro-batch");
+    assertEquals(5, micro.stream().mapToInt(AnswerJob.Summary::answered).sum());
+    assertTrue(micro.stream().allMatch(m -> m.json().contains("\"answered\"")));
     assertTrue(Files.exists(adir.resolve(bad + ".error")));
 
     // restart after losing one answer: exactly that query is answered again, the bad file is
