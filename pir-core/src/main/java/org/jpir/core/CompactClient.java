@@ -4,8 +4,9 @@ import java.security.SecureRandom;
 
 /**
  * The client of the compact scheme: generates its evaluation keys (once, uploaded to the server
- * under its client id), builds compact queries (two packed GLWEs) and decodes answers. The
- * secret key never leaves it. Not thread-safe.
+ * under its client id), builds compact queries (two packed GLWEs) and decodes answers. The b
+ * parts of queries and keys are rounded to {@code cp.queryBits()} / {@code cp.keyBits()} bits
+ * ({@link BPacking}). The secret key never leaves it. Not thread-safe.
  */
 public final class CompactClient {
   private final CompactParams cp;
@@ -102,6 +103,7 @@ public final class CompactClient {
         long[] msg = new long[per];
         System.arraycopy(sAut, 0, msg, i * n, n);
         Glwe c = kops.encrypt(sk, msg, new Prg(seed, EvaluationKeys.kskStream(cp, j, i)), noise);
+        BPacking.round(c.data(), 0, n, limbs, kp.base2k(), cp.keyBits());
         Digits.toShorts(c.data(), 0, ksk, (j * cp.ksLevels() + i) * per, per);
       }
     }
@@ -114,6 +116,7 @@ public final class CompactClient {
         System.arraycopy(kk == 0 ? s : s2, 0, msg, i * n, n);
         int q = kk * ls + i;
         Glwe c = kops.encrypt(sk, msg, new Prg(seed, EvaluationKeys.ggswStream(q)), noise);
+        BPacking.round(c.data(), 0, n, limbs, kp.base2k(), cp.keyBits());
         Digits.toShorts(c.data(), 0, g, q * per, per);
       }
     }
@@ -161,6 +164,7 @@ public final class CompactClient {
       m1[(l + 1) * n + targetRow * sp.plaintextLimbs() + l] = 1L << (kp.base2k() - l1);
     }
     Glwe c1 = kops.encrypt(sk, m1, new Prg(seed, CompactQuery.PHASE1_STREAM), noise);
+    BPacking.round(c1.data(), 0, n, kp.glweLimbs(), kp.base2k(), cp.queryBits());
     short[] b1 = new short[per];
     Digits.toShorts(c1.data(), 0, b1, 0, per);
     int levels = Noise.levels(cols);
@@ -177,6 +181,7 @@ public final class CompactClient {
         }
       }
       Glwe c2 = kops.encrypt(sk, m2, new Prg(seed, CompactQuery.PHASE2_STREAM), noise);
+      BPacking.round(c2.data(), 0, n, kp.glweLimbs(), kp.base2k(), cp.queryBits());
       Digits.toShorts(c2.data(), 0, b2, 0, per);
     }
     return new CompactQuery(cp.id(), clientId, evaluationKeys().fingerprint(), rows, cols, seed,

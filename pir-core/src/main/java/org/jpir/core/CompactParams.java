@@ -13,9 +13,20 @@ import java.util.List;
  * expansion noise stays far below the server's precision) and the noise at the floor of {@link
  * Security} (2 bits inside the 2024 guideline bound). The expanded ciphertexts are rounded to {@code server.glweLimbs()} limbs.
  * {@code keys.ggswLevels()} is the number of gadget levels of the GGSW of s; {@code ksLevels}
- * the gadget levels (K-bit digits) of the key-switching keys.
+ * the gadget levels (K-bit digits) of the key-switching keys. {@code queryBits} and {@code
+ * keyBits}: the bits per coefficient to which the b parts of the packed query GLWEs and of the
+ * evaluation keys are rounded and packed on the wire ({@link BPacking}; {@code K keys.glweLimbs}
+ * = no rounding); the rounding is extra noise in the estimates ({@link Noise#queryFresh}, {@link
+ * Noise#keyFresh}) and does not change security (the rounded b is a public function of the LWE
+ * sample).
  */
-public record CompactParams(Params server, Params keys, int ksLevels) {
+public record CompactParams(Params server, Params keys, int ksLevels, int queryBits,
+    int keyBits) {
+
+  /** Compact parameters whose query and key b parts travel at full precision (no rounding). */
+  public CompactParams(Params server, Params keys, int ksLevels) {
+    this(server, keys, ksLevels, keys.logQ(), keys.logQ());
+  }
 
   /** Noise of the production keys in units of 1/q at q = 2^112: 3.2 * 2^7 (torus 3.2 * 2^-105). */
   public static final double KEY_SIGMA = 3.2 * 128;
@@ -24,7 +35,8 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
    * Production: server {@link Presets#ONIONPIR_4096_COMPACT}; keys with q = 2^112 (7 limbs) and
    * sigma = 3.2 * 2^7 units of 1/q, i.e. 3.2 * 2^-105 on the torus (log2(q * 3.2 / sigma) = 105:
    * 2 bits inside the 2024 guideline bound 107 at N = 4096, {@link Security}); key switching with
-   * 6 levels of 16-bit digits; GGSW of s with 6 levels.
+   * 6 levels of 16-bit digits; GGSW of s with 6 levels; answers, query b parts (82 of 112 bits)
+   * and key b parts rounded as {@link #switched} derives.
    */
   public static final CompactParams ONIONPIR_4096_COMPACT = switched(
       new Params("onionpir-4096-compact-128", 4096, 16, 40, 3, 5, 4, 4, 3.2, 128),
@@ -41,15 +53,58 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
       new Params("test-insecure-1024-compact-keys", 1024, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 0), 6);
 
   /**
-   * The compact preset with its server's answers switched ({@link AnswerSwitch#derive}) to the
-   * fewest bits that keep the failure probability at {@link #maxRows} rows (of the unswitched
-   * preset) x {@link #BUDGET_COLS} columns within 2^{@value #MAX_LOG2_FAILURE}, so the switch
-   * leaves {@link #maxRows} unchanged.
+   * The compact preset with its roundings derived, each the fewest bits that keep the failure
+   * probability per coefficient at {@link #maxRows} rows (of the unrounded preset) x {@link
+   * #BUDGET_COLS} columns within 2^{@value #MAX_LOG2_FAILURE} (so no rounding changes {@link
+   * #maxRows}), in this order: the server's answers ({@link AnswerSwitch#derive}, with query and
+   * keys at full precision), then the query's b ({@link #deriveQueryBits}, with the answer
+   * switched), then the keys' b ({@link #deriveKeyBits}, with both).
    */
   static CompactParams switched(Params server, Params keys, int ksLevels) {
     CompactParams base = new CompactParams(server, keys, ksLevels);
-    double v = Noise.compactAnswerBeforeSwitch(base, base.maxRows(), BUDGET_COLS);
-    return new CompactParams(AnswerSwitch.derive(server, v, MAX_LOG2_FAILURE), keys, ksLevels);
+    int rows = base.maxRows();
+    double v = Noise.compactAnswerBeforeSwitch(base, rows, BUDGET_COLS);
+    CompactParams a = new CompactParams(AnswerSwitch.derive(server, v, MAX_LOG2_FAILURE), keys,
+        ksLevels);
+    return a.withRounding(deriveQueryBits(a, rows), a.keyBits());
+  }
+
+  /** These parameters with b parts rounded to the given bits. */
+  public CompactParams withRounding(int queryBits, int keyBits) {
+    return new CompactParams(server, keys, ksLevels, queryBits, keyBits);
+  }
+
+  /**
+   * The fewest query bits with {@link Noise#compactAnswer} at {@code rows} x {@link #BUDGET_COLS}
+   * failing with probability at most 2^{@value #MAX_LOG2_FAILURE} (the rest of {@code cp} as
+   * given).
+   */
+  static int deriveQueryBits(CompactParams cp, int rows) {
+    for (int b = minBits(cp); b < cp.keys().logQ(); b++) {
+      if (closes(cp.withRounding(b, cp.keyBits()), rows)) {
+        return b;
+      }
+    }
+    return cp.keys().logQ();
+  }
+
+  /** As {@link #deriveQueryBits}, for the key bits. */
+  static int deriveKeyBits(CompactParams cp, int rows) {
+    for (int b = minBits(cp); b < cp.keys().logQ(); b++) {
+      if (closes(cp.withRounding(cp.queryBits(), b), rows)) {
+        return b;
+      }
+    }
+    return cp.keys().logQ();
+  }
+
+  private static int minBits(CompactParams cp) {
+    return cp.keys().base2k() + 1;
+  }
+
+  private static boolean closes(CompactParams cp, int rows) {
+    return Noise.log2FailureProbability(cp.server(), Noise.compactAnswer(cp, rows, BUDGET_COLS))
+        <= MAX_LOG2_FAILURE;
   }
 
   /** Validates the pairing; messages name the rule. */
@@ -69,6 +124,12 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
         || server.ggswLevels() + 1 >= keys.glweLimbs()) {
       throw new IllegalArgumentException("packed values need plaintextLimbs and ggswLevels"
           + " below keys.glweLimbs - 1");
+    }
+    for (int bits : new int[] {queryBits, keyBits}) {
+      if (bits <= keys.base2k() || bits > keys.logQ()) {
+        throw new IllegalArgumentException("b parts rounded to " + bits + " bits: must be in ("
+            + keys.base2k() + ", " + keys.logQ() + "]");
+      }
     }
     if (ksLevels < 1 || ksLevels > keys.glweLimbs()) {
       throw new IllegalArgumentException("ksLevels = " + ksLevels + " must be in [1, "
@@ -188,6 +249,22 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
   /** Every compact preset. */
   public static List<CompactParams> all() {
     return List.of(ONIONPIR_4096_COMPACT, TEST_INSECURE_256_COMPACT, TEST_INSECURE_1024_COMPACT);
+  }
+
+  /**
+   * The compact preset of {@link #all} whose id is {@code id}, insecure ones included (for
+   * writers, which only need its shape).
+   *
+   * @throws IllegalArgumentException when there is none
+   */
+  static CompactParams find(String id) {
+    for (CompactParams c : all()) {
+      if (c.id().equals(id)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("unknown compact preset '" + id + "'; known: "
+        + all().stream().map(CompactParams::id).toList());
   }
 
   /**

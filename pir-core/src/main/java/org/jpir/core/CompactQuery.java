@@ -2,8 +2,9 @@ package org.jpir.core;
 
 /**
  * A compact query: two packed GLWEs at the key parameters with seeded masks (stream 0: phase 1,
- * stream 1: phase 2), their b parts as K-bit digits in 16-bit words, the client id and the
- * fingerprint of the evaluation keys it was made for.
+ * stream 1: phase 2), their b parts rounded to {@code queryBits} bits ({@link BPacking}) as
+ * K-bit digits in 16-bit words, the client id and the fingerprint of the evaluation keys it was
+ * made for.
  *
  * <p>Phase-1 packed message: slot {@code r * plaintextLimbs + l} holds {@code [r == target row] *
  * 2^(-K(l+1)) * 2^-l1}; phase-2: slot {@code t * ggswLevels + j} holds {@code bit_t(target
@@ -44,8 +45,10 @@ public record CompactQuery(String paramsId, String clientId, long keysFingerprin
     }
   }
 
-  /** Bytes on the wire (payload only). */
-  public long sizeBytes() {
-    return 2L * (phase1B.length + phase2B.length) + seed.length + 8;
+  /** Bytes of the b parts on the wire at {@code cp.queryBits()} bits per coefficient. */
+  public long sizeBytes(CompactParams cp) {
+    int limbs = cp.keys().glweLimbs();
+    return BPacking.bytes(phase1B.length / limbs, cp.queryBits())
+        + BPacking.bytes(phase2B.length / limbs, cp.queryBits()) + seed.length + 8;
   }
 }
