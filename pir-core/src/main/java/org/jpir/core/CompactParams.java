@@ -66,7 +66,8 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
     double v = Noise.compactAnswerBeforeSwitch(base, rows, BUDGET_COLS);
     CompactParams a = new CompactParams(AnswerSwitch.derive(server, v, MAX_LOG2_FAILURE), keys,
         ksLevels);
-    return a.withRounding(deriveQueryBits(a, rows), a.keyBits());
+    CompactParams q = a.withRounding(deriveQueryBits(a, rows), a.keyBits());
+    return q.withRounding(q.queryBits(), deriveKeyBits(q, rows));
   }
 
   /** These parameters with b parts rounded to the given bits. */
