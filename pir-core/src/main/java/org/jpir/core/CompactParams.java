@@ -3,8 +3,8 @@ package org.jpir.core;
 import java.util.List;
 
 /**
- * Parameters of the compact-query scheme: the client sends one packed GLWE per phase
- * and uploads evaluation keys once; the server expands the packed GLWEs with automorphism
+ * Parameters of the compact-query scheme: the client sends one packed GLWE per phase, or one
+ * for both where the noise allows ({@link #layout}), and uploads evaluation keys once; the server expands the packed GLWEs with automorphism
  * key switching into the phase-1 rows and the phase-2 GGSWs.
  *
  * <p>{@code server} is an ordinary preset: the database, the prepared query, phase 1, phase 2 and
@@ -159,10 +159,85 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
 
   /**
    * Automorphism keys a client needs for a rows x cols geometry: the deeper of the two
-   * expansions, {@code max(depth(phase1Slots), depth(phase2Slots))} (keys j = 0 .. depth - 1).
+   * expansions of its {@link #layout} (keys j = 0 .. depth - 1).
    */
   public int keyDepth(int rows, int cols) {
-    return Math.max(depth(phase1Slots(rows)), depth(phase2Slots(cols)));
+    Layout l = layout(rows, cols);
+    return Math.max(l.phase1Depth(), l.phase2Depth());
+  }
+
+  /**
+   * Where the slots of a rows x cols query sit. Unpacked: phase-1 value i (row {@code i /
+   * plaintextLimbs}, limb {@code i % plaintextLimbs}) at slot i of the phase-1 GLWE, phase-2
+   * value t (CMux level {@code t / ggswLevels}, level {@code t % ggswLevels}) at slot t of the
+   * phase-2 GLWE, expanded to depths {@code depth(phase1Slots)} and {@code depth(phase2Slots)}.
+   * Packed (one GLWE): depth {@code L = depth(phase1Slots + 2^d2)}, {@code d2 =
+   * depth(phase2Slots)}, block {@code m = 2^(L - d2)}; phase-2 value t at slot {@code (m - 1) + t
+   * m} (one residue class mod m, a subtree of the expansion, so phase 2 alone costs {@code L - d2
+   * + 2^d2 - 1} key switches at most), phase-1 value i at slot {@code (i / (m-1)) m + i % (m-1)}
+   * (the other slots).
+   *
+   * @param packed one GLWE for both phases
+   * @param phase1Depth expansion depth of the phase-1 values
+   * @param phase2Depth expansion depth of the phase-2 values
+   * @param block m (packed only; 0 otherwise)
+   */
+  public record Layout(boolean packed, int phase1Depth, int phase2Depth, int block) {
+    /** Slot of phase-1 value i. */
+    public int phase1Slot(int i) {
+      return packed ? (i / (block - 1)) * block + i % (block - 1) : i;
+    }
+
+    /** Slot of phase-2 value t. */
+    public int phase2Slot(int t) {
+      return packed ? block - 1 + t * block : t;
+    }
+
+    /** The phase-1 value at a packed slot, or -1 when the slot holds a phase-2 value. */
+    int phase1Index(int slot) {
+      if (!packed) {
+        return slot;
+      }
+      int r = slot % block;
+      return r == block - 1 ? -1 : (slot / block) * (block - 1) + r;
+    }
+
+    /** The phase-2 value at a packed slot, or -1 when the slot holds a phase-1 value. */
+    int phase2Index(int slot) {
+      if (!packed) {
+        return slot;
+      }
+      return slot % block == block - 1 ? slot / block : -1;
+    }
+  }
+
+  /**
+   * The layout of a rows x cols query: packed (one GLWE, half the query) exactly when the
+   * database has more than one column, the packed slots fit N and the packed noise ({@link
+   * Noise#compactAnswerAt} at depth L for both phases) keeps the failure probability per
+   * coefficient at this geometry within 2^{@value #MAX_LOG2_FAILURE}; else unpacked. Depends only
+   * on the preset and the geometry, so client and server agree.
+   */
+  public Layout layout(int rows, int cols) {
+    int p1 = phase1Slots(rows);
+    int p2 = phase2Slots(cols);
+    if (p2 > 0) {
+      int d2 = depth(p2);
+      long total = (long) p1 + (1L << d2);
+      if (total <= server.n()) {
+        int l = depth((int) total);
+        double v = Noise.compactAnswerAt(this, rows, cols, l, l);
+        if (Noise.log2FailureProbability(server, v) <= MAX_LOG2_FAILURE) {
+          return new Layout(true, l, l, 1 << (l - d2));
+        }
+      }
+    }
+    return new Layout(false, depth(p1), depth(Math.max(1, p2)), 0);
+  }
+
+  /** GLWEs of a rows x cols query's phase-2 part: 0 (one column, or packed) or 1. */
+  public int phase2Glwes(int rows, int cols) {
+    return Noise.levels(cols) == 0 || layout(rows, cols).packed() ? 0 : 1;
   }
 
   /** Slots of the phase-1 packed ciphertext: rows * plaintextLimbs. */

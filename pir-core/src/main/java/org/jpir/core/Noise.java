@@ -112,13 +112,23 @@ public final class Noise {
    * is multiplied by {@code 2^(levels left)} instead, the same 4x per level without key switch.
    */
   public static double expansion(CompactParams cp, int slots) {
-    double f = Math.pow(4, CompactParams.depth(slots));
+    return expansionAtDepth(cp, CompactParams.depth(slots));
+  }
+
+  /** {@link #expansion} at depth l: {@code 4^l queryFresh + (4^l - 1)/3 keySwitch}. */
+  public static double expansionAtDepth(CompactParams cp, int l) {
+    double f = Math.pow(4, l);
     return f * queryFresh(cp) + (f - 1) / 3 * keySwitch(cp);
   }
 
   /** A phase-1 row of a compact query: expansion, then rounding to the server's limbs. */
   public static double compactRow(CompactParams cp, int rows) {
-    return expansion(cp, cp.phase1Slots(rows)) + rounding(cp.server(), cp.server().glweLimbs());
+    return compactRowAtDepth(cp, CompactParams.depth(cp.phase1Slots(rows)));
+  }
+
+  /** {@link #compactRow} for an expansion of depth l. */
+  public static double compactRowAtDepth(CompactParams cp, int l) {
+    return expansionAtDepth(cp, l) + rounding(cp.server(), cp.server().glweLimbs());
   }
 
   /**
@@ -141,8 +151,14 @@ public final class Noise {
    * halves, after rounding to the server's limbs) plus the input's rounding to L limbs.
    */
   public static double compactExternalProduct(CompactParams cp, int cols) {
+    return compactExternalProductAtDepth(cp, CompactParams.depth(Math.max(1,
+        cp.phase2Slots(cols))));
+  }
+
+  /** {@link #compactExternalProduct} with GGSW rows expanded at depth l. */
+  public static double compactExternalProductAtDepth(CompactParams cp, int l) {
     Params s = cp.server();
-    double v0 = expansion(cp, Math.max(1, cp.phase2Slots(cols)));
+    double v0 = expansionAtDepth(cp, l);
     double r = rounding(s, s.glweLimbs());
     double v1 = ggswConversion(cp, v0) + r;
     int lg = s.ggswLevels();
@@ -151,9 +167,14 @@ public final class Noise {
 
   /** Phase 1 of a compact query: {@code rows * plaintextLimbs * N * 2^(2(K-1))} times a row's. */
   public static double compactPhase1(CompactParams cp, int rows) {
+    return compactPhase1AtDepth(cp, rows, CompactParams.depth(cp.phase1Slots(rows)));
+  }
+
+  /** {@link #compactPhase1} with rows expanded at depth l. */
+  public static double compactPhase1AtDepth(CompactParams cp, int rows, int l) {
     Params s = cp.server();
     double dbDigit = Math.pow(2, 2 * (s.base2k() - 1));
-    return (double) rows * s.plaintextLimbs() * s.n() * dbDigit * compactRow(cp, rows);
+    return (double) rows * s.plaintextLimbs() * s.n() * dbDigit * compactRowAtDepth(cp, l);
   }
 
   /** The noise variance of a decrypted answer to a compact query on a rows x cols database. */
@@ -161,9 +182,25 @@ public final class Noise {
     return compactAnswerBeforeSwitch(cp, rows, cols) + answerRounding(cp.server());
   }
 
-  /** A compact answer's noise variance before its modulus switch. */
+  /** A compact answer's noise variance before its modulus switch, at the query's layout. */
   public static double compactAnswerBeforeSwitch(CompactParams cp, int rows, int cols) {
-    return compactPhase1(cp, rows) + levels(cols) * compactExternalProduct(cp, cols);
+    CompactParams.Layout l = cp.layout(rows, cols);
+    return compactAnswerBeforeSwitchAt(cp, rows, cols, l.phase1Depth(), l.phase2Depth());
+  }
+
+  /**
+   * The noise variance of a decrypted compact answer whose phase-1 rows and phase-2 GGSW rows
+   * were expanded at depths l1 and l2 (a packed query: both L).
+   */
+  public static double compactAnswerAt(CompactParams cp, int rows, int cols, int l1, int l2) {
+    return compactAnswerBeforeSwitchAt(cp, rows, cols, l1, l2) + answerRounding(cp.server());
+  }
+
+  /** {@link #compactAnswerAt} before the modulus switch. */
+  public static double compactAnswerBeforeSwitchAt(CompactParams cp, int rows, int cols, int l1,
+      int l2) {
+    return compactPhase1AtDepth(cp, rows, l1)
+        + levels(cols) * compactExternalProductAtDepth(cp, l2);
   }
 
   /** Decoding is correct while |noise| is below this: half a unit of the plaintext precision. */

@@ -80,11 +80,13 @@ public final class Sizes {
     List<Part> parts = new ArrayList<>();
     parts.add(framing(cp.id(), 2 + Wire.MAX_CLIENT_ID + 8 + 4 + 4 + Prg.SEED_BYTES + 1 + 4 + 4,
         ", client id, fingerprint, rows, cols, seed, bits, 2 lengths"));
-    parts.add(new Part("packed phase-1 GLWE (b part rounded, seeded mask)", 1, per,
+    boolean packed = cp.layout(g.rows(), g.cols()).packed();
+    parts.add(new Part((packed ? "one GLWE, phase-1 and phase-2 slots" : "packed phase-1 GLWE")
+        + " (b part rounded, seeded mask)", 1, per,
         "N " + k.n() + " x " + cp.queryBits() + " bits of " + k.logQ()));
     parts.add(new Part("packed phase-2 GLWE (b part rounded, seeded mask)",
-        Noise.levels(g.cols()) == 0 ? 0 : 1, per, "N " + k.n() + " x " + cp.queryBits()
-            + " bits of " + k.logQ()));
+        cp.phase2Glwes(g.rows(), g.cols()), per, "N " + k.n() + " x " + cp.queryBits()
+            + " bits of " + k.logQ() + (packed ? "; none: packed with phase 1" : "")));
     return new Breakdown("compact query (" + cp.id() + ")", parts);
   }
 

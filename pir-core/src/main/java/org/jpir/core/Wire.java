@@ -404,7 +404,7 @@ public final class Wire {
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
     return headerBytes(cp.id()) + 2 + MAX_CLIENT_ID + 8 + 4 + 4 + Prg.SEED_BYTES + 1
         + packedBytes(per, cp.keys(), cp.queryBits())
-        + packedBytes(Noise.levels(g.cols()) == 0 ? 0 : per, cp.keys(), cp.queryBits())
+        + packedBytes(cp.phase2Glwes(g.rows(), g.cols()) * per, cp.keys(), cp.queryBits())
         + CRC_BYTES;
   }
 
@@ -815,7 +815,7 @@ public final class Wire {
     in.bits("bits of b", cp.queryBits());
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
     short[] b1 = in.packed("phase-1 part", cp.keys(), cp.queryBits(), per, 1, 1);
-    int e2 = Noise.levels(cols) == 0 ? 0 : 1;
+    int e2 = cp.phase2Glwes(rows, cols);
     short[] b2 = in.packed("phase-2 part", cp.keys(), cp.queryBits(), per, e2, e2);
     in.expectEnd();
     CompactQuery q = new CompactQuery(cp.id(), client, fp, rows, cols, seed, b1, b2);
