@@ -35,22 +35,24 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
    * Production: server {@link Presets#ONIONPIR_4096_COMPACT}; keys with q = 2^112 (7 limbs) and
    * sigma = 3.2 * 2^7 units of 1/q, i.e. 3.2 * 2^-105 on the torus (log2(q * 3.2 / sigma) = 105:
    * 2 bits inside the 2024 guideline bound 107 at N = 4096, {@link Security}); key switching with
-   * 6 levels of 16-bit digits; GGSW of s with 6 levels; answers, query b parts (82 of 112 bits)
-   * and key b parts rounded as {@link #switched} derives.
+   * 6 levels of 16-bit digits (5 leave the truncation of a 16-bit limb, 2^-76 per key switch:
+   * no geometry closes); GGSW of s with 5 levels (the budget closes with them at 682 rows x 2^20
+   * columns, 2^-102; 6 levels cost 2 more key rows); answers, query b parts (82 of 112 bits)
+   * and key b parts (104) rounded as {@link #switched} derives.
    */
   public static final CompactParams ONIONPIR_4096_COMPACT = switched(
       new Params("onionpir-4096-compact-128", 4096, 16, 40, 3, 5, 4, 4, 3.2, 128),
-      new Params("onionpir-4096-compact-128-keys", 4096, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 128), 6);
+      new Params("onionpir-4096-compact-128-keys", 4096, 16, 40, 3, 7, 5, 7, KEY_SIGMA, 128), 6);
 
   /** Tests only: the production compact shape at N = 256. */
   public static final CompactParams TEST_INSECURE_256_COMPACT = switched(
       new Params("test-insecure-256-compact", 256, 16, 40, 3, 5, 4, 4, 3.2, 0),
-      new Params("test-insecure-256-compact-keys", 256, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 0), 6);
+      new Params("test-insecure-256-compact-keys", 256, 16, 40, 3, 7, 5, 7, KEY_SIGMA, 0), 6);
 
   /** Tests only: the production compact shape at N = 1024. */
   public static final CompactParams TEST_INSECURE_1024_COMPACT = switched(
       new Params("test-insecure-1024-compact", 1024, 16, 40, 3, 5, 4, 4, 3.2, 0),
-      new Params("test-insecure-1024-compact-keys", 1024, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 0), 6);
+      new Params("test-insecure-1024-compact-keys", 1024, 16, 40, 3, 7, 5, 7, KEY_SIGMA, 0), 6);
 
   /**
    * The compact preset with its roundings derived, each the fewest bits that keep the failure

@@ -135,7 +135,8 @@ public final class Noise {
    * The external product with the GGSW of s that makes a GGSW row {@code GLWE(mu g_j s)} from an
    * expanded {@code GLWE(mu g_j)} of variance {@code v0}: {@code s e} ({@code N (2/3) v0}), the
    * GGSW's digit noise {@code 2 Ls N E[d^2] keyFresh}, and the input's rounding to Ls digits times
-   * s and s^2 ({@code u^2/12 (N 2/3 + N^2 4/9)}).
+   * s and s^2 ({@code u^2/12 (N 2/3 + N^2 8/9)}: a coefficient of s^2 sums N/2 distinct products
+   * s_i s_j each twice, so {@code E[(s^2)_k^2] <= 4 (N/2) 4/9 = 8N/9}).
    */
   public static double ggswConversion(CompactParams cp, double v0) {
     Params k = cp.keys();
@@ -143,7 +144,7 @@ public final class Noise {
     double n = k.n();
     double u2 = Math.pow(2, -2 * k.base2k() * ls);
     return n * 2.0 / 3 * v0 + 2.0 * ls * n * uniformDigitSquare(k.base2k()) * keyFresh(cp)
-        + u2 / 12 * (n * 2.0 / 3 + n * n * 4.0 / 9);
+        + u2 / 12 * (n * 2.0 / 3 + n * n * 8.0 / 9);
   }
 
   /**
