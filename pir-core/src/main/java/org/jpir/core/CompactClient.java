@@ -4,8 +4,9 @@ import java.security.SecureRandom;
 
 /**
  * The client of the compact scheme: generates its evaluation keys (once, uploaded to the server
- * under its client id), builds compact queries (two packed GLWEs) and decodes answers. The
- * secret key never leaves it. Not thread-safe.
+ * under its client id), builds compact queries (two packed GLWEs, or one where {@link CompactParams#layout} packs them) and decodes answers. The b
+ * parts of queries and keys are rounded to {@code cp.queryBits()} / {@code cp.keyBits()} bits
+ * ({@link BPacking}). The secret key never leaves it. Not thread-safe.
  */
 public final class CompactClient {
   private final CompactParams cp;
@@ -102,6 +103,7 @@ public final class CompactClient {
         long[] msg = new long[per];
         System.arraycopy(sAut, 0, msg, i * n, n);
         Glwe c = kops.encrypt(sk, msg, new Prg(seed, EvaluationKeys.kskStream(cp, j, i)), noise);
+        BPacking.round(c.data(), 0, n, limbs, kp.base2k(), cp.keyBits());
         Digits.toShorts(c.data(), 0, ksk, (j * cp.ksLevels() + i) * per, per);
       }
     }
@@ -114,6 +116,7 @@ public final class CompactClient {
         System.arraycopy(kk == 0 ? s : s2, 0, msg, i * n, n);
         int q = kk * ls + i;
         Glwe c = kops.encrypt(sk, msg, new Prg(seed, EvaluationKeys.ggswStream(q)), noise);
+        BPacking.round(c.data(), 0, n, limbs, kp.base2k(), cp.keyBits());
         Digits.toShorts(c.data(), 0, g, q * per, per);
       }
     }
@@ -153,30 +156,35 @@ public final class CompactClient {
     int targetCol = geometry.columnOf(index);
     byte[] seed = Prg.newSeed(random);
     Prg noise = Prg.fromSecureRandom(random);
-    // phase 1: slot r*plaintextLimbs + l holds [r == target] 2^(-K(l+1)) 2^-l1, i.e. digit
-    // 2^(K - l1) at limb l + 1
-    int l1 = CompactParams.depth(cp.phase1Slots(rows));
+    CompactParams.Layout layout = cp.layout(rows, cols);
+    // phase-1 value r*plaintextLimbs + l holds [r == target] 2^(-K(l+1)) 2^-l1, i.e. digit
+    // 2^(K - l1) at limb l + 1; phase-2 value t*ggswLevels + j holds bit_t 2^(-K(j+1)) 2^-l2
+    int l1 = layout.phase1Depth();
     long[] m1 = new long[per];
     for (int l = 0; l < sp.plaintextLimbs(); l++) {
-      m1[(l + 1) * n + targetRow * sp.plaintextLimbs() + l] = 1L << (kp.base2k() - l1);
+      m1[(l + 1) * n + layout.phase1Slot(targetRow * sp.plaintextLimbs() + l)] =
+          1L << (kp.base2k() - l1);
     }
-    Glwe c1 = kops.encrypt(sk, m1, new Prg(seed, CompactQuery.PHASE1_STREAM), noise);
-    short[] b1 = new short[per];
-    Digits.toShorts(c1.data(), 0, b1, 0, per);
     int levels = Noise.levels(cols);
-    short[] b2 = new short[levels == 0 ? 0 : per];
-    if (levels > 0) {
-      int l2 = CompactParams.depth(cp.phase2Slots(cols));
-      int lg = sp.ggswLevels();
-      long[] m2 = new long[per];
-      for (int t = 0; t < levels; t++) {
-        if (((targetCol >> t) & 1) == 1) {
-          for (int j = 0; j < lg; j++) {
-            m2[(j + 1) * n + t * lg + j] = 1L << (kp.base2k() - l2);
-          }
+    long[] m2 = layout.packed() ? m1 : new long[per];
+    int l2 = layout.phase2Depth();
+    int lg = sp.ggswLevels();
+    for (int t = 0; t < levels; t++) {
+      if (((targetCol >> t) & 1) == 1) {
+        for (int j = 0; j < lg; j++) {
+          m2[(j + 1) * n + layout.phase2Slot(t * lg + j)] = 1L << (kp.base2k() - l2);
         }
       }
+    }
+    Glwe c1 = kops.encrypt(sk, m1, new Prg(seed, CompactQuery.PHASE1_STREAM), noise);
+    BPacking.round(c1.data(), 0, n, kp.glweLimbs(), kp.base2k(), cp.queryBits());
+    short[] b1 = new short[per];
+    Digits.toShorts(c1.data(), 0, b1, 0, per);
+    boolean second = levels > 0 && !layout.packed();
+    short[] b2 = new short[second ? per : 0];
+    if (second) {
       Glwe c2 = kops.encrypt(sk, m2, new Prg(seed, CompactQuery.PHASE2_STREAM), noise);
+      BPacking.round(c2.data(), 0, n, kp.glweLimbs(), kp.base2k(), cp.queryBits());
       Digits.toShorts(c2.data(), 0, b2, 0, per);
     }
     return new CompactQuery(cp.id(), clientId, evaluationKeys().fingerprint(), rows, cols, seed,

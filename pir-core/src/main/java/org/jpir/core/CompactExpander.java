@@ -156,9 +156,24 @@ public final class CompactExpander {
    * only during the call), depth first (not in slot order).
    */
   public void expand(Glwe c, int slots, Pmat[] ksk, Sink sink, Timings t) {
-    int l = CompactParams.depth(slots);
-    if (slots < 1 || slots > n || l > ksk.length) {
-      throw new IllegalArgumentException("cannot expand " + slots + " slots at N=" + n + " with "
+    if (slots < 1 || slots > n) {
+      throw new IllegalArgumentException("cannot expand " + slots + " slots at N=" + n);
+    }
+    expand(c, CompactParams.depth(slots), s -> s < slots, s -> s < slots, ksk, sink, t);
+  }
+
+  /**
+   * Expands {@code c} (overwritten) to depth l, delivering only the slots {@code s < 2^l} that
+   * {@code wanted} accepts; {@code occupied} (which must accept every wanted slot) tells which
+   * slots hold a non-zero message. A subtree without a wanted slot is skipped (its key switches
+   * are saved); one whose only occupied slot is wanted is finished by a rotation and a
+   * multiplication by 2^(levels left) (its other coefficients then hold zero messages, as after
+   * the full trace).
+   */
+  public void expand(Glwe c, int l, java.util.function.IntPredicate wanted,
+      java.util.function.IntPredicate occupied, Pmat[] ksk, Sink sink, Timings t) {
+    if (l < 0 || (1 << l) > n || l > ksk.length) {
+      throw new IllegalArgumentException("cannot expand to depth " + l + " at N=" + n + " with "
           + ksk.length + " automorphism keys");
     }
     Glwe[] ks = new Glwe[l];
@@ -167,18 +182,31 @@ public final class CompactExpander {
       ks[j] = new Glwe(n, limbs);
       odd[j] = new Glwe(n, limbs);
     }
-    tree(c, 0, l, 0, slots, ksk, ks, odd, sink, t);
+    tree(c, 0, l, 0, wanted, occupied, ksk, ks, odd, sink, t);
   }
 
   /**
-   * Level j of the tree on c (slot {@code index}). Digits are left unnormalized: each level at
-   * most doubles them (the key-switch output is below 2^45, so below 2^(45+l) <= 2^61 after l <=
-   * 16 levels; the one-slot shortcut normalizes before multiplying); the key switch normalizes a(X^p) into its gadget digits, which is all the FFT
-   * needs.
+   * Level j of the tree on c (slot {@code index}, the subtree's slots {@code index + i 2^j}).
+   * Digits are left unnormalized: each level at most doubles them (the key-switch output is
+   * below 2^45, so below 2^(45+l) <= 2^61 after l <= 16 levels; the one-slot shortcut normalizes
+   * before multiplying); the key switch normalizes a(X^p) into its gadget digits, which is all
+   * the FFT needs.
    */
-  private void tree(Glwe c, int j, int l, int index, int slots, Pmat[] ksk, Glwe[] ks,
-      Glwe[] odd, Sink sink, Timings t) {
-    if (index >= slots) {
+  private void tree(Glwe c, int j, int l, int index, java.util.function.IntPredicate wanted,
+      java.util.function.IntPredicate occupied, Pmat[] ksk, Glwe[] ks, Glwe[] odd, Sink sink,
+      Timings t) {
+    int step = 1 << j;
+    int only = -1;
+    int count = 0;
+    boolean any = false;
+    for (int s = index; s < (1 << l) && (count < 2 || !any); s += step) {
+      if (occupied.test(s)) {
+        only = s;
+        count++;
+      }
+      any |= wanted.test(s);
+    }
+    if (!any) {
       return;
     }
     long[] d = c.data();
@@ -186,15 +214,18 @@ public final class CompactExpander {
       sink.accept(index, c);
       return;
     }
-    int step = 1 << j;
-    if (index + step >= slots) {
-      // one used slot left in this subtree: the remaining levels would only double it
+    if (count == 1) {
+      // one occupied (and wanted) slot left: the remaining levels would only double it, rotated
       Znx.normalize(n, kp.base2k(), d, 0, limbs, d, 0, limbs, carry);
       Znx.normalize(n, kp.base2k(), d, limbs * n, limbs, d, limbs * n, limbs, carry);
+      int shift = only - index;
+      if (shift != 0) {
+        rotateDown(d, shift);
+      }
       for (int i = 0; i < d.length; i++) {
         d[i] <<= (l - j);
       }
-      sink.accept(index, c);
+      sink.accept(only, c);
       return;
     }
     Glwe k = ks[j];
@@ -218,8 +249,24 @@ public final class CompactExpander {
         d[o + i] += kd[o + i];
       }
     }
-    tree(c, j + 1, l, index, slots, ksk, ks, odd, sink, t);
-    tree(odd[j], j + 1, l, index + step, slots, ksk, ks, odd, sink, t);
+    tree(c, j + 1, l, index, wanted, occupied, ksk, ks, odd, sink, t);
+    tree(odd[j], j + 1, l, index + step, wanted, occupied, ksk, ks, odd, sink, t);
+  }
+
+  /** Multiplies every column of d by X^(-shift) (negacyclic), in place, through scratch. */
+  private void rotateDown(long[] d, int shift) {
+    for (int col = 0; col < 2 * limbs; col++) {
+      int o = col * n;
+      for (int i = 0; i < n; i++) {
+        int dst = i - shift;
+        if (dst >= 0) {
+          carry[dst] = d[o + i];
+        } else {
+          carry[dst + n] = -d[o + i];
+        }
+      }
+      System.arraycopy(carry, 0, d, o, n);
+    }
   }
 
   /**
@@ -250,8 +297,34 @@ public final class CompactExpander {
 
   /** The prepared query of a compact query with the given (matching) prepared keys. */
   public PreparedQuery expand(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
-    Pmat phase1 = expandPhase1(q, keys, t);
-    Pmat[] ggsw = expandPhase2(q, keys, t);
+    checkKeys(q, keys);
+    long t0 = System.nanoTime();
+    CompactParams.Layout layout = cp.layout(q.rows(), q.cols());
+    Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), sp.glweColumns());
+    Glwe[][] rows = new Glwe[Noise.levels(q.cols())][2 * sp.ggswLevels()];
+    if (layout.packed()) {
+      int p1 = cp.phase1Slots(q.rows());
+      int p2 = cp.phase2Slots(q.cols());
+      Glwe c = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE1_STREAM,
+          q.phase1B(), 0);
+      Sink one = phase1Sink(layout, phase1);
+      Sink two = phase2Sink(layout, rows, keys, t);
+      expand(c, layout.phase1Depth(), s -> wanted(layout, s, p1, p2, true, true),
+          s -> wanted(layout, s, p1, p2, true, true), keys.ksk(), (slot, g) -> {
+            if (layout.phase2Index(slot) >= 0) {
+              two.accept(slot, g);
+            } else {
+              one.accept(slot, g);
+            }
+          }, t);
+    } else {
+      fillPhase1(q, keys, layout, phase1, t);
+      fillPhase2(q, keys, layout, rows, t);
+    }
+    Pmat[] ggsw = prepare(rows);
+    if (t != null) {
+      t.expandNanos += System.nanoTime() - t0;
+    }
     return new PreparedQuery(sp.id(), q.rows(), q.cols(), phase1, ggsw);
   }
 
@@ -270,50 +343,105 @@ public final class CompactExpander {
     }
   }
 
-  /** Phase 1 only: the packed selection GLWE expanded and stacked into the phase-1 PMAT. */
+  /** Whether the packed slot s holds a value of a phase asked for. */
+  private static boolean wanted(CompactParams.Layout layout, int s, int p1, int p2, boolean one,
+      boolean two) {
+    int i2 = layout.phase2Index(s);
+    if (i2 >= 0) {
+      return two && i2 < p2;
+    }
+    int i1 = layout.phase1Index(s);
+    return one && i1 >= 0 && i1 < p1;
+  }
+
+  private Sink phase1Sink(CompactParams.Layout layout, Pmat phase1) {
+    int sl = sp.glweLimbs();
+    return (slot, c) -> phase1.prepareRow(layout.phase1Index(slot),
+        sops.transform(kops.round(c, sl)), 0);
+  }
+
+  private Sink phase2Sink(CompactParams.Layout layout, Glwe[][] rows,
+      PreparedEvaluationKeys keys, Timings t) {
+    int sl = sp.glweLimbs();
+    int lg = sp.ggswLevels();
+    Glwe prod = new Glwe(n, limbs);
+    return (slot, c) -> {
+      int v = layout.phase2Index(slot);
+      int bit = v / lg;
+      int j = v % lg;
+      rows[bit][j] = kops.round(c, sl);
+      kops.externalProduct(c, keys.ggswS(), prod);
+      rows[bit][lg + j] = kops.round(prod, sl);
+      if (t != null) {
+        t.externalProducts++;
+      }
+    };
+  }
+
+  private void fillPhase1(CompactQuery q, PreparedEvaluationKeys keys,
+      CompactParams.Layout layout, Pmat phase1, Timings t) {
+    Glwe c1 = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE1_STREAM,
+        q.phase1B(), 0);
+    int p1 = cp.phase1Slots(q.rows());
+    if (layout.packed()) {
+      int p2 = cp.phase2Slots(q.cols());
+      expand(c1, layout.phase1Depth(), s -> wanted(layout, s, p1, p2, true, false),
+          s -> wanted(layout, s, p1, p2, true, true), keys.ksk(), phase1Sink(layout, phase1), t);
+    } else {
+      expand(c1, p1, keys.ksk(), phase1Sink(layout, phase1), t);
+    }
+  }
+
+  private void fillPhase2(CompactQuery q, PreparedEvaluationKeys keys,
+      CompactParams.Layout layout, Glwe[][] rows, Timings t) {
+    if (rows.length == 0) {
+      return;
+    }
+    int p2 = cp.phase2Slots(q.cols());
+    if (layout.packed()) {
+      Glwe c = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE1_STREAM,
+          q.phase1B(), 0);
+      int p1 = cp.phase1Slots(q.rows());
+      expand(c, layout.phase2Depth(), s -> wanted(layout, s, p1, p2, false, true),
+          s -> wanted(layout, s, p1, p2, true, true), keys.ksk(),
+          phase2Sink(layout, rows, keys, t), t);
+    } else {
+      Glwe c2 = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE2_STREAM,
+          q.phase2B(), 0);
+      expand(c2, p2, keys.ksk(), phase2Sink(layout, rows, keys, t), t);
+    }
+  }
+
+  private Pmat[] prepare(Glwe[][] rows) {
+    Pmat[] ggsw = new Pmat[rows.length];
+    for (int b = 0; b < rows.length; b++) {
+      ggsw[b] = sops.prepareGgsw(rows[b]);
+    }
+    return ggsw;
+  }
+
+  /** Phase 1 only: the selection values expanded and stacked into the phase-1 PMAT. */
   public Pmat expandPhase1(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
     checkKeys(q, keys);
     long t0 = System.nanoTime();
-    int sl = sp.glweLimbs();
-    int lim = sp.plaintextLimbs();
-    Pmat phase1 = Pmat.allocate(n, q.rows() * lim, sp.glweColumns());
-    Glwe c1 = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE1_STREAM,
-        q.phase1B(), 0);
-    expand(c1, cp.phase1Slots(q.rows()), keys.ksk(),
-        (slot, c) -> phase1.prepareRow(slot, sops.transform(kops.round(c, sl)), 0), t);
+    Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), sp.glweColumns());
+    fillPhase1(q, keys, cp.layout(q.rows(), q.cols()), phase1, t);
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }
     return phase1;
   }
 
-  /** Phase 2 only: one prepared GGSW per column bit (what the driver's fold needs). */
+  /**
+   * Phase 2 only: one prepared GGSW per column bit (what the driver's fold needs); of a packed
+   * query only the phase-2 subtree is expanded.
+   */
   public Pmat[] expandPhase2(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
     checkKeys(q, keys);
     long t0 = System.nanoTime();
-    int sl = sp.glweLimbs();
-    int levels = Noise.levels(q.cols());
-    int lg = sp.ggswLevels();
-    Glwe[][] rows = new Glwe[levels][2 * lg];
-    if (levels > 0) {
-      Glwe c2 = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE2_STREAM,
-          q.phase2B(), 0);
-      Glwe prod = new Glwe(n, limbs);
-      expand(c2, cp.phase2Slots(q.cols()), keys.ksk(), (slot, c) -> {
-        int bit = slot / lg;
-        int j = slot % lg;
-        rows[bit][j] = kops.round(c, sl);
-        kops.externalProduct(c, keys.ggswS(), prod);
-        rows[bit][lg + j] = kops.round(prod, sl);
-        if (t != null) {
-          t.externalProducts++;
-        }
-      }, t);
-    }
-    Pmat[] ggsw = new Pmat[levels];
-    for (int b = 0; b < levels; b++) {
-      ggsw[b] = sops.prepareGgsw(rows[b]);
-    }
+    Glwe[][] rows = new Glwe[Noise.levels(q.cols())][2 * sp.ggswLevels()];
+    fillPhase2(q, keys, cp.layout(q.rows(), q.cols()), rows, t);
+    Pmat[] ggsw = prepare(rows);
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }

@@ -3,8 +3,8 @@ package org.jpir.core;
 import java.util.List;
 
 /**
- * Parameters of the compact-query scheme: the client sends one packed GLWE per phase
- * and uploads evaluation keys once; the server expands the packed GLWEs with automorphism
+ * Parameters of the compact-query scheme: the client sends one packed GLWE per phase, or one
+ * for both where the noise allows ({@link #layout}), and uploads evaluation keys once; the server expands the packed GLWEs with automorphism
  * key switching into the phase-1 rows and the phase-2 GGSWs.
  *
  * <p>{@code server} is an ordinary preset: the database, the prepared query, phase 1, phase 2 and
@@ -13,9 +13,20 @@ import java.util.List;
  * expansion noise stays far below the server's precision) and the noise at the floor of {@link
  * Security} (2 bits inside the 2024 guideline bound). The expanded ciphertexts are rounded to {@code server.glweLimbs()} limbs.
  * {@code keys.ggswLevels()} is the number of gadget levels of the GGSW of s; {@code ksLevels}
- * the gadget levels (K-bit digits) of the key-switching keys.
+ * the gadget levels (K-bit digits) of the key-switching keys. {@code queryBits} and {@code
+ * keyBits}: the bits per coefficient to which the b parts of the packed query GLWEs and of the
+ * evaluation keys are rounded and packed on the wire ({@link BPacking}; {@code K keys.glweLimbs}
+ * = no rounding); the rounding is extra noise in the estimates ({@link Noise#queryFresh}, {@link
+ * Noise#keyFresh}) and does not change security (the rounded b is a public function of the LWE
+ * sample).
  */
-public record CompactParams(Params server, Params keys, int ksLevels) {
+public record CompactParams(Params server, Params keys, int ksLevels, int queryBits,
+    int keyBits) {
+
+  /** Compact parameters whose query and key b parts travel at full precision (no rounding). */
+  public CompactParams(Params server, Params keys, int ksLevels) {
+    this(server, keys, ksLevels, keys.logQ(), keys.logQ());
+  }
 
   /** Noise of the production keys in units of 1/q at q = 2^112: 3.2 * 2^7 (torus 3.2 * 2^-105). */
   public static final double KEY_SIGMA = 3.2 * 128;
@@ -24,32 +35,79 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
    * Production: server {@link Presets#ONIONPIR_4096_COMPACT}; keys with q = 2^112 (7 limbs) and
    * sigma = 3.2 * 2^7 units of 1/q, i.e. 3.2 * 2^-105 on the torus (log2(q * 3.2 / sigma) = 105:
    * 2 bits inside the 2024 guideline bound 107 at N = 4096, {@link Security}); key switching with
-   * 6 levels of 16-bit digits; GGSW of s with 6 levels.
+   * 6 levels of 16-bit digits (5 leave the truncation of a 16-bit limb, 2^-76 per key switch:
+   * no geometry closes); GGSW of s with 5 levels (the budget closes with them at 682 rows x 2^20
+   * columns, 2^-102; 6 levels cost 2 more key rows); answers, query b parts (82 of 112 bits)
+   * and key b parts (104) rounded as {@link #switched} derives.
    */
   public static final CompactParams ONIONPIR_4096_COMPACT = switched(
       new Params("onionpir-4096-compact-128", 4096, 16, 40, 3, 5, 4, 4, 3.2, 128),
-      new Params("onionpir-4096-compact-128-keys", 4096, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 128), 6);
+      new Params("onionpir-4096-compact-128-keys", 4096, 16, 40, 3, 7, 5, 7, KEY_SIGMA, 128), 6);
 
   /** Tests only: the production compact shape at N = 256. */
   public static final CompactParams TEST_INSECURE_256_COMPACT = switched(
       new Params("test-insecure-256-compact", 256, 16, 40, 3, 5, 4, 4, 3.2, 0),
-      new Params("test-insecure-256-compact-keys", 256, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 0), 6);
+      new Params("test-insecure-256-compact-keys", 256, 16, 40, 3, 7, 5, 7, KEY_SIGMA, 0), 6);
 
   /** Tests only: the production compact shape at N = 1024. */
   public static final CompactParams TEST_INSECURE_1024_COMPACT = switched(
       new Params("test-insecure-1024-compact", 1024, 16, 40, 3, 5, 4, 4, 3.2, 0),
-      new Params("test-insecure-1024-compact-keys", 1024, 16, 40, 3, 7, 6, 7, KEY_SIGMA, 0), 6);
+      new Params("test-insecure-1024-compact-keys", 1024, 16, 40, 3, 7, 5, 7, KEY_SIGMA, 0), 6);
 
   /**
-   * The compact preset with its server's answers switched ({@link AnswerSwitch#derive}) to the
-   * fewest bits that keep the failure probability at {@link #maxRows} rows (of the unswitched
-   * preset) x {@link #BUDGET_COLS} columns within 2^{@value #MAX_LOG2_FAILURE}, so the switch
-   * leaves {@link #maxRows} unchanged.
+   * The compact preset with its roundings derived, each the fewest bits that keep the failure
+   * probability per coefficient at {@link #maxRows} rows (of the unrounded preset) x {@link
+   * #BUDGET_COLS} columns within 2^{@value #MAX_LOG2_FAILURE} (so no rounding changes {@link
+   * #maxRows}), in this order: the server's answers ({@link AnswerSwitch#derive}, with query and
+   * keys at full precision), then the query's b ({@link #deriveQueryBits}, with the answer
+   * switched), then the keys' b ({@link #deriveKeyBits}, with both).
    */
   static CompactParams switched(Params server, Params keys, int ksLevels) {
     CompactParams base = new CompactParams(server, keys, ksLevels);
-    double v = Noise.compactAnswerBeforeSwitch(base, base.maxRows(), BUDGET_COLS);
-    return new CompactParams(AnswerSwitch.derive(server, v, MAX_LOG2_FAILURE), keys, ksLevels);
+    int rows = base.maxRows();
+    double v = Noise.compactAnswerBeforeSwitch(base, rows, BUDGET_COLS);
+    CompactParams a = new CompactParams(AnswerSwitch.derive(server, v, MAX_LOG2_FAILURE), keys,
+        ksLevels);
+    CompactParams q = a.withRounding(deriveQueryBits(a, rows), a.keyBits());
+    return q.withRounding(q.queryBits(), deriveKeyBits(q, rows));
+  }
+
+  /** These parameters with b parts rounded to the given bits. */
+  public CompactParams withRounding(int queryBits, int keyBits) {
+    return new CompactParams(server, keys, ksLevels, queryBits, keyBits);
+  }
+
+  /**
+   * The fewest query bits with {@link Noise#compactAnswer} at {@code rows} x {@link #BUDGET_COLS}
+   * failing with probability at most 2^{@value #MAX_LOG2_FAILURE} (the rest of {@code cp} as
+   * given).
+   */
+  static int deriveQueryBits(CompactParams cp, int rows) {
+    for (int b = minBits(cp); b < cp.keys().logQ(); b++) {
+      if (closes(cp.withRounding(b, cp.keyBits()), rows)) {
+        return b;
+      }
+    }
+    return cp.keys().logQ();
+  }
+
+  /** As {@link #deriveQueryBits}, for the key bits. */
+  static int deriveKeyBits(CompactParams cp, int rows) {
+    for (int b = minBits(cp); b < cp.keys().logQ(); b++) {
+      if (closes(cp.withRounding(cp.queryBits(), b), rows)) {
+        return b;
+      }
+    }
+    return cp.keys().logQ();
+  }
+
+  private static int minBits(CompactParams cp) {
+    return cp.keys().base2k() + 1;
+  }
+
+  private static boolean closes(CompactParams cp, int rows) {
+    return Noise.log2FailureProbability(cp.server(), Noise.compactAnswer(cp, rows, BUDGET_COLS))
+        <= MAX_LOG2_FAILURE;
   }
 
   /** Validates the pairing; messages name the rule. */
@@ -69,6 +127,12 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
         || server.ggswLevels() + 1 >= keys.glweLimbs()) {
       throw new IllegalArgumentException("packed values need plaintextLimbs and ggswLevels"
           + " below keys.glweLimbs - 1");
+    }
+    for (int bits : new int[] {queryBits, keyBits}) {
+      if (bits <= keys.base2k() || bits > keys.logQ()) {
+        throw new IllegalArgumentException("b parts rounded to " + bits + " bits: must be in ("
+            + keys.base2k() + ", " + keys.logQ() + "]");
+      }
     }
     if (ksLevels < 1 || ksLevels > keys.glweLimbs()) {
       throw new IllegalArgumentException("ksLevels = " + ksLevels + " must be in [1, "
@@ -97,10 +161,85 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
 
   /**
    * Automorphism keys a client needs for a rows x cols geometry: the deeper of the two
-   * expansions, {@code max(depth(phase1Slots), depth(phase2Slots))} (keys j = 0 .. depth - 1).
+   * expansions of its {@link #layout} (keys j = 0 .. depth - 1).
    */
   public int keyDepth(int rows, int cols) {
-    return Math.max(depth(phase1Slots(rows)), depth(phase2Slots(cols)));
+    Layout l = layout(rows, cols);
+    return Math.max(l.phase1Depth(), l.phase2Depth());
+  }
+
+  /**
+   * Where the slots of a rows x cols query sit. Unpacked: phase-1 value i (row {@code i /
+   * plaintextLimbs}, limb {@code i % plaintextLimbs}) at slot i of the phase-1 GLWE, phase-2
+   * value t (CMux level {@code t / ggswLevels}, level {@code t % ggswLevels}) at slot t of the
+   * phase-2 GLWE, expanded to depths {@code depth(phase1Slots)} and {@code depth(phase2Slots)}.
+   * Packed (one GLWE): depth {@code L = depth(phase1Slots + 2^d2)}, {@code d2 =
+   * depth(phase2Slots)}, block {@code m = 2^(L - d2)}; phase-2 value t at slot {@code (m - 1) + t
+   * m} (one residue class mod m, a subtree of the expansion, so phase 2 alone costs {@code L - d2
+   * + 2^d2 - 1} key switches at most), phase-1 value i at slot {@code (i / (m-1)) m + i % (m-1)}
+   * (the other slots).
+   *
+   * @param packed one GLWE for both phases
+   * @param phase1Depth expansion depth of the phase-1 values
+   * @param phase2Depth expansion depth of the phase-2 values
+   * @param block m (packed only; 0 otherwise)
+   */
+  public record Layout(boolean packed, int phase1Depth, int phase2Depth, int block) {
+    /** Slot of phase-1 value i. */
+    public int phase1Slot(int i) {
+      return packed ? (i / (block - 1)) * block + i % (block - 1) : i;
+    }
+
+    /** Slot of phase-2 value t. */
+    public int phase2Slot(int t) {
+      return packed ? block - 1 + t * block : t;
+    }
+
+    /** The phase-1 value at a packed slot, or -1 when the slot holds a phase-2 value. */
+    int phase1Index(int slot) {
+      if (!packed) {
+        return slot;
+      }
+      int r = slot % block;
+      return r == block - 1 ? -1 : (slot / block) * (block - 1) + r;
+    }
+
+    /** The phase-2 value at a packed slot, or -1 when the slot holds a phase-1 value. */
+    int phase2Index(int slot) {
+      if (!packed) {
+        return slot;
+      }
+      return slot % block == block - 1 ? slot / block : -1;
+    }
+  }
+
+  /**
+   * The layout of a rows x cols query: packed (one GLWE, half the query) exactly when the
+   * database has more than one column, the packed slots fit N and the packed noise ({@link
+   * Noise#compactAnswerAt} at depth L for both phases) keeps the failure probability per
+   * coefficient at this geometry within 2^{@value #MAX_LOG2_FAILURE}; else unpacked. Depends only
+   * on the preset and the geometry, so client and server agree.
+   */
+  public Layout layout(int rows, int cols) {
+    int p1 = phase1Slots(rows);
+    int p2 = phase2Slots(cols);
+    if (p2 > 0) {
+      int d2 = depth(p2);
+      long total = (long) p1 + (1L << d2);
+      if (total <= server.n()) {
+        int l = depth((int) total);
+        double v = Noise.compactAnswerAt(this, rows, cols, l, l);
+        if (Noise.log2FailureProbability(server, v) <= MAX_LOG2_FAILURE) {
+          return new Layout(true, l, l, 1 << (l - d2));
+        }
+      }
+    }
+    return new Layout(false, depth(p1), depth(Math.max(1, p2)), 0);
+  }
+
+  /** GLWEs of a rows x cols query's phase-2 part: 0 (one column, or packed) or 1. */
+  public int phase2Glwes(int rows, int cols) {
+    return Noise.levels(cols) == 0 || layout(rows, cols).packed() ? 0 : 1;
   }
 
   /** Slots of the phase-1 packed ciphertext: rows * plaintextLimbs. */
@@ -188,6 +327,22 @@ public record CompactParams(Params server, Params keys, int ksLevels) {
   /** Every compact preset. */
   public static List<CompactParams> all() {
     return List.of(ONIONPIR_4096_COMPACT, TEST_INSECURE_256_COMPACT, TEST_INSECURE_1024_COMPACT);
+  }
+
+  /**
+   * The compact preset of {@link #all} whose id is {@code id}, insecure ones included (for
+   * writers, which only need its shape).
+   *
+   * @throws IllegalArgumentException when there is none
+   */
+  static CompactParams find(String id) {
+    for (CompactParams c : all()) {
+      if (c.id().equals(id)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("unknown compact preset '" + id + "'; known: "
+        + all().stream().map(CompactParams::id).toList());
   }
 
   /**

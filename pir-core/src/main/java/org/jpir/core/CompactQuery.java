@@ -2,14 +2,16 @@ package org.jpir.core;
 
 /**
  * A compact query: two packed GLWEs at the key parameters with seeded masks (stream 0: phase 1,
- * stream 1: phase 2), their b parts as K-bit digits in 16-bit words, the client id and the
- * fingerprint of the evaluation keys it was made for.
+ * stream 1: phase 2), their b parts rounded to {@code queryBits} bits ({@link BPacking}) as
+ * K-bit digits in 16-bit words, the client id and the fingerprint of the evaluation keys it was
+ * made for.
  *
  * <p>Phase-1 packed message: slot {@code r * plaintextLimbs + l} holds {@code [r == target row] *
  * 2^(-K(l+1)) * 2^-l1}; phase-2: slot {@code t * ggswLevels + j} holds {@code bit_t(target
  * column) * 2^(-K(j+1)) * 2^-l2}, where {@code l = ceil(log2 slots)} is the expansion depth
  * (the expansion multiplies by 2^l). {@link #phase2B()} is empty when the database has one
- * column.
+ * column, and when the layout is packed ({@link CompactParams#layout}): then the phase-1 GLWE
+ * holds both phases' values at the layout's slots, scaled by its depth L.
  */
 public record CompactQuery(String paramsId, String clientId, long keysFingerprint, int rows,
     int cols, byte[] seed, short[] phase1B, short[] phase2B) {
@@ -36,7 +38,7 @@ public record CompactQuery(String paramsId, String clientId, long keysFingerprin
       throw new IllegalArgumentException("compact query phase-1 part has "
           + (phase1B == null ? 0 : phase1B.length) + " digits, expected " + per);
     }
-    int e2 = Noise.levels(cols) == 0 ? 0 : per;
+    int e2 = cp.phase2Glwes(rows, cols) * per;
     if (phase2B == null || phase2B.length != e2) {
       throw new IllegalArgumentException("compact query phase-2 part has "
           + (phase2B == null ? 0 : phase2B.length) + " digits, expected " + e2 + " for " + cols
@@ -44,8 +46,10 @@ public record CompactQuery(String paramsId, String clientId, long keysFingerprin
     }
   }
 
-  /** Bytes on the wire (payload only). */
-  public long sizeBytes() {
-    return 2L * (phase1B.length + phase2B.length) + seed.length + 8;
+  /** Bytes of the b parts on the wire at {@code cp.queryBits()} bits per coefficient. */
+  public long sizeBytes(CompactParams cp) {
+    int limbs = cp.keys().glweLimbs();
+    return BPacking.bytes(phase1B.length / limbs, cp.queryBits())
+        + BPacking.bytes(phase2B.length / limbs, cp.queryBits()) + seed.length + 8;
   }
 }

@@ -6,8 +6,8 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * A client's evaluation keys, as uploaded once to the server: the b parts of seeded GLWEs at the
- * key parameters ({@code keys.glweLimbs()} limbs of K-bit digits as 16-bit words) and the seed
- * of their masks.
+ * key parameters ({@code keys.glweLimbs()} limbs of K-bit digits as 16-bit words, rounded to
+ * {@code keyBits} bits, {@link BPacking}) and the seed of their masks.
  *
  * <p>A client uploads keys for automorphisms j = 0 .. {@link #automorphisms()} - 1: the expansion
  * depth of its geometry ({@link CompactParams#keyDepth}). Key-switching key of automorphism j ({@code X -> X^(N/2^j + 1)}), level i: mask stream
@@ -116,8 +116,10 @@ public record EvaluationKeys(String paramsId, String clientId, byte[] seed, shor
     }
   }
 
-  /** Bytes on the wire (payload only). */
-  public long sizeBytes() {
-    return 2L * (kskB.length + ggswSB.length) + seed.length;
+  /** Bytes of the b parts and seed on the wire at {@code cp.keyBits()} bits per coefficient. */
+  public long sizeBytes(CompactParams cp) {
+    int limbs = cp.keys().glweLimbs();
+    return BPacking.bytes(kskB.length / limbs, cp.keyBits())
+        + BPacking.bytes(ggswSB.length / limbs, cp.keyBits()) + seed.length;
   }
 }

@@ -62,6 +62,27 @@ public final class Noise {
 
   // ---- compact queries -------------------------------------------------------
 
+  /**
+   * The variance a rounding of b to {@code bits} bits adds to a ciphertext of {@code logQ} bits
+   * ({@link BPacking}): {@code 2^(-2 bits) / 12}, zero when nothing is dropped.
+   */
+  public static double bRounding(int bits, int logQ) {
+    return bits >= logQ ? 0 : Math.pow(2, -2.0 * bits) / 12;
+  }
+
+  /** A packed query's fresh noise: the encryption's plus the rounding of its b part. */
+  public static double queryFresh(CompactParams cp) {
+    return fresh(cp.keys()) + bRounding(cp.queryBits(), cp.keys().logQ());
+  }
+
+  /**
+   * The noise of an evaluation key's row (automorphism key or GGSW(s)), which the gadget digits
+   * multiply: the encryption's plus the rounding of its b part.
+   */
+  public static double keyFresh(CompactParams cp) {
+    return fresh(cp.keys()) + bRounding(cp.keyBits(), cp.keys().logQ());
+  }
+
   /** Rounding a GLWE to {@code limbs} limbs: {@code u^2/12 (1 + N 2/3)}, {@code u = 2^(-K limbs)}. */
   public static double rounding(Params p, int limbs) {
     double u2 = Math.pow(2, -2 * p.base2k() * limbs);
@@ -69,8 +90,9 @@ public final class Noise {
   }
 
   /**
-   * Noise added by one automorphism key switch: {@code ksLevels N E[d^2]} fresh key noises times
-   * the digits of a(X^p), plus the rounding of a(X^p) to ksLevels digits times s(X^p) ({@code N
+   * Noise added by one automorphism key switch: {@code ksLevels N E[d^2]} key-row noises ({@link
+   * #keyFresh}: the rounding of the keys' b enters here, multiplied by the gadget digits of
+   * a(X^p)), plus the rounding of a(X^p) to ksLevels digits times s(X^p) ({@code N
    * (2/3) u^2/12}, {@code u = 2^(-K ksLevels)}, zero when no limb is dropped).
    */
   public static double keySwitch(CompactParams cp) {
@@ -78,39 +100,51 @@ public final class Noise {
     int l = cp.ksLevels();
     double u2 = Math.pow(2, -2 * k.base2k() * l);
     double trunc = l < k.glweLimbs() ? k.n() * 2.0 / 3 * u2 / 12 : 0;
-    return l * k.n() * uniformDigitSquare(k.base2k()) * fresh(k) + trunc;
+    return l * k.n() * uniformDigitSquare(k.base2k()) * keyFresh(cp) + trunc;
   }
 
   /**
    * Bound on the noise variance of every coefficient of an expanded ciphertext, for a packed
    * ciphertext of {@code slots} slots (depth {@code l = ceil(log2 slots)}): each level maps e to
    * {@code e + Aut(e) + e_ks} (a coefficient fixed by the automorphism doubles, so at most 4x
-   * the variance), hence {@code 4^l fresh + (4^l - 1)/3 keySwitch}. A subtree with one used slot
+   * the variance), hence {@code 4^l queryFresh + (4^l - 1)/3 keySwitch}: the rounding of the
+   * query's b ({@link #queryFresh}) grows as the fresh noise does. A subtree with one used slot
    * is multiplied by {@code 2^(levels left)} instead, the same 4x per level without key switch.
    */
   public static double expansion(CompactParams cp, int slots) {
-    double f = Math.pow(4, CompactParams.depth(slots));
-    return f * fresh(cp.keys()) + (f - 1) / 3 * keySwitch(cp);
+    return expansionAtDepth(cp, CompactParams.depth(slots));
+  }
+
+  /** {@link #expansion} at depth l: {@code 4^l queryFresh + (4^l - 1)/3 keySwitch}. */
+  public static double expansionAtDepth(CompactParams cp, int l) {
+    double f = Math.pow(4, l);
+    return f * queryFresh(cp) + (f - 1) / 3 * keySwitch(cp);
   }
 
   /** A phase-1 row of a compact query: expansion, then rounding to the server's limbs. */
   public static double compactRow(CompactParams cp, int rows) {
-    return expansion(cp, cp.phase1Slots(rows)) + rounding(cp.server(), cp.server().glweLimbs());
+    return compactRowAtDepth(cp, CompactParams.depth(cp.phase1Slots(rows)));
+  }
+
+  /** {@link #compactRow} for an expansion of depth l. */
+  public static double compactRowAtDepth(CompactParams cp, int l) {
+    return expansionAtDepth(cp, l) + rounding(cp.server(), cp.server().glweLimbs());
   }
 
   /**
    * The external product with the GGSW of s that makes a GGSW row {@code GLWE(mu g_j s)} from an
    * expanded {@code GLWE(mu g_j)} of variance {@code v0}: {@code s e} ({@code N (2/3) v0}), the
-   * GGSW's digit noise {@code 2 Ls N E[d^2] fresh}, and the input's rounding to Ls digits times
-   * s and s^2 ({@code u^2/12 (N 2/3 + N^2 4/9)}).
+   * GGSW's digit noise {@code 2 Ls N E[d^2] keyFresh}, and the input's rounding to Ls digits times
+   * s and s^2 ({@code u^2/12 (N 2/3 + N^2 8/9)}: a coefficient of s^2 sums N/2 distinct products
+   * s_i s_j each twice, so {@code E[(s^2)_k^2] <= 4 (N/2) 4/9 = 8N/9}).
    */
   public static double ggswConversion(CompactParams cp, double v0) {
     Params k = cp.keys();
     int ls = k.ggswLevels();
     double n = k.n();
     double u2 = Math.pow(2, -2 * k.base2k() * ls);
-    return n * 2.0 / 3 * v0 + 2.0 * ls * n * uniformDigitSquare(k.base2k()) * fresh(k)
-        + u2 / 12 * (n * 2.0 / 3 + n * n * 4.0 / 9);
+    return n * 2.0 / 3 * v0 + 2.0 * ls * n * uniformDigitSquare(k.base2k()) * keyFresh(cp)
+        + u2 / 12 * (n * 2.0 / 3 + n * n * 8.0 / 9);
   }
 
   /**
@@ -118,8 +152,14 @@ public final class Noise {
    * halves, after rounding to the server's limbs) plus the input's rounding to L limbs.
    */
   public static double compactExternalProduct(CompactParams cp, int cols) {
+    return compactExternalProductAtDepth(cp, CompactParams.depth(Math.max(1,
+        cp.phase2Slots(cols))));
+  }
+
+  /** {@link #compactExternalProduct} with GGSW rows expanded at depth l. */
+  public static double compactExternalProductAtDepth(CompactParams cp, int l) {
     Params s = cp.server();
-    double v0 = expansion(cp, Math.max(1, cp.phase2Slots(cols)));
+    double v0 = expansionAtDepth(cp, l);
     double r = rounding(s, s.glweLimbs());
     double v1 = ggswConversion(cp, v0) + r;
     int lg = s.ggswLevels();
@@ -128,9 +168,14 @@ public final class Noise {
 
   /** Phase 1 of a compact query: {@code rows * plaintextLimbs * N * 2^(2(K-1))} times a row's. */
   public static double compactPhase1(CompactParams cp, int rows) {
+    return compactPhase1AtDepth(cp, rows, CompactParams.depth(cp.phase1Slots(rows)));
+  }
+
+  /** {@link #compactPhase1} with rows expanded at depth l. */
+  public static double compactPhase1AtDepth(CompactParams cp, int rows, int l) {
     Params s = cp.server();
     double dbDigit = Math.pow(2, 2 * (s.base2k() - 1));
-    return (double) rows * s.plaintextLimbs() * s.n() * dbDigit * compactRow(cp, rows);
+    return (double) rows * s.plaintextLimbs() * s.n() * dbDigit * compactRowAtDepth(cp, l);
   }
 
   /** The noise variance of a decrypted answer to a compact query on a rows x cols database. */
@@ -138,9 +183,25 @@ public final class Noise {
     return compactAnswerBeforeSwitch(cp, rows, cols) + answerRounding(cp.server());
   }
 
-  /** A compact answer's noise variance before its modulus switch. */
+  /** A compact answer's noise variance before its modulus switch, at the query's layout. */
   public static double compactAnswerBeforeSwitch(CompactParams cp, int rows, int cols) {
-    return compactPhase1(cp, rows) + levels(cols) * compactExternalProduct(cp, cols);
+    CompactParams.Layout l = cp.layout(rows, cols);
+    return compactAnswerBeforeSwitchAt(cp, rows, cols, l.phase1Depth(), l.phase2Depth());
+  }
+
+  /**
+   * The noise variance of a decrypted compact answer whose phase-1 rows and phase-2 GGSW rows
+   * were expanded at depths l1 and l2 (a packed query: both L).
+   */
+  public static double compactAnswerAt(CompactParams cp, int rows, int cols, int l1, int l2) {
+    return compactAnswerBeforeSwitchAt(cp, rows, cols, l1, l2) + answerRounding(cp.server());
+  }
+
+  /** {@link #compactAnswerAt} before the modulus switch. */
+  public static double compactAnswerBeforeSwitchAt(CompactParams cp, int rows, int cols, int l1,
+      int l2) {
+    return compactPhase1AtDepth(cp, rows, l1)
+        + levels(cols) * compactExternalProductAtDepth(cp, l2);
   }
 
   /** Decoding is correct while |noise| is below this: half a unit of the plaintext precision. */

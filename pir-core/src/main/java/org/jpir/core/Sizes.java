@@ -76,15 +76,17 @@ public final class Sizes {
   /** A compact query ({@link Wire#writeCompactQuery}) for {@code cp} and geometry {@code g}. */
   public static Breakdown compactQuery(CompactParams cp, Geometry g) {
     Params k = cp.keys();
-    long per = 2L * k.glweLimbs() * k.n();
+    long per = BPacking.bytes(k.n(), cp.queryBits());
     List<Part> parts = new ArrayList<>();
-    parts.add(framing(cp.id(), 2 + Wire.MAX_CLIENT_ID + 8 + 4 + 4 + Prg.SEED_BYTES + 4 + 4,
-        ", client id, fingerprint, rows, cols, seed, 2 lengths"));
-    parts.add(new Part("packed phase-1 GLWE (b part, seeded mask)", 1, per,
-        "2 B x " + k.glweLimbs() + " key limbs x N " + k.n()));
-    parts.add(new Part("packed phase-2 GLWE (b part, seeded mask)",
-        Noise.levels(g.cols()) == 0 ? 0 : 1, per, "2 B x " + k.glweLimbs() + " key limbs x N "
-            + k.n()));
+    parts.add(framing(cp.id(), 2 + Wire.MAX_CLIENT_ID + 8 + 4 + 4 + Prg.SEED_BYTES + 1 + 4 + 4,
+        ", client id, fingerprint, rows, cols, seed, bits, 2 lengths"));
+    boolean packed = cp.layout(g.rows(), g.cols()).packed();
+    parts.add(new Part((packed ? "one GLWE, phase-1 and phase-2 slots" : "packed phase-1 GLWE")
+        + " (b part rounded, seeded mask)", 1, per,
+        "N " + k.n() + " x " + cp.queryBits() + " bits of " + k.logQ()));
+    parts.add(new Part("packed phase-2 GLWE (b part rounded, seeded mask)",
+        cp.phase2Glwes(g.rows(), g.cols()), per, "N " + k.n() + " x " + cp.queryBits()
+            + " bits of " + k.logQ() + (packed ? "; none: packed with phase 1" : "")));
     return new Breakdown("compact query (" + cp.id() + ")", parts);
   }
 
@@ -109,16 +111,20 @@ public final class Sizes {
   /** A client's evaluation keys ({@link Wire#writeEvaluationKeys}) for {@code cp}. */
   public static Breakdown evaluationKeys(CompactParams cp, Geometry g) {
     Params k = cp.keys();
-    long per = 2L * k.glweLimbs() * k.n();
-    List<Part> parts = new ArrayList<>();
-    parts.add(framing(cp.id(), 2 + Wire.MAX_CLIENT_ID + Prg.SEED_BYTES + 4 + 4,
-        ", client id, seed, 2 lengths"));
     int depth = cp.keyDepth(g.rows(), g.cols());
+    long per = (long) k.n() * cp.keyBits();
+    String f = "N " + k.n() + " x " + cp.keyBits() + " bits of " + k.logQ()
+        + (per % 8 == 0 ? "" : ", /8 rounded up per array");
+    List<Part> parts = new ArrayList<>();
+    parts.add(framing(cp.id(), 2 + Wire.MAX_CLIENT_ID + Prg.SEED_BYTES + 1 + 4 + 4,
+        ", client id, seed, bits, 2 lengths"));
+    long rows = (long) depth * cp.ksLevels();
     parts.add(new Part("automorphism keys: " + depth + " (expansion depth) x " + cp.ksLevels()
-        + " levels (b part)", (long) depth * cp.ksLevels(), per,
-        "2 B x " + k.glweLimbs() + " key limbs x N " + k.n()));
-    parts.add(new Part("GGSW(s): 2 x " + k.ggswLevels() + " rows (b part)",
-        2L * k.ggswLevels(), per, "2 B x " + k.glweLimbs() + " key limbs x N " + k.n()));
+        + " levels (b part rounded)", 1, BPacking.bytes(rows * k.n(), cp.keyBits()),
+        rows + " rows x " + f));
+    parts.add(new Part("GGSW(s): 2 x " + k.ggswLevels() + " rows (b part rounded)", 1,
+        BPacking.bytes(2L * k.ggswLevels() * k.n(), cp.keyBits()), 2 * k.ggswLevels()
+            + " rows x " + f));
     return new Breakdown("evaluation keys (" + cp.id() + ", once per client)", parts);
   }
 }

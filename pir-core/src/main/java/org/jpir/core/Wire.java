@@ -16,10 +16,15 @@ import java.util.zip.CRC32;
  * actually present before anything is allocated, so a decoder allocates at most a few times the
  * message's own size. {@code max*Bytes} give the largest valid message for a preset and
  * geometry, so a reader can refuse a larger file unread ({@link #readFile}).
+ *
+ * <p>Version 3: the b parts of compact queries and evaluation keys travel rounded and bit-packed
+ * ({@link BPacking}): a u8 bit count (the preset's), then per array its u32 length in K-bit
+ * digits ({@code keyLimbs N} per GLWE) and {@code ceil(length / keyLimbs * bits / 8)} bytes,
+ * padding bits zero.
  */
 public final class Wire {
   /** Current format version. */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
   static final byte[] MAGIC = {'J', 'P', 'I', 'R'};
   static final int TYPE_SECRET_KEY = 1;
   static final int TYPE_QUERY = 2;
@@ -147,6 +152,18 @@ public final class Wire {
     }
   }
 
+  /** Writes {@code a.length} and the b parts of {@code a}, rounded to {@code bits}, bit-packed. */
+  private static void writePacked(DataOutputStream out, short[] a, Params kp, int bits)
+      throws IOException {
+    out.writeInt(a.length);
+    out.write(BPacking.pack(a, kp.n(), kp.glweLimbs(), kp.base2k(), bits));
+  }
+
+  /** Bytes of a packed b array of {@code digits} K-bit digits: u32 length + packed bits. */
+  static long packedBytes(long digits, Params kp, int bits) {
+    return 4 + BPacking.bytes(digits / kp.glweLimbs(), bits);
+  }
+
   /** Bytes of the fixed header: magic, version, type and the preset id (u16 length + bytes). */
   static long headerBytes(String presetId) {
     return MAGIC.length + 2 + 1 + 2 + presetId.getBytes(StandardCharsets.UTF_8).length;
@@ -270,6 +287,39 @@ public final class Wire {
       return shorts(field, -1, len);
     }
 
+    /**
+     * A u32-length array of b parts rounded to {@code bits} and bit-packed, whose length in digits
+     * is {@code unit} times {@code minUnits} to {@code maxUnits}; every size is checked against
+     * the bytes present before allocating.
+     */
+    short[] packed(String field, Params kp, int bits, long unit, int minUnits, int maxUnits) {
+      int len = i32(field + " length");
+      long l = Integer.toUnsignedLong(len);
+      if (l % unit != 0 || l / unit < minUnits || l / unit > maxUnits) {
+        throw new WireException(what + ": " + field + " has length " + l + ", expected "
+            + (minUnits == maxUnits ? String.valueOf(minUnits * unit)
+                : "a multiple of " + unit + " from " + minUnits + " to " + maxUnits + " x "
+                    + unit));
+      }
+      long bytes = BPacking.bytes(l / kp.glweLimbs(), bits);
+      need(bytes, field);
+      short[] a = BPacking.unpack(msg, pos, len, kp.n(), kp.glweLimbs(), kp.base2k(), bits);
+      if (a == null) {
+        throw new WireException(what + ": " + field + " has non-zero padding bits");
+      }
+      pos += (int) bytes;
+      return a;
+    }
+
+    /** A u8 bit count that must equal {@code expected}. */
+    void bits(String field, int expected) {
+      int b = u8(field);
+      if (b != expected) {
+        throw new WireException(what + " has b parts of " + b + " bits, preset expects "
+            + expected);
+      }
+    }
+
     void expectEnd() {
       if (pos != end) {
         throw new WireException(what + " has " + (end - pos) + " unexpected trailing bytes");
@@ -352,8 +402,10 @@ public final class Wire {
   /** The largest compact query for {@code cp} and geometry {@code g} (client id of 64 bytes). */
   public static long maxCompactQueryBytes(CompactParams cp, Geometry g) {
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-    return headerBytes(cp.id()) + 2 + MAX_CLIENT_ID + 8 + 4 + 4 + Prg.SEED_BYTES
-        + 4 + 2 * per + 4 + (Noise.levels(g.cols()) == 0 ? 0 : 2 * per) + CRC_BYTES;
+    return headerBytes(cp.id()) + 2 + MAX_CLIENT_ID + 8 + 4 + 4 + Prg.SEED_BYTES + 1
+        + packedBytes(per, cp.keys(), cp.queryBits())
+        + packedBytes(cp.phase2Glwes(g.rows(), g.cols()) * per, cp.keys(), cp.queryBits())
+        + CRC_BYTES;
   }
 
   /**
@@ -374,10 +426,15 @@ public final class Wire {
 
   /** The largest evaluation-key message for {@code cp} (client id of 64 bytes). */
   public static long maxEvaluationKeysBytes(CompactParams cp) {
+    return evaluationKeysBytes(cp, cp.automorphisms(), MAX_CLIENT_ID);
+  }
+
+  /** The exact size of evaluation keys of {@code depth} automorphisms and a client id's bytes. */
+  public static long evaluationKeysBytes(CompactParams cp, int depth, int clientIdBytes) {
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-    return headerBytes(cp.id()) + 2 + MAX_CLIENT_ID + Prg.SEED_BYTES
-        + 4 + 2L * cp.automorphisms() * cp.ksLevels() * per
-        + 4 + 2L * 2 * cp.keys().ggswLevels() * per + CRC_BYTES;
+    return headerBytes(cp.id()) + 2 + clientIdBytes + Prg.SEED_BYTES + 1
+        + packedBytes((long) depth * cp.ksLevels() * per, cp.keys(), cp.keyBits())
+        + packedBytes(2L * cp.keys().ggswLevels() * per, cp.keys(), cp.keyBits()) + CRC_BYTES;
   }
 
   /** The exact size of a secret key of preset {@code p}. */
@@ -630,15 +687,33 @@ public final class Wire {
     }
   }
 
-  /** Serializes a client's evaluation keys. */
+  /**
+   * Serializes a client's evaluation keys of a compact preset of {@link CompactParams#all}.
+   *
+   * @throws IllegalArgumentException when the preset is unknown or the keys are not rounded to
+   *     its bits
+   */
   public static byte[] writeEvaluationKeys(EvaluationKeys k) {
+    return writeEvaluationKeys(k, CompactParams.find(k.paramsId()));
+  }
+
+  /**
+   * Serializes a client's evaluation keys of the compact preset {@code cp}, their b parts
+   * bit-packed at {@code cp.keyBits()}.
+   *
+   * @throws IllegalArgumentException when the keys are not of {@code cp} or not rounded to its
+   *     bits
+   */
+  public static byte[] writeEvaluationKeys(EvaluationKeys k, CompactParams cp) {
+    k.validate(cp);
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = header(bytes, TYPE_EVALUATION_KEYS, k.paramsId());
       out.writeUTF(k.clientId());
       out.write(k.seed());
-      writeShorts(out, k.kskB());
-      writeShorts(out, k.ggswSB());
+      out.writeByte(cp.keyBits());
+      writePacked(out, k.kskB(), cp.keys(), cp.keyBits());
+      writePacked(out, k.ggswSB(), cp.keys(), cp.keyBits());
       return finish(bytes, out);
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -655,10 +730,12 @@ public final class Wire {
     Reader in = open(msg, TYPE_EVALUATION_KEYS, cp.server());
     String client = in.ascii("client id", MAX_CLIENT_ID);
     byte[] seed = in.bytes(Prg.SEED_BYTES, "seed");
+    in.bits("bits of b", cp.keyBits());
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-    short[] ksk = in.shortsMultiple("key-switching part", (long) cp.ksLevels() * per,
-        cp.automorphisms());
-    short[] g = in.shorts("GGSW(s) part", 2L * cp.keys().ggswLevels() * per);
+    short[] ksk = in.packed("key-switching part", cp.keys(), cp.keyBits(),
+        (long) cp.ksLevels() * per, 0, cp.automorphisms());
+    short[] g = in.packed("GGSW(s) part", cp.keys(), cp.keyBits(),
+        2L * cp.keys().ggswLevels() * per, 1, 1);
     in.expectEnd();
     EvaluationKeys k = new EvaluationKeys(cp.id(), client, seed, ksk, g);
     try {
@@ -669,8 +746,24 @@ public final class Wire {
     return k;
   }
 
-  /** Serializes a compact query. */
+  /**
+   * Serializes a compact query of a compact preset of {@link CompactParams#all}.
+   *
+   * @throws IllegalArgumentException when the preset is unknown or the query is not rounded to
+   *     its bits
+   */
   public static byte[] writeCompactQuery(CompactQuery q) {
+    return writeCompactQuery(q, CompactParams.find(q.paramsId()));
+  }
+
+  /**
+   * Serializes a compact query of {@code cp}, its b parts bit-packed at {@code cp.queryBits()}.
+   *
+   * @throws IllegalArgumentException when the query is not of {@code cp} or not rounded to its
+   *     bits
+   */
+  public static byte[] writeCompactQuery(CompactQuery q, CompactParams cp) {
+    q.validate(cp);
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = header(bytes, TYPE_COMPACT_QUERY, q.paramsId());
@@ -679,8 +772,9 @@ public final class Wire {
       out.writeInt(q.rows());
       out.writeInt(q.cols());
       out.write(q.seed());
-      writeShorts(out, q.phase1B());
-      writeShorts(out, q.phase2B());
+      out.writeByte(cp.queryBits());
+      writePacked(out, q.phase1B(), cp.keys(), cp.queryBits());
+      writePacked(out, q.phase2B(), cp.keys(), cp.queryBits());
       return finish(bytes, out);
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -718,9 +812,11 @@ public final class Wire {
     }
     requireGeometry("compact query", rows, cols, g);
     byte[] seed = in.bytes(Prg.SEED_BYTES, "seed");
+    in.bits("bits of b", cp.queryBits());
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-    short[] b1 = in.shorts("phase-1 part", per);
-    short[] b2 = in.shorts("phase-2 part", Noise.levels(cols) == 0 ? 0 : per);
+    short[] b1 = in.packed("phase-1 part", cp.keys(), cp.queryBits(), per, 1, 1);
+    int e2 = cp.phase2Glwes(rows, cols);
+    short[] b2 = in.packed("phase-2 part", cp.keys(), cp.queryBits(), per, e2, e2);
     in.expectEnd();
     CompactQuery q = new CompactQuery(cp.id(), client, fp, rows, cols, seed, b1, b2);
     try {

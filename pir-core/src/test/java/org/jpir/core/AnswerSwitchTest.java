@@ -140,7 +140,8 @@ class AnswerSwitchTest {
       System.arraycopy(enc.digits(0, g.columnOf(i)), g.rowOf(i) * digits.length, digits, 0,
           digits.length);
       double max = client.measureNoise(a, new long[][] {digits});
-      assertTrue(max <= 4.5 * Math.sqrt(Noise.compactAnswer(cp, g.rows(), g.cols())),
+      // P(|z| > 6) = 2e-9 per coefficient (4.5 sigma, 7e-6, was hit about once per 10 runs)
+      assertTrue(max <= 6 * Math.sqrt(Noise.compactAnswer(cp, g.rows(), g.cols())),
           "noise " + max);
     }
   }

@@ -14,8 +14,11 @@ class SizesTest {
   @Test
   void compactBreakdownsEqualTheMessagesTheyDescribe() {
     CompactParams cp = CompactParams.TEST_INSECURE_256_COMPACT;
+    Geometry unpacked = Geometry.of(cp.server(), 85 * 2, cp.server().bytesPerPolynomial(), 85);
+    assertTrue(!cp.layout(unpacked.rows(), unpacked.cols()).packed());
+    assertTrue(cp.layout(16, 5).packed());
     for (Geometry g : new Geometry[] {Geometry.of(cp.server(), 12 * 16 * 5 - 7, 100, 16),
-        Geometry.of(cp.server(), 3, 100, 16)}) {
+        Geometry.of(cp.server(), 3, 100, 16), unpacked}) {
       CompactClient c = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM),
           LONG_ID, RANDOM);
       byte[] q = Wire.writeCompactQuery(c.query(g.recordCount() - 1));

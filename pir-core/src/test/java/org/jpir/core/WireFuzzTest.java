@@ -42,7 +42,7 @@ class WireFuzzTest {
   static final CompactParams CP = new CompactParams(
       new Params("fuzz-insecure-16-compact", 16, 16, 40, 3, 5, 4, 4, 3.2, 0),
       new Params("fuzz-insecure-16-compact-keys", 16, 16, 40, 3, 7, 6, 7,
-          CompactParams.KEY_SIGMA, 0), 6);
+          CompactParams.KEY_SIGMA, 0), 6).withRounding(81, 103);
   /** 2 rows x 3 columns (two CMux levels). */
   static final Geometry G = Geometry.of(P, 6, 100, 2);
   static final Geometry CG = Geometry.of(CP.server(), 16, 80, 4);
@@ -58,8 +58,8 @@ class WireFuzzTest {
     ANSWER = Wire.writeAnswer(WireTest.randomAnswer(P, 1, P.n()));
     CompactClient cc = new CompactClient(CP, CG, CompactClient.generateSecret(CP, RANDOM),
         "fuzz-client", RANDOM);
-    EVALUATION_KEYS = Wire.writeEvaluationKeys(cc.evaluationKeys());
-    COMPACT_QUERY = Wire.writeCompactQuery(cc.query(9));
+    EVALUATION_KEYS = Wire.writeEvaluationKeys(cc.evaluationKeys(), CP);
+    COMPACT_QUERY = Wire.writeCompactQuery(cc.query(9), CP);
   }
 
   /** One edit of a message; positions and lengths are reduced modulo the message's size. */
@@ -104,7 +104,8 @@ class WireFuzzTest {
       case Wire.TYPE_EVALUATION_KEYS: {
         out.add(h);
         int cl = ((msg[h] & 0xFF) << 8) | (msg[h + 1] & 0xFF);
-        addArrays(out, msg, h + 2 + cl + Prg.SEED_BYTES, 2);
+        out.add(h + 2 + cl + Prg.SEED_BYTES);
+        addPackedArrays(out, msg, h + 2 + cl + Prg.SEED_BYTES + 1, 2, CP.keyBits());
         break;
       }
       default: {
@@ -112,7 +113,8 @@ class WireFuzzTest {
         int cl = ((msg[h] & 0xFF) << 8) | (msg[h + 1] & 0xFF);
         int r = h + 2 + cl + 8;
         out.addAll(List.of(r, r + 4));
-        addArrays(out, msg, r + 8 + Prg.SEED_BYTES, 2);
+        out.add(r + 8 + Prg.SEED_BYTES);
+        addPackedArrays(out, msg, r + 8 + Prg.SEED_BYTES + 1, 2, CP.queryBits());
       }
     }
     return out.stream().mapToInt(Integer::intValue).toArray();
@@ -124,6 +126,18 @@ class WireFuzzTest {
       int len = ((msg[pos] & 0xFF) << 24) | ((msg[pos + 1] & 0xFF) << 16)
           | ((msg[pos + 2] & 0xFF) << 8) | (msg[pos + 3] & 0xFF);
       pos += 4 + 2 * len;
+    }
+    return pos;
+  }
+
+  /** As addArrays for bit-packed b parts of {@code bits} bits per coefficient (7 key limbs). */
+  private static int addPackedArrays(List<Integer> out, byte[] msg, int pos, int count,
+      int bits) {
+    for (int i = 0; i < count; i++) {
+      out.add(pos);
+      int len = ((msg[pos] & 0xFF) << 24) | ((msg[pos + 1] & 0xFF) << 16)
+          | ((msg[pos + 2] & 0xFF) << 8) | (msg[pos + 3] & 0xFF);
+      pos += 4 + (int) BPacking.bytes(len / CP.keys().glweLimbs(), bits);
     }
     return pos;
   }
@@ -274,7 +288,7 @@ class WireFuzzTest {
       edgeCases = EdgeCasesMode.NONE)
   void evaluationKeysDecoder(@ForAll("mutations") Mutation m) {
     decodeOrRefuse("evaluation keys", mutate(EVALUATION_KEYS, m),
-        b -> Wire.writeEvaluationKeys(Wire.readEvaluationKeys(b, CP)));
+        b -> Wire.writeEvaluationKeys(Wire.readEvaluationKeys(b, CP), CP));
   }
 
   @Property(tries = TRIES, shrinking = ShrinkingMode.OFF, generation = GenerationMode.RANDOMIZED,
@@ -282,9 +296,9 @@ class WireFuzzTest {
   void compactQueryDecoder(@ForAll("mutations") Mutation m) {
     byte[] b = mutate(COMPACT_QUERY, m);
     decodeOrRefuse("compact query", b,
-        x -> Wire.writeCompactQuery(Wire.readCompactQuery(x, CP)));
+        x -> Wire.writeCompactQuery(Wire.readCompactQuery(x, CP), CP));
     decodeOrRefuse("compact query+geometry", b,
-        x -> Wire.writeCompactQuery(Wire.readCompactQuery(x, CP, CG)));
+        x -> Wire.writeCompactQuery(Wire.readCompactQuery(x, CP, CG), CP));
   }
 
   // ---- production-size declarations in small messages (this JVM has a 256 MiB heap) ----------
@@ -355,7 +369,8 @@ class WireFuzzTest {
     byte[] client = {0, 5, 'a', 'l', 'i', 'c', 'e'};
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
     byte[] evk = Wire.forge(Wire.TYPE_EVALUATION_KEYS, cp.id(), concat(client,
-        new byte[Prg.SEED_BYTES], ints((int) (cp.automorphisms() * cp.ksLevels() * per))));
+        new byte[Prg.SEED_BYTES], new byte[] {(byte) cp.keyBits()},
+        ints((int) (cp.automorphisms() * cp.ksLevels() * per))));
     e = assertThrows(Wire.WireException.class, () -> Wire.readEvaluationKeys(evk, cp));
     assertTrue(e.getMessage().contains("truncated evaluation keys: key-switching part needs"),
         e.getMessage());

@@ -8,8 +8,8 @@ import org.jpir.core.Params;
 /**
  * Prints the noise budget of a compact preset (default onionpir-4096-compact-128) from the
  * closed forms in {@link Noise}: every step's standard deviation as log2 on the torus, and the
- * failure probability per coefficient, at several geometries (rows x cols). Option: the preset
- * id.
+ * failure probability per coefficient, at several geometries (rows x cols), for two packed
+ * GLWEs and for the layout the query uses ({@link CompactParams#layout}). Option: the preset id.
  */
 public final class CompactBudget {
   private CompactBudget() {}
@@ -28,9 +28,10 @@ public final class CompactBudget {
     out("fresh (keys, query)          2^%.1f", lg2v(Noise.fresh(k)));
     out("one key switch               2^%.1f", lg2v(Noise.keySwitch(cp)));
     out("margin (decoding)            2^%.1f", lg(Noise.margin(s)));
-    out("%6s %8s | %7s %7s %7s %7s %7s %7s %7s | %9s", "rows", "cols", "l1", "row", "phase1",
-        "l2", "ggsw0", "cmux", "answer", "log2 fail");
-    int[][] geo = {{16, 16}, {93, 564}, {256, 256}, {cp.maxRows(), 1 << 12},
+    out("%6s %8s | %7s %7s %7s %7s %7s %7s %7s | %9s | %s", "rows", "cols", "l1", "row",
+        "phase1", "l2", "ggsw0", "cmux", "answer", "log2 fail", "query layout (answer, fail)");
+    int[][] geo = {{16, 16}, {99, 589}, {128, 1024}, {99, 4096}, {160, 1200}, {256, 256},
+        {cp.maxRows(), 1 << 12},
         {cp.maxRows(), CompactParams.BUDGET_COLS}, {cp.maxRows() + 1, CompactParams.BUDGET_COLS}};
     out("(the last row is one past the largest geometry the preset allows, %d rows)",
         cp.maxRows());
@@ -38,12 +39,17 @@ public final class CompactBudget {
       int rows = g[0];
       int cols = g[1];
       double v = Noise.compactAnswer(cp, rows, cols);
-      out("%6d %8d | %7d %7.1f %7.1f %7d %7.1f %7.1f %7.1f | %9.0f", rows, cols,
-          CompactParams.depth(cp.phase1Slots(rows)), lg2v(Noise.compactRow(cp, rows)),
-          lg2v(Noise.compactPhase1(cp, rows)), CompactParams.depth(cp.phase2Slots(cols)),
+      // the columns before the bar: two packed GLWEs; after it: the layout the query uses
+      int l1 = CompactParams.depth(cp.phase1Slots(rows));
+      int l2 = CompactParams.depth(Math.max(1, cp.phase2Slots(cols)));
+      double v2 = Noise.compactAnswerAt(cp, rows, cols, l1, l2);
+      CompactParams.Layout lay = cp.layout(rows, cols);
+      out("%6d %8d | %7d %7.1f %7.1f %7d %7.1f %7.1f %7.1f | %9.0f | %s (2^%.1f, 2^%.0f)", rows,
+          cols, l1, lg2v(Noise.compactRow(cp, rows)), lg2v(Noise.compactPhase1(cp, rows)), l2,
           lg2v(Noise.expansion(cp, Math.max(1, cp.phase2Slots(cols)))),
-          lg2v(Noise.compactExternalProduct(cp, cols)), lg2v(v),
-          Noise.log2FailureProbability(s, v));
+          lg2v(Noise.compactExternalProduct(cp, cols)), lg2v(v2),
+          Noise.log2FailureProbability(s, v2), lay.packed() ? "one GLWE, depth "
+              + lay.phase1Depth() : "two GLWEs", lg2v(v), Noise.log2FailureProbability(s, v));
     }
   }
 
