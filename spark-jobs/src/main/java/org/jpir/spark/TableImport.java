@@ -9,6 +9,7 @@ import static org.apache.spark.sql.functions.octet_length;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -57,7 +58,12 @@ import org.jpir.datasets.store.StoredDatabaseWriter;
  *       entry.
  * </ul>
  *
- * Refused with a message naming the problem: a missing column (the table's columns are listed),
+ * The table ({@code --path}) is whatever Spark's readers take: a local path, an {@code hdfs://} or
+ * {@code s3a://} URI, a directory of part files. {@code --out} is a new local directory or a new
+ * entry on a Hadoop file system ({@code hdfs://nn/pir/db}: written locally, then copied into
+ * place and renamed, {@link Storage#putDirectory}).
+ *
+ * <p>Refused with a message naming the problem: a missing column (the table's columns are listed),
  * a key or value of a type that has no bytes (struct, array, map), a null key or value, a
  * missing or repeated index, a value longer than the record holds (unless {@code --truncate
  * true}).
@@ -111,7 +117,7 @@ public final class TableImport {
     String path = o.require("path");
     String keyName = o.require("key-column");
     String valueName = o.require("value-column");
-    Path outDir = Path.of(o.require("out"));
+    Out outDir = Out.of(o.require("out"));
     int recordSize = o.getInt("record-size", 0);
     boolean truncate = Boolean.parseBoolean(o.get("truncate", "false"));
     Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
@@ -189,7 +195,7 @@ public final class TableImport {
   }
 
   private static Manifest keyword(Dataset<Row> kv, Options o, Params p, int maxRows, int cpc,
-      int valueSize, boolean truncate, Path outDir, String desc, String what, PrintStream out)
+      int valueSize, boolean truncate, Out outDir, String desc, String what, PrintStream out)
       throws IOException {
     List<byte[]> keys = new ArrayList<>();
     List<byte[]> values = new ArrayList<>();
@@ -215,14 +221,61 @@ public final class TableImport {
     return write(outDir, p, maxRows, cpc, t, desc, new LinkedHashMap<>(kp.toManifest()), out);
   }
 
-  private static Manifest write(Path outDir, Params p, int maxRows, int cpc, RecordSource src,
+  private static Manifest write(Out outDir, Params p, int maxRows, int cpc, RecordSource src,
       String desc, Map<String, String> extra, PrintStream out) throws IOException {
     Geometry g = Geometry.choose(p, src.recordCount(), src.recordSize(), maxRows);
-    Manifest m = StoredDatabaseWriter.write(outDir, p, g, src, cpc, desc, extra, null);
+    Manifest m;
+    if (outDir.local() != null) {
+      m = StoredDatabaseWriter.write(outDir.local(), p, g, src, cpc, desc, extra, null);
+    } else {
+      // written locally by the datasets writer, then copied and renamed into place
+      Path tmp = Files.createTempDirectory("jpir-table-");
+      try {
+        m = StoredDatabaseWriter.write(tmp.resolve("db"), p, g, src, cpc, desc, extra, null);
+        outDir.parent().putDirectory(tmp.resolve("db"), outDir.name());
+      } finally {
+        try (java.util.stream.Stream<Path> w = Files.walk(tmp)) {
+          w.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+      }
+    }
     out.printf("setup table: %d records of %d bytes -> %s (preset %s, %d rows x %d cols x %d"
         + " planes, %d chunks)%n", g.recordCount(), g.recordSize(), outDir, p.id(), g.rows(),
         g.cols(), g.planes(), m.chunks().size());
     return m;
+  }
+
+  /**
+   * Where the stored database goes: a new local directory (a path, or a {@code file:} URI), or
+   * the new entry {@code name} of a directory on another Hadoop file system ({@code hdfs://...}).
+   * Refused before any work when it exists.
+   */
+  private record Out(Path local, Storage parent, String name, String spec) {
+    static Out of(String spec) {
+      if (!Storage.hasScheme(spec) || spec.startsWith("file:")) {
+        Path p = Storage.hasScheme(spec) ? Path.of(java.net.URI.create(spec)) : Path.of(spec);
+        if (Files.exists(p)) {
+          throw new IllegalArgumentException("setup table: --out " + spec + " already exists;"
+              + " choose a new directory");
+        }
+        return new Out(p, null, null, spec);
+      }
+      org.apache.hadoop.fs.Path t = new org.apache.hadoop.fs.Path(spec);
+      if (t.getParent() == null) {
+        throw new IllegalArgumentException("setup table: --out " + spec + " has no parent");
+      }
+      Storage parent = Storage.at(t.getParent().toString());
+      if (parent.exists(t.getName())) {
+        throw new IllegalArgumentException("setup table: --out " + spec + " already exists;"
+            + " choose a new directory");
+      }
+      return new Out(null, parent, t.getName(), spec);
+    }
+
+    @Override
+    public String toString() {
+      return spec;
+    }
   }
 
   /** The column {@code name} of {@code schema}, or an error listing the columns there are. */

@@ -157,6 +157,38 @@ class HdfsAnswerJobTest {
     assertTrue(summary.contains("answered=0 rejected=2 skipped=6"), summary);
   }
 
+  @Test
+  void setupTableReadsACsvTableOnHdfsAndWritesTheStoredDatabaseThere() throws Exception {
+    int n = 150;
+    StringBuilder csv = new StringBuilder("id,text\n");
+    for (int i = n - 1; i >= 0; i--) {
+      csv.append(i).append(",\"row ").append(i).append(", on hdfs\"\n");
+    }
+    put(root + "/tables/t.csv", csv.toString().getBytes(StandardCharsets.UTF_8));
+    String db = root + "/tables/db";
+    String[] args = {"setup", "table", "--format", "csv", "--path", root + "/tables/t.csv",
+        "--key-column", "id", "--value-column", "text", "--out", db, "--preset", P.id(),
+        "--columns-per-chunk", "1"};
+    assertEquals(0, PirJob.run(args));
+    org.jpir.datasets.store.Manifest m = HadoopStoredSourceFactory.manifest(db);
+    assertEquals(n, m.geometry().recordCount());
+    org.jpir.core.RecordSource stored = new HadoopStoredSourceFactory(db, m.columnsPerChunk())
+        .open();
+    byte[] r = new byte[stored.recordSize()];
+    for (int i = 0; i < n; i++) {
+      stored.read(i, r, 0);
+      byte[] want = new byte[r.length];
+      byte[] v = ("row " + i + ", on hdfs").getBytes(StandardCharsets.UTF_8);
+      org.jpir.datasets.LengthPrefix.write(v, 0, v.length, want, 0, want.length, false, "row");
+      assertArrayEquals(want, r, "record " + i);
+    }
+    // no temporary directory left beside it; a second import into the same place is refused
+    assertEquals(2, fs.listStatus(new org.apache.hadoop.fs.Path(root + "/tables")).length);
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> PirJob.run(args));
+    assertTrue(e.getMessage().contains("already exists"), e.getMessage());
+  }
+
   private static void put(String uri, byte[] bytes) throws IOException {
     try (FSDataOutputStream out = fs.create(new org.apache.hadoop.fs.Path(uri), false)) {
       out.write(bytes);
