@@ -85,6 +85,7 @@ public final class TableImport {
    */
   public static int main(String[] args, PrintStream out) {
     Options o = new Options("setup table", args, 2, OPTIONS);
+    Out.of(o.require("out")); // an existing --out is refused before Spark starts
     SparkConf c = new SparkConf();
     c.setIfMissing("spark.app.name", "jpir setup table");
     if (!c.contains("spark.master")) {

@@ -179,6 +179,13 @@ class TableImportTest {
         dir.resolve("db3").toString(), "--preset", PRESET));
     assertTrue(e.getMessage().contains("every record index 0..2")
         && e.getMessage().contains("0..3"), e.getMessage());
+    Path nulls = dir.resolve("nulls.csv");
+    Files.write(nulls, List.of("idx,text", "0,a", "1,", "2,c"));
+    e = assertThrows(IllegalArgumentException.class, () -> run("--format", "csv", "--path",
+        nulls.toString(), "--key-column", "idx", "--value-column", "text", "--out",
+        dir.resolve("db3").toString(), "--preset", PRESET));
+    assertTrue(e.getMessage().contains("value column 'text' is null in 1 of 3 rows"),
+        e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> run("--format", "csv", "--path",
         gap.toString(), "--key-column", "Idx", "--value-column", "text", "--out",
         dir.resolve("db3").toString(), "--preset", PRESET));
@@ -215,6 +222,13 @@ class TableImportTest {
       }
       assertTrue(kp.lookup("w1".getBytes(StandardCharsets.UTF_8), bucket).isEmpty());
     }
+    // a nested value has no bytes
+    Path nested = dir.resolve("nested.json");
+    Files.write(nested, List.of("{\"n\": 0, \"v\": {\"a\": 1}}"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run(
+        "--format", "json", "--path", nested.toString(), "--key-column", "n", "--value-column",
+        "v", "--out", dir.resolve("db3").toString(), "--preset", PRESET));
+    assertTrue(e.getMessage().contains("value column 'v' is struct<a:bigint>"), e.getMessage());
     // a numeric JSON field (inferred as a long) works as an index key
     run("--format", "json", "--path", json.toString(), "--key-column", "n", "--value-column",
         "word", "--out", dir.resolve("db2").toString(), "--preset", PRESET);
