@@ -81,7 +81,8 @@ public final class TableImport {
 
   /**
    * {@code setup table ...} from the command line: starts a Spark session (local mode unless a
-   * master is given), imports, stops it. Returns the exit code: 0 imported, 1 refused data.
+   * master is given), imports, stops it. Returns 0; refused input is an {@link
+   * IllegalArgumentException} naming the problem (exit code 2 from {@link PirJob#main}).
    */
   public static int main(String[] args, PrintStream out) {
     Options o = new Options("setup table", args, 2, OPTIONS);
@@ -120,7 +121,12 @@ public final class TableImport {
     String valueName = o.require("value-column");
     Out outDir = Out.of(o.require("out"));
     int recordSize = o.getInt("record-size", 0);
-    boolean truncate = Boolean.parseBoolean(o.get("truncate", "false"));
+    String cut = o.get("truncate", "false");
+    if (!cut.equals("true") && !cut.equals("false")) {
+      throw new IllegalArgumentException("setup table: --truncate must be true or false, got '"
+          + cut + "'");
+    }
+    boolean truncate = cut.equals("true");
     Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
     int maxRows = o.getInt("max-rows", 1024);
     int cpc = o.getInt("columns-per-chunk", 0);
