@@ -25,7 +25,7 @@ start=$(date +%s)
 PIR_JAVA_OPTS="${PIR_JAVA_OPTS:-} $([ "${FULL_GC:-0}" = 1 ] && echo -Djpir.heapWatch.fullGc=true)" \
 PIR_DRIVER_MEMORY="$HEAP" ./pir answer --preset "$PRESET" --db "$DB" --queries "$WORK/q" --out "$WORK/a" \
   --batch "$BATCH" > "$WORK/answer.log" 2>&1 || { tail -40 "$WORK/answer.log"; echo "memory-test: FAILED: the answer job failed"; exit 1; }
-grep -E "memory plan|answer:" "$WORK/answer.log"
+grep -E "partitions:|memory plan|answer:" "$WORK/answer.log"
 echo "memory-test: answer job took $(( $(date +%s) - start )) s"
 ./pir client verify --preset "$PRESET" --db "$DB" --key "$CLIENT/key.bin" --ids "$CLIENT/ids.map" --answers "$WORK/a" \
   | tail -n1

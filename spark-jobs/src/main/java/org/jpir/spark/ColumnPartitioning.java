@@ -11,8 +11,11 @@ import org.jpir.core.PirServer;
  * [bounds[i], bounds[i+1])}, {@code bounds[0] = 0}, {@code bounds[count] = cols}. The planner
  * ({@link #plan}) makes them balanced (widths differ by at most one alignment unit), every
  * boundary but the last a multiple of the unit, and no range narrower than the phase-1 chunk
- * ({@link PirServer#chunkColumns}) unless the grid itself is narrower. Each range's phase-2
- * nodes come from {@link ColumnTree}, which takes ranges of any width.
+ * ({@link PirServer#chunkColumns}) unless the grid itself is narrower or that would leave task
+ * slots (executors x cores) idle: then ranges get narrower, down to one column, until every slot
+ * has one (a narrow partition costs a less efficient phase-1 pass; an idle core costs its whole
+ * share). Each range's phase-2 nodes come from {@link ColumnTree}, which takes ranges of any
+ * width.
  */
 public final class ColumnPartitioning implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -45,16 +48,30 @@ public final class ColumnPartitioning implements Serializable {
   }
 
   /**
-   * Balanced ranges over {@code cols} columns for about {@code partitions} tasks: the alignment
-   * unit is {@code storageChunk} (columns per stored chunk, a power of two; 1 when the source has
-   * no chunks) when that still gives {@code partitions} ranges, else the phase-1 chunk; never
-   * below the phase-1 chunk. The units are dealt out as evenly as possible: {@code min(partitions,
-   * units)} ranges, range i holding units {@code [floor(i U / k), floor((i+1) U / k))}.
+   * {@link #plan(int, int, int, int)} with the {@code partitions} asked as the task slots: at
+   * least {@code min(partitions, cols)} ranges.
    */
   public static ColumnPartitioning plan(int cols, int partitions, int storageChunk) {
-    if (cols < 1 || partitions < 1 || storageChunk < 1) {
+    return plan(cols, partitions, storageChunk, partitions);
+  }
+
+  /**
+   * Balanced ranges over {@code cols} columns for about {@code partitions} tasks on {@code slots}
+   * task slots (executors x cores). The alignment unit is {@code storageChunk} (columns per stored
+   * chunk, a power of two; 1 when the source has no chunks) when that still gives {@code
+   * partitions} ranges, else the phase-1 chunk {@code c = chunkColumns(cols)}, giving {@code
+   * k = min(partitions, ceil(cols / unit))} ranges. When that {@code k} is below {@code
+   * m = min(slots, cols)} (a small database would leave cores idle), the ranges get narrower than
+   * the phase-1 chunk instead: {@code k = m} and the unit is the largest power of two {@code u <=
+   * c} with {@code ceil(cols / u) >= 4 m} (at least four units per range, so widths differ by at
+   * most a quarter), else 1. The units are dealt out as evenly as possible: with {@code U} units,
+   * range i holds units {@code [floor(i U / k), floor((i+1) U / k))} (the last one clipped to
+   * {@code cols}).
+   */
+  public static ColumnPartitioning plan(int cols, int partitions, int storageChunk, int slots) {
+    if (cols < 1 || partitions < 1 || storageChunk < 1 || slots < 1) {
       throw new IllegalArgumentException("cannot plan " + partitions + " partitions of " + cols
-          + " columns in chunks of " + storageChunk);
+          + " columns in chunks of " + storageChunk + " on " + slots + " task slots");
     }
     int phase1 = PirServer.chunkColumns(cols);
     int unit = phase1;
@@ -63,6 +80,16 @@ public final class ColumnPartitioning implements Serializable {
     }
     int units = (int) ((cols + (long) unit - 1) / unit);
     int k = Math.min(partitions, units);
+    int busy = Math.min(slots, cols);
+    if (k < busy) {
+      // narrower than the phase-1 chunk rather than an idle core
+      k = busy;
+      unit = phase1;
+      while (unit > 1 && (cols + (long) unit - 1) / unit < 4L * k) {
+        unit /= 2;
+      }
+      units = (int) ((cols + (long) unit - 1) / unit);
+    }
     int[] b = new int[k + 1];
     for (int i = 0; i <= k; i++) {
       b[i] = (int) Math.min(cols, (long) i * units / k * unit);

@@ -156,6 +156,10 @@ public final class PirJob {
       case "client":
         return client(args);
       case "setup":
+        if (args.length > 1 && args[1].equals("table")) {
+          // Parquet, CSV, JSON through Spark's DataFrame readers
+          return TableImport.main(args, System.out);
+        }
         // import or generate a database into the stored format (the datasets CLI's import)
         // "setup <source> ..." is "data import <source> ..."
         String[] imp = args.clone();

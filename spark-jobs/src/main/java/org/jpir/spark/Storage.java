@@ -229,6 +229,35 @@ public final class Storage {
     }
   }
 
+  /**
+   * Copies the local directory {@code local} (and everything below it) to the new entry {@code
+   * name} of this directory: into a hidden sibling {@code .name.tmp-RANDOM} first, then one rename
+   * (atomic on HDFS and the local file system), so {@code name} never holds a partial copy.
+   *
+   * @throws IllegalArgumentException when {@code name} already exists
+   */
+  public void putDirectory(java.nio.file.Path local, String name) {
+    Path target = new Path(dir, name);
+    Path tmp = new Path(dir, "." + name + ".tmp-" + UUID.randomUUID());
+    try {
+      if (fs.exists(target)) {
+        throw new IllegalArgumentException(target + " already exists; choose a new directory");
+      }
+      fs.mkdirs(dir);
+      fs.copyFromLocalFile(false, false, new Path(local.toAbsolutePath().toUri()), tmp);
+      if (!fs.rename(tmp, target)) {
+        throw new IOException("cannot rename " + tmp + " to " + target);
+      }
+    } catch (IOException e) {
+      try {
+        fs.delete(tmp, true);
+      } catch (IOException ignored) {
+        // the partial copy stays under its hidden name
+      }
+      throw new UncheckedIOException("cannot copy " + local + " to " + target, e);
+    }
+  }
+
   /** Deletes the file {@code name} when present. */
   public void delete(String name) {
     try {

@@ -243,7 +243,8 @@ class AnswerServiceTest extends SparkTestBase {
     // production preset, 256 MiB of 1 KiB records, batches of 4, one executor
     Params prod = Presets.ONIONPIR_4096;
     Geometry big = Geometry.choose(prod, 262144, 1024, 1024);
-    ColumnPartitioning parts = ColumnPartitioning.plan(big.cols(), 4, 1);
+    // 4 asked on the 2 task slots of the executor below
+    ColumnPartitioning parts = ColumnPartitioning.plan(big.cols(), 4, 1, 2);
     long gib = 1L << 30;
     MemoryPlan.ExecutorResources small = new MemoryPlan.ExecutorResources(1, 2,
         gib - MemoryPlan.RESERVED, (long) (0.6 * (gib - MemoryPlan.RESERVED)), 0.6, 0, false);
