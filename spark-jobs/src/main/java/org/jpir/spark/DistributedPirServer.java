@@ -69,10 +69,23 @@ public final class DistributedPirServer {
 
   /**
    * Statistics of one batch: wall time on the driver; phase 1, phase 2 inside the partitions, the
-   * fold across partitions (on the executors and the driver) and the expansion, summed over tasks.
+   * fold across partitions (on the executors and the driver) and the expansion, summed over tasks;
+   * where the driver's wall time went ({@link DriverTimes}).
    */
   public record BatchStats(int queries, long wallNanos, long phase1Nanos, long phase2Nanos,
-      long foldNanos, long expandNanos, SparkBatchMetrics spark) {}
+      long foldNanos, long expandNanos, SparkBatchMetrics spark, DriverTimes driver) {}
+
+  /**
+   * The driver's share of a batch's wall time (nanoseconds): writing the broadcasts (the payload
+   * and the fold's GGSWs), the Spark jobs from submission to the last result collected, the
+   * driver's merge of the spans left and its conversion to answers, and the wait for the listener
+   * bus to deliver the batch's task metrics.
+   */
+  public record DriverTimes(long broadcastNanos, long jobNanos, long mergeNanos,
+      long metricsNanos) {
+    /** Nothing measured. */
+    public static final DriverTimes NONE = new DriverTimes(0, 0, 0, 0);
+  }
 
   private DistributedPirServer(JavaSparkContext sc, Params params, Geometry geometry,
       ColumnPartitioning parts, JavaRDD<PreparedPartition> prepared, MemoryPlan plan) {
@@ -299,6 +312,14 @@ public final class DistributedPirServer {
     return ExecutorCache.sha256(wire);
   }
 
+  /**
+   * The cached RDD of prepared partitions (benchmarks: in local mode its blocks are the very
+   * objects the tasks answer over).
+   */
+  public JavaRDD<PreparedPartition> cachedPartitions() {
+    return prepared;
+  }
+
   /** The partitioning in use. */
   public ColumnPartitioning partitioning() {
     return parts;
@@ -347,22 +368,28 @@ public final class DistributedPirServer {
     String previous = sc.getLocalProperty(BatchMetricsListener.PROPERTY);
     sc.setLocalProperty(BatchMetricsListener.PROPERTY, batchTag);
     List<Long> broadcasts = new ArrayList<>();
+    long[] driver = new long[4];
     FoldSpan root;
     SparkBatchMetrics metrics;
     try {
+      long tb = System.nanoTime();
       Broadcast<T> b = sc.broadcast(payload);
+      driver[0] += System.nanoTime() - tb;
       broadcasts.add(b.id());
       try {
-        root = foldTree(prepared.map(fn.apply(b)), ggsw, broadcasts);
+        root = foldTree(prepared.map(fn.apply(b)), ggsw, broadcasts, driver);
       } finally {
         b.destroy();
       }
     } finally {
       sc.setLocalProperty(BatchMetricsListener.PROPERTY, previous);
       // also when the batch failed: the listener forgets the batch's figures
+      long tm = System.nanoTime();
       metrics = listener.finish(batchTag, broadcasts.stream().mapToLong(Long::longValue)
           .toArray());
+      driver[3] = System.nanoTime() - tm;
     }
+    long ta = System.nanoTime();
     Answer[] out = new Answer[ggsw.length];
     for (int qi = 0; qi < out.length; qi++) {
       Glwe[] roots = new Glwe[geometry.planes()];
@@ -372,9 +399,11 @@ public final class DistributedPirServer {
       out[qi] = driverServer.toAnswer(roots, geometry);
     }
     long t2 = System.nanoTime();
+    driver[2] += t2 - ta;
     if (statsOut != null && statsOut.length > 0) {
       statsOut[0] = new BatchStats(ggsw.length, t2 - t0, root.phase1Nanos(), root.phase2Nanos(),
-          root.foldNanos(), driverExpandNanos + root.expandNanos(), metrics);
+          root.foldNanos(), driverExpandNanos + root.expandNanos(), metrics,
+          new DriverTimes(driver[0], driver[1], driver[2], driver[3]));
     }
     return out;
   }
@@ -387,14 +416,17 @@ public final class DistributedPirServer {
    * merges them into the root, so what it receives per query is bounded by {@code fanIn * (2
    * height + 1)} nodes per plane whatever the number of partitions.
    */
-  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, Pmat[][] ggsw, List<Long> broadcasts) {
+  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, Pmat[][] ggsw, List<Long> broadcasts,
+      long[] driver) {
     ColumnTree tree = new ColumnTree(geometry.cols());
     int n = parts.count();
     Broadcast<Pmat[][]> upper = null;
     try {
       JavaRDD<FoldSpan> cur = spans;
       if (n > fanIn) {
+        long tb = System.nanoTime();
         upper = sc.broadcast(levelsFrom(ggsw, tree.lowestLevel(parts.bounds())));
+        driver[0] += System.nanoTime() - tb;
         broadcasts.add(upper.id());
       }
       while (n > fanIn) {
@@ -405,9 +437,13 @@ public final class DistributedPirServer {
             .mapPartitionsWithIndex(new MergeFn(params.id(), tree, upper), true);
         n = groups;
       }
+      long tj = System.nanoTime();
       List<FoldSpan> top = new ArrayList<>(cur.collect());
+      long tm = System.nanoTime();
+      driver[1] += tm - tj;
       top.sort(Comparator.comparingInt(FoldSpan::first));
       FoldSpan root = tree.merge(driverServer, top, 0, ggsw, "driver");
+      driver[2] += System.nanoTime() - tm;
       if (root.first() != 0 || root.end() != geometry.cols() || root.nodeCount() != 1) {
         throw new IllegalStateException("the fold ended with " + root.nodeCount() + " nodes over"
             + " columns [" + root.first() + ", " + root.end() + ") of " + geometry.cols());
@@ -513,7 +549,7 @@ public final class DistributedPirServer {
     if (statsOut != null && statsOut.length > 0) {
       BatchStats b = statsOut[0];
       statsOut[0] = new BatchStats(b.queries(), b.wallNanos() + te, b.phase1Nanos(),
-          b.phase2Nanos(), b.foldNanos(), te, b.spark());
+          b.phase2Nanos(), b.foldNanos(), te, b.spark(), b.driver());
     }
     return a;
   }
