@@ -49,6 +49,7 @@ public final class DistributedPirServer {
   private final MemoryPlan plan;
   private final long queryCacheBytes;
   private int fanIn;
+  private boolean localHandoff;
   private int failFirstAttemptOf = -1;
   private java.util.Set<String> failQueries = java.util.Set.of();
   /** Batch ids, increasing in this driver JVM: executors release the entries of older batches. */
@@ -98,6 +99,7 @@ public final class DistributedPirServer {
     this.plan = plan;
     this.queryCacheBytes = plan.queryCacheBytes();
     this.fanIn = sc.getConf().getInt(FAN_IN_SETTING, 8);
+    this.localHandoff = sc.isLocal() && sc.getConf().getBoolean(LOCAL_HANDOFF_SETTING, true);
     this.listener = BatchMetricsListener.on(sc.sc());
     if (fanIn < 2) {
       throw new IllegalArgumentException(FAN_IN_SETTING + " = " + fanIn + " must be at least 2");
@@ -109,6 +111,13 @@ public final class DistributedPirServer {
    * (and the most the driver receives); default 8.
    */
   public static final String FAN_IN_SETTING = "spark.jpir.foldFanIn";
+
+  /**
+   * The Spark setting (default true) that, in local mode only, hands a batch's queries and GGSWs
+   * to the tasks by reference instead of a broadcast: the tasks run in the driver's JVM, and a
+   * broadcast would only serialize them into pieces nobody reads (about 0.45 GB/s here).
+   */
+  public static final String LOCAL_HANDOFF_SETTING = "spark.jpir.localHandoff";
 
   /** What a job will run on the prepared database: batches of {@code batch} queries. */
   public record Workload(int batch, ExpandMode mode, org.jpir.core.CompactParams compact) {
@@ -286,6 +295,11 @@ public final class DistributedPirServer {
     return new DistributedPirServer(sc, p, g, parts, rdd, plan);
   }
 
+  /** Test hook: in local mode, share by reference (true) or by broadcast (false). */
+  void localHandoff(boolean on) {
+    this.localHandoff = on && sc.isLocal();
+  }
+
   /** Test hook: merge {@code f} spans per task of the executor-side fold (at least 2). */
   void fanIn(int f) {
     if (f < 2) {
@@ -362,7 +376,7 @@ public final class DistributedPirServer {
    * executors' expansion times as the expansion time).
    */
   private <T> Answer[] onExecutors(T payload,
-      java.util.function.Function<Broadcast<T>, PartitionAnswerFn<T>> fn, Pmat[][] ggsw, long t0,
+      java.util.function.Function<Shared<T>, PartitionAnswerFn<T>> fn, Pmat[][] ggsw, long t0,
       long driverExpandNanos, BatchStats[] statsOut) {
     String batchTag = "batch-" + METRIC_BATCHES.incrementAndGet();
     String previous = sc.getLocalProperty(BatchMetricsListener.PROPERTY);
@@ -372,10 +386,7 @@ public final class DistributedPirServer {
     FoldSpan root;
     SparkBatchMetrics metrics;
     try {
-      long tb = System.nanoTime();
-      Broadcast<T> b = sc.broadcast(payload);
-      driver[0] += System.nanoTime() - tb;
-      broadcasts.add(b.id());
+      Shared<T> b = share(payload, broadcasts, driver);
       try {
         root = foldTree(prepared.map(fn.apply(b)), ggsw, broadcasts, driver);
       } finally {
@@ -420,14 +431,11 @@ public final class DistributedPirServer {
       long[] driver) {
     ColumnTree tree = new ColumnTree(geometry.cols());
     int n = parts.count();
-    Broadcast<Pmat[][]> upper = null;
+    Shared<Pmat[][]> upper = null;
     try {
       JavaRDD<FoldSpan> cur = spans;
       if (n > fanIn) {
-        long tb = System.nanoTime();
-        upper = sc.broadcast(levelsFrom(ggsw, tree.lowestLevel(parts.bounds())));
-        driver[0] += System.nanoTime() - tb;
-        broadcasts.add(upper.id());
+        upper = share(levelsFrom(ggsw, tree.lowestLevel(parts.bounds())), broadcasts, driver);
       }
       while (n > fanIn) {
         int groups = (n + fanIn - 1) / fanIn;
@@ -453,6 +461,95 @@ public final class DistributedPirServer {
       if (upper != null) {
         upper.destroy();
       }
+    }
+  }
+
+  /**
+   * {@code value} for the tasks of this batch: by reference in local mode ({@link
+   * #LOCAL_HANDOFF_SETTING}), else a broadcast whose id joins {@code broadcasts}; the time taken
+   * joins {@code driver[0]}.
+   */
+  private <T> Shared<T> share(T value, List<Long> broadcasts, long[] driver) {
+    long t0 = System.nanoTime();
+    Shared<T> s;
+    if (localHandoff) {
+      s = new LocalShared<>(value);
+    } else {
+      Broadcast<T> b = sc.broadcast(value);
+      broadcasts.add(b.id());
+      s = new BroadcastShared<>(b);
+    }
+    driver[0] += System.nanoTime() - t0;
+    return s;
+  }
+
+  /** A batch's value as its tasks read it; {@link #destroy} once the batch is done. */
+  abstract static class Shared<T> implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** The value (on an executor or, in local mode, in the driver's JVM). */
+    abstract T value();
+
+    /** Releases the value; tasks started later fail. */
+    abstract void destroy();
+  }
+
+  /** A Spark broadcast: serialized into pieces that every executor fetches once. */
+  static final class BroadcastShared<T> extends Shared<T> {
+    private static final long serialVersionUID = 1L;
+    private final Broadcast<T> b;
+
+    BroadcastShared(Broadcast<T> b) {
+      this.b = b;
+    }
+
+    @Override
+    T value() {
+      return b.value();
+    }
+
+    @Override
+    void destroy() {
+      b.destroy();
+    }
+  }
+
+  /**
+   * The driver's object by reference (local mode: the tasks run in the driver's JVM); only an id
+   * travels in the task closure.
+   */
+  static final class LocalShared<T> extends Shared<T> {
+    private static final long serialVersionUID = 1L;
+    private static final java.util.concurrent.ConcurrentHashMap<Long, Object> VALUES =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.concurrent.atomic.AtomicLong IDS =
+        new java.util.concurrent.atomic.AtomicLong();
+    private final long id;
+
+    LocalShared(T value) {
+      this.id = IDS.incrementAndGet();
+      VALUES.put(id, value);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    T value() {
+      Object v = VALUES.get(id);
+      if (v == null) {
+        throw new IllegalStateException("batch value " + id + " is not in this JVM: local"
+            + " hand-off works only in Spark local mode and during its batch");
+      }
+      return (T) v;
+    }
+
+    @Override
+    void destroy() {
+      VALUES.remove(id);
+    }
+
+    /** Values held now (tests: none after a batch). */
+    static int held() {
+      return VALUES.size();
     }
   }
 
@@ -520,9 +617,9 @@ public final class DistributedPirServer {
     private static final long serialVersionUID = 1L;
     private final String paramsId;
     private final ColumnTree tree;
-    private final Broadcast<Pmat[][]> ggsw;
+    private final Shared<Pmat[][]> ggsw;
 
-    MergeFn(String paramsId, ColumnTree tree, Broadcast<Pmat[][]> ggsw) {
+    MergeFn(String paramsId, ColumnTree tree, Shared<Pmat[][]> ggsw) {
       this.paramsId = paramsId;
       this.tree = tree;
       this.ggsw = ggsw;
@@ -645,7 +742,7 @@ public final class DistributedPirServer {
     private final long cacheBytes;
     private final java.util.Set<String> failQueries;
 
-    ClientAnswerFn(String paramsId, Geometry geometry, Broadcast<byte[][]> payload,
+    ClientAnswerFn(String paramsId, Geometry geometry, Shared<byte[][]> payload,
         int failFirstAttemptOf, long batch, long cacheBytes, java.util.Set<String> failQueries) {
       super(paramsId, payload, failFirstAttemptOf);
       this.geometry = geometry;
@@ -655,12 +752,14 @@ public final class DistributedPirServer {
     }
 
     @Override
-    PreparedQuery[] queries(byte[][] pl, long[] nanos) {
+    PreparedQuery[] queries(byte[][] pl, long[] nanos, double position) {
       Params p = Presets.byId(paramsId);
       PreparedQuery[] qs = new PreparedQuery[pl.length];
       long t0 = System.nanoTime();
       long size = MemoryPlan.expandedQueryBytes(p, geometry);
-      for (int i = 0; i < pl.length; i++) {
+      int start = (int) (position * pl.length);
+      for (int k = 0; k < pl.length; k++) {
+        int i = (start + k) % pl.length;
         byte[] bytes = pl[i];
         String key = ExecutorCache.sha256(bytes);
         if (failQueries.contains(key)) {
@@ -682,7 +781,7 @@ public final class DistributedPirServer {
     private final long batch;
     private final long cacheBytes;
 
-    CompactAnswerFn(String serverParamsId, Geometry geometry, Broadcast<byte[][]> payload,
+    CompactAnswerFn(String serverParamsId, Geometry geometry, Shared<byte[][]> payload,
         int failFirstAttemptOf, long batch, long cacheBytes) {
       super(serverParamsId, payload, failFirstAttemptOf);
       this.geometry = geometry;
@@ -691,14 +790,16 @@ public final class DistributedPirServer {
     }
 
     @Override
-    PreparedQuery[] queries(byte[][] pl, long[] nanos) {
+    PreparedQuery[] queries(byte[][] pl, long[] nanos, double position) {
       org.jpir.core.CompactParams cp = org.jpir.core.CompactParams.byId(paramsId);
       int nq = pl.length / 2;
       CompactExpander ex = new CompactExpander(cp);
       CompactExpander.Timings et = new CompactExpander.Timings();
       PreparedQuery[] qs = new PreparedQuery[nq];
       long size = MemoryPlan.expandedQueryBytes(cp.server(), geometry);
-      for (int i = 0; i < nq; i++) {
+      int start = (int) (position * nq);
+      for (int k = 0; k < nq; k++) {
+        int i = (start + k) % nq;
         byte[] query = pl[i];
         byte[] keys = pl[nq + i];
         qs[i] = ExecutorQueries.CACHE.get(ExecutorCache.sha256(query, keys), batch, size,
@@ -783,17 +884,22 @@ public final class DistributedPirServer {
       implements Function<PreparedPartition, FoldSpan> {
     private static final long serialVersionUID = 1L;
     final String paramsId;
-    final Broadcast<T> payload;
+    final Shared<T> payload;
     private final int failFirstAttemptOf;
 
-    PartitionAnswerFn(String paramsId, Broadcast<T> payload, int failFirstAttemptOf) {
+    PartitionAnswerFn(String paramsId, Shared<T> payload, int failFirstAttemptOf) {
       this.paramsId = paramsId;
       this.payload = payload;
       this.failFirstAttemptOf = failFirstAttemptOf;
     }
 
-    /** The prepared queries of the batch; adds the time spent expanding to {@code nanos[0]}. */
-    abstract PreparedQuery[] queries(T value, long[] nanos);
+    /**
+     * The prepared queries of the batch; adds the time spent expanding to {@code nanos[0]}.
+     * {@code position} (the partition's first column / columns, in [0, 1)) is where an
+     * executor-side expansion starts in the batch, so that the tasks of one executor expand
+     * different queries at the same time instead of waiting for each other's.
+     */
+    abstract PreparedQuery[] queries(T value, long[] nanos, double position);
 
     @Override
     public FoldSpan call(PreparedPartition pp) {
@@ -803,7 +909,9 @@ public final class DistributedPirServer {
             + pp.index());
       }
       long[] expandNanos = new long[1];
-      PreparedQuery[] qs = queries(payload.value(), expandNanos);
+      double position = pp.database().firstColumn()
+          / (double) pp.database().geometry().cols();
+      PreparedQuery[] qs = queries(payload.value(), expandNanos, position);
       PirServer server = new PirServer(Presets.byId(paramsId));
       PirServer.Timings t = new PirServer.Timings();
       ColumnTree tree = new ColumnTree(pp.database().geometry().cols());
@@ -815,13 +923,13 @@ public final class DistributedPirServer {
   static final class PreparedAnswerFn extends PartitionAnswerFn<PreparedQuery[]> {
     private static final long serialVersionUID = 1L;
 
-    PreparedAnswerFn(String paramsId, Broadcast<PreparedQuery[]> queries,
+    PreparedAnswerFn(String paramsId, Shared<PreparedQuery[]> queries,
         int failFirstAttemptOf) {
       super(paramsId, queries, failFirstAttemptOf);
     }
 
     @Override
-    PreparedQuery[] queries(PreparedQuery[] value, long[] nanos) {
+    PreparedQuery[] queries(PreparedQuery[] value, long[] nanos, double position) {
       return value;
     }
   }
