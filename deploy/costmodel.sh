@@ -6,7 +6,8 @@
 #   deploy/costmodel.sh              measure everything, then report
 #   deploy/costmodel.sh --report     only the report, from deploy/costmodel/{rates.properties,points.tsv}
 # Environment: POINTS (override the point list, one "master kind mib rows batch" per line),
-# BATCHES (batches per point, default 4; the first is not counted), EXECUTOR_MEMORY (1280m).
+# BATCHES (batches per point, default 4; the first is not counted), EXECUTOR_MEMORY (1280m),
+# KEEP_POINTS=1 (keep the rates and append to points.tsv instead of starting both again).
 # local-cluster needs a Spark home: laid out from the build's own jars by deploy/cluster.sh home.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,11 +19,12 @@ EXECUTOR_MEMORY="${EXECUTOR_MEMORY:-1280m}"
 export PIR_DRIVER_MEMORY="${PIR_DRIVER_MEMORY:-3g}"
 POINTS="${POINTS:-local[2] classic 64 0 4
 local[2] classic 64 4 2
+local[2] classic 64 2 2
 local[2] compact 64 0 2
-local-cluster[1,1,1536] classic 64 0 2
-local-cluster[2,1,1536] classic 64 0 2
-local-cluster[3,1,1536] classic 64 0 2
-local-cluster[2,1,1536] classic-driver 16 0 8}"
+local-cluster[1,1,1536] classic 64 8 2
+local-cluster[2,1,1536] classic 64 8 2
+local-cluster[3,1,1536] classic 64 8 2
+local-cluster[2,1,1536] classic-driver 16 0 4}"
 MAIN=org.jpir.spark.bench.CostModel
 commands="deploy/costmodel.sh   (BATCHES=$BATCHES, EXECUTOR_MEMORY=$EXECUTOR_MEMORY; points: master kind MiB rows batch)
 $POINTS"
@@ -33,9 +35,9 @@ if [ "${1:-}" != "--report" ]; then
   deploy/cluster.sh home >/dev/null
   export SPARK_HOME="$JPIR_CLUSTER_DIR/spark-home" SPARK_SCALA_VERSION=2.13 SPARK_LOCAL_IP=127.0.0.1
   JAVA_HOME="$(./pir java-home)"; export JAVA_HOME
-  echo "costmodel: load $(cut -d' ' -f1-3 /proc/loadavg); calibrating" >&2
-  ./pir spark-java "$MAIN" calibrate --out "$OUT/rates.properties"
-  rm -f "$OUT/points.tsv"
+  echo "costmodel: load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+  [ -n "${KEEP_POINTS:-}" ] || ./pir spark-java "$MAIN" calibrate --out "$OUT/rates.properties"
+  [ -n "${KEEP_POINTS:-}" ] || rm -f "$OUT/points.tsv"
   while read -r master kind mib rows batch; do
     [ -n "$master" ] || continue
     echo "costmodel: point $master $kind ${mib} MiB rows=$rows batch=$batch (load $(cut -d' ' -f1 /proc/loadavg))" >&2

@@ -115,7 +115,8 @@ public final class DistributedPirServer {
   /**
    * The Spark setting (default true) that, in local mode only, hands a batch's queries and GGSWs
    * to the tasks by reference instead of a broadcast: the tasks run in the driver's JVM, and a
-   * broadcast would only serialize them into pieces nobody reads (about 0.45 GB/s here).
+   * broadcast would only serialize them into pieces nobody reads (0.1-0.45 GB/s on the 2-core
+   * test machine, while the cores idle).
    */
   public static final String LOCAL_HANDOFF_SETTING = "spark.jpir.localHandoff";
 

@@ -355,8 +355,15 @@ public final class CostModel {
     SecureRandom rnd = new SecureRandom();
     SparkConf conf = SparkSetup.conf("jpir cost-model point", master);
     String jar = System.getProperty("jpir.appJar");
-    if (jar != null && master.startsWith("local-cluster")) {
-      conf.setIfMissing("spark.executor.extraClassPath", jar);
+    if (master.startsWith("local-cluster[")) {
+      // local-cluster[E,c,mem]: plan for all E executors of c cores (Spark's default
+      // parallelism there is max(E c, 2), which would double a single 1-core executor)
+      String[] e = master.substring("local-cluster[".length(), master.length() - 1).split(",");
+      conf.setIfMissing("spark.executor.instances", e[0].trim());
+      conf.setIfMissing("spark.executor.cores", e[1].trim());
+      if (jar != null) {
+        conf.setIfMissing("spark.executor.extraClassPath", jar);
+      }
     }
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {
       sc.setLogLevel("WARN");
@@ -478,7 +485,7 @@ public final class CostModel {
       int batch, boolean local, double jobOverhead, double taskOverhead, long heapPerExecutor) {}
 
   /** A prediction: seconds per batch by term, the partitioning, the memory plan's verdict. */
-  record Prediction(Map<String, Double> terms, int partitions, int rows, int cols,
+  record Prediction(Map<String, Double> terms, int partitions, int slots, int rows, int cols,
       long resultBytes, long broadcastBytes, String memory) {
     double seconds() {
       return terms.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -518,6 +525,13 @@ public final class CostModel {
     long wire = compact ? Wire.maxCompactQueryBytes(CP, g) + Wire.maxEvaluationKeysBytes(CP)
         : Wire.maxQueryBytes(p, g);
     long bcastBytes = (long) b * (onDriver ? expanded : wire);
+    if (parts.count() > FAN_IN) {
+      // the executor-side fold's GGSWs of the levels above the partitions, once per batch
+      long perLevel = 8L * p.n() * 2 * p.ggswLevels() * 2 * p.glweLimbs();
+      int above = Math.max(0, levels - new org.jpir.spark.ColumnTree(g.cols())
+          .lowestLevel(parts.bounds()));
+      bcastBytes += (long) b * above * perLevel;
+    }
     Map<String, Double> t = new LinkedHashMap<>();
     double expandQuery = g.rows() * (compact ? r.compactRow() : r.expandRow());
     t.put("driver expansion", onDriver ? b * expandQuery
@@ -564,11 +578,14 @@ public final class CostModel {
       try {
         plan.check();
       } catch (IllegalArgumentException e) {
-        memory = String.format(Locale.ROOT, "needs %.0f GiB/executor", plan.totalNeed()
-            / MemoryPlan.HEAP_SHARE / (1L << 30));
+        // the heap that passes all three of MemoryPlan's checks
+        double need = Math.max(plan.totalNeed() / MemoryPlan.HEAP_SHARE, Math.max(
+            (plan.pvecBytesPerExecutor() + plan.broadcastBytes()) / 0.6, plan.cacheNeed() / 0.4))
+            + MemoryPlan.RESERVED;
+        memory = String.format(Locale.ROOT, "needs %.0f GiB/executor", need / (1L << 30));
       }
     }
-    return new Prediction(t, np, g.rows(), g.cols(), resultBytes, bcastBytes, memory);
+    return new Prediction(t, np, slots, g.rows(), g.cols(), resultBytes, bcastBytes, memory);
   }
 
   // ---------------------------------------------------------------- report
@@ -597,7 +614,7 @@ public final class CostModel {
         | term | formula |
         |---|---|
         | driver expansion | classic/compact: b x levels x (GGSW s per level); classic-driver: b x rows x (expansion s per row) |
-        | broadcast | cluster: bytes / write rate + ceil(log2(E+1)) x bytes / network (torrent rounds; assumed) (+ deserialization in classic-driver); local mode: 0 (hand-off by reference); bytes = b x wire query (+ keys) or b x expanded query |
+        | broadcast | cluster: bytes / write rate + ceil(log2(E+1)) x bytes / network (torrent rounds; assumed) (+ deserialization in classic-driver); local mode: 0 (hand-off by reference); bytes = b x wire query (+ the client's evaluation keys, compact) or b x expanded query (classic-driver), + b x (levels above the partitions) x one GGSW level when partitions > 8 (the executor-side fold's GGSWs) |
         | executor expansion | ceil(b / t) x rows x (expansion s per row) x oversubscription, t = min(c, partitions per executor) |
         | phase 1 | waves x b x (widest partition's raw bytes) / (phase-1 rate at batch b) x oversubscription |
         | phase 2 | waves x b x planes x (width - 1) x CMux x oversubscription |
@@ -607,6 +624,8 @@ public final class CostModel {
 
         waves = ceil(partitions / (E c)); oversubscription = max(1, E c / host cores) (local-cluster
         on this 2-core machine: 3 executors of 1 core plus the driver share 2 cores).
+        Not in the steady state: the first batch's JIT warm-up and, per executor and client, the
+        preparation of the evaluation keys (`keys_prepare_s`, then cached).
         Memory feasibility per executor is `MemoryPlan.check` (cached PVECs of the busiest
         executor, the batch's broadcast, the query cache, the phase-1 scratch).
 
@@ -701,7 +720,7 @@ public final class CostModel {
         v[12], v[13]);
   }
 
-  /** The prediction grid: 10..1000 executors of 4 cores and 32 GiB, 10 GiB..10 TiB. */
+  /** The prediction grid: 10..1000 executors of 4 cores and 64 GiB, 10 GiB..10 TiB, batch 4. */
   static void grid(StringBuilder md, Rates r, List<String> lines, Map<String, Integer> col) {
     // per-job and per-task overheads: the largest measured on a multi-executor master
     double job = 0;
@@ -714,15 +733,20 @@ public final class CostModel {
       }
     }
     int cores = 4;
-    long heap = 32L << 30;
-    int batch = 8;
+    long heap = 64L << 30;
+    int batch = 4;
     md.append(String.format(Locale.ROOT, "%n## Predicted (not measured): executors of %d cores"
         + " and %d GiB, batches of %d%n%nPer cell: queries/s for classic queries (executor"
         + " expansion) / compact queries, and the limiting term of each (memory: MemoryPlan"
-        + " refuses the job; the cell names the heap per executor it would need). Overheads"
+        + " refuses the job; the cell names the heap per executor it would need; \"k partitions for"
+        + " n cores\": the planner's floor of one phase-1 chunk per partition leaves cores idle)."
+        + " Overheads"
         + " per job %.3f s and per task %.4f s (the local-cluster points'); network = the"
-        + " measured loopback rate, which a real network is slower than.%n%n", cores,
-        heap >> 30, batch, job, task));
+        + " measured loopback rate, which a real network is slower than. The CPU rates were"
+        + " measured at a load average of %.1f on 2 shared cores: absolute queries/s are"
+        + " pessimistic by the same factor in every CPU term; the partition counts, memory"
+        + " verdicts and byte counts do not depend on it.%n%n", cores, heap >> 30, batch, job,
+        task, r.load()));
     int[] ex = {10, 30, 100, 300, 1000};
     long[] dbs = {10L << 30, 100L << 30, 1L << 40, 10L << 40};
     md.append("| DB \\ executors |");
@@ -748,7 +772,8 @@ public final class CostModel {
     if (p.memory() != null) {
       return "memory (" + p.memory() + ")";
     }
-    return String.format(Locale.ROOT, "%.2f q/s, %s %.0f%%", batch / p.seconds(), p.limit(),
-        100 * p.terms().get(p.limit()) / p.seconds());
+    return String.format(Locale.ROOT, "%.2f q/s, %s %.0f%%%s", batch / p.seconds(), p.limit(),
+        100 * p.terms().get(p.limit()) / p.seconds(), p.partitions() < p.slots()
+            ? " (" + p.partitions() + " partitions for " + p.slots() + " cores)" : "");
   }
 }
