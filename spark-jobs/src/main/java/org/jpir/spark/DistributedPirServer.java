@@ -366,8 +366,8 @@ public final class DistributedPirServer {
     for (int qi = 0; qi < qs.length; qi++) {
       ggsw[qi] = qs[qi].ggsw();
     }
-    return onExecutors(qs, bq -> new PreparedAnswerFn(params.id(), bq, failFirstAttemptOf), ggsw,
-        t0, 0, statsOut);
+    return onExecutors(qs, bq -> new PreparedAnswerFn(params.id(), bq, failFirstAttemptOf),
+        qs.length, () -> ggsw, t0, 0, statsOut);
   }
 
   /**
@@ -377,8 +377,10 @@ public final class DistributedPirServer {
    * executors' expansion times as the expansion time).
    */
   private <T> Answer[] onExecutors(T payload,
-      java.util.function.Function<Shared<T>, PartitionAnswerFn<T>> fn, Pmat[][] ggsw, long t0,
-      long driverExpandNanos, BatchStats[] statsOut) {
+      java.util.function.Function<Shared<T>, PartitionAnswerFn<T>> fn, int nq,
+      java.util.function.Supplier<Pmat[][]> ggswSource, long t0, long driverExpandNanos,
+      BatchStats[] statsOut) {
+    java.util.function.Supplier<Pmat[][]> ggsw = memo(ggswSource);
     String batchTag = "batch-" + METRIC_BATCHES.incrementAndGet();
     String previous = sc.getLocalProperty(BatchMetricsListener.PROPERTY);
     sc.setLocalProperty(BatchMetricsListener.PROPERTY, batchTag);
@@ -402,7 +404,7 @@ public final class DistributedPirServer {
       driver[3] = System.nanoTime() - tm;
     }
     long ta = System.nanoTime();
-    Answer[] out = new Answer[ggsw.length];
+    Answer[] out = new Answer[nq];
     for (int qi = 0; qi < out.length; qi++) {
       Glwe[] roots = new Glwe[geometry.planes()];
       for (int pl = 0; pl < roots.length; pl++) {
@@ -413,7 +415,7 @@ public final class DistributedPirServer {
     long t2 = System.nanoTime();
     driver[2] += t2 - ta;
     if (statsOut != null && statsOut.length > 0) {
-      statsOut[0] = new BatchStats(ggsw.length, t2 - t0, root.phase1Nanos(), root.phase2Nanos(),
+      statsOut[0] = new BatchStats(nq, t2 - t0, root.phase1Nanos(), root.phase2Nanos(),
           root.foldNanos(), driverExpandNanos + root.expandNanos(), metrics,
           new DriverTimes(driver[0], driver[1], driver[2], driver[3]));
     }
@@ -428,7 +430,8 @@ public final class DistributedPirServer {
    * merges them into the root, so what it receives per query is bounded by {@code fanIn * (2
    * height + 1)} nodes per plane whatever the number of partitions.
    */
-  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, Pmat[][] ggsw, List<Long> broadcasts,
+  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, java.util.function.Supplier<Pmat[][]> ggsw,
+      List<Long> broadcasts,
       long[] driver) {
     ColumnTree tree = new ColumnTree(geometry.cols());
     int n = parts.count();
@@ -436,7 +439,10 @@ public final class DistributedPirServer {
     try {
       JavaRDD<FoldSpan> cur = spans;
       if (n > fanIn) {
-        upper = share(levelsFrom(ggsw, tree.lowestLevel(parts.bounds())), broadcasts, driver);
+        int lowest = tree.lowestLevel(parts.bounds());
+        // local mode: the merge tasks, which run after the partitions' tasks, read the GGSWs
+        upper = localHandoff ? LocalShared.lazy(memo(() -> levelsFrom(ggsw.get(), lowest)))
+            : share(levelsFrom(ggsw.get(), lowest), broadcasts, driver);
       }
       while (n > fanIn) {
         int groups = (n + fanIn - 1) / fanIn;
@@ -451,7 +457,7 @@ public final class DistributedPirServer {
       long tm = System.nanoTime();
       driver[1] += tm - tj;
       top.sort(Comparator.comparingInt(FoldSpan::first));
-      FoldSpan root = tree.merge(driverServer, top, 0, ggsw, "driver");
+      FoldSpan root = tree.merge(driverServer, top, 0, ggsw.get(), "driver");
       driver[2] += System.nanoTime() - tm;
       if (root.first() != 0 || root.end() != geometry.cols() || root.nodeCount() != 1) {
         throw new IllegalStateException("the fold ended with " + root.nodeCount() + " nodes over"
@@ -482,6 +488,21 @@ public final class DistributedPirServer {
     }
     driver[0] += System.nanoTime() - t0;
     return s;
+  }
+
+  /** {@code s}, called at most once (thread-safe). */
+  static <T> java.util.function.Supplier<T> memo(java.util.function.Supplier<T> s) {
+    Object[] v = new Object[1];
+    return () -> {
+      synchronized (v) {
+        if (v[0] == null) {
+          v[0] = s.get();
+        }
+        @SuppressWarnings("unchecked")
+        T t = (T) v[0];
+        return t;
+      }
+    };
   }
 
   /** A batch's value as its tasks read it; {@link #destroy} once the batch is done. */
@@ -532,6 +553,19 @@ public final class DistributedPirServer {
       VALUES.put(id, value);
     }
 
+    private LocalShared(java.util.function.Supplier<T> value, boolean lazy) {
+      this.id = IDS.incrementAndGet();
+      VALUES.put(id, new Lazy(value));
+    }
+
+    /** A value computed by the first task that reads it ({@code value} must be thread-safe). */
+    static <T> LocalShared<T> lazy(java.util.function.Supplier<T> value) {
+      return new LocalShared<>(value, true);
+    }
+
+    /** The marker of a lazily computed value. */
+    private record Lazy(java.util.function.Supplier<?> supplier) {}
+
     @Override
     @SuppressWarnings("unchecked")
     T value() {
@@ -540,7 +574,7 @@ public final class DistributedPirServer {
         throw new IllegalStateException("batch value " + id + " is not in this JVM: local"
             + " hand-off works only in Spark local mode and during its batch");
       }
-      return (T) v;
+      return (T) (v instanceof Lazy l ? l.supplier().get() : v);
     }
 
     @Override
@@ -697,7 +731,7 @@ public final class DistributedPirServer {
     }
     long batch = BATCHES.incrementAndGet();
     return onExecutors(payload, bp -> new CompactAnswerFn(cp.server().id(), geometry, bp,
-        failFirstAttemptOf, batch, queryCacheBytes), ggsw, t0, te, statsOut);
+        failFirstAttemptOf, batch, queryCacheBytes), nq, () -> ggsw, t0, te, statsOut);
   }
 
   /**
@@ -723,13 +757,33 @@ public final class DistributedPirServer {
     byte[][] payload = new byte[nq][];
     Pmat[][] ggsw = new Pmat[nq][];
     for (int i = 0; i < nq; i++) {
-      ggsw[i] = ex.expandPhase2(queries.get(i), geometry);
+      ex.check(queries.get(i), geometry);
       payload[i] = Wire.writeQuery(queries.get(i));
     }
-    long te = System.nanoTime() - t0;
     long batch = BATCHES.incrementAndGet();
+    java.util.function.Supplier<Pmat[][]> source;
+    if (localHandoff) {
+      // local mode: the tasks' expansions sit in this JVM's executor cache; take their GGSWs
+      // after the job instead of expanding them again on the driver before it
+      long size = MemoryPlan.expandedQueryBytes(params, geometry);
+      source = () -> {
+        for (int i = 0; i < nq; i++) {
+          byte[] bytes = payload[i];
+          ggsw[i] = ExecutorQueries.CACHE.get(ExecutorCache.sha256(bytes), batch, size,
+              queryCacheBytes, () -> new org.jpir.core.QueryExpander(params)
+                  .expand(Wire.readQuery(bytes, params), geometry)).ggsw();
+        }
+        return ggsw;
+      };
+    } else {
+      for (int i = 0; i < nq; i++) {
+        ggsw[i] = ex.expandPhase2(queries.get(i), geometry);
+      }
+      source = () -> ggsw;
+    }
+    long te = System.nanoTime() - t0;
     return onExecutors(payload, bp -> new ClientAnswerFn(params.id(), geometry, bp,
-        failFirstAttemptOf, batch, queryCacheBytes, failQueries), ggsw, t0, te, statsOut);
+        failFirstAttemptOf, batch, queryCacheBytes, failQueries), nq, source, t0, te, statsOut);
   }
 
   /**

@@ -256,7 +256,11 @@ public final class SparkOverheadBench {
         BufferedWriter out = Files.newBufferedWriter(o.tsv(),
             java.nio.file.StandardOpenOption.APPEND)) {
       sc.setLogLevel("WARN");
-      DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, o.threads());
+      // the memory plan checks the largest batch (and, for seeded queries, its expansions)
+      DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, o.threads(),
+          new DistributedPirServer.Workload(maxB, o.path().equals("prepared")
+              ? DistributedPirServer.ExpandMode.DRIVER : DistributedPirServer.ExpandMode.EXECUTOR,
+              null));
       PreparedPartition[] parts = cachedObjects(server);
       for (int b : o.batches()) {
         List<PreparedQuery> qs = o.path().equals("prepared") ? all.subList(0, b) : null;
