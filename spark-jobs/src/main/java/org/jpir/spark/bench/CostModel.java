@@ -534,7 +534,8 @@ public final class CostModel {
     }
     Map<String, Double> t = new LinkedHashMap<>();
     double expandQuery = g.rows() * (compact ? r.compactRow() : r.expandRow());
-    t.put("driver expansion", onDriver ? b * expandQuery
+    // classic queries in local mode: the driver takes the GGSWs from the tasks' expansions
+    t.put("driver expansion", onDriver ? b * expandQuery : c.local() && !compact ? 0
         : b * levels * (compact ? r.compactGgswLevel() : r.ggswLevel()));
     double fetchRounds = Math.ceil(Math.log(c.executors() + 1) / Math.log(2));
     t.put("broadcast", c.local() ? 0 : bcastBytes / r.bcastWrite()
@@ -613,7 +614,7 @@ public final class CostModel {
 
         | term | formula |
         |---|---|
-        | driver expansion | classic/compact: b x levels x (GGSW s per level); classic-driver: b x rows x (expansion s per row) |
+        | driver expansion | classic/compact: b x levels x (GGSW s per level) (classic in local mode: 0, the GGSWs come from the tasks' expansions); classic-driver: b x rows x (expansion s per row) |
         | broadcast | cluster: bytes / write rate + ceil(log2(E+1)) x bytes / network (torrent rounds; assumed) (+ deserialization in classic-driver); local mode: 0 (hand-off by reference); bytes = b x wire query (+ the client's evaluation keys, compact) or b x expanded query (classic-driver), + b x (levels above the partitions) x one GGSW level when partitions > 8 (the executor-side fold's GGSWs) |
         | executor expansion | ceil(b / t) x rows x (expansion s per row) x oversubscription, t = min(c, partitions per executor) |
         | phase 1 | waves x b x (widest partition's raw bytes) / (phase-1 rate at batch b) x oversubscription |
@@ -646,8 +647,9 @@ public final class CostModel {
         + " measured per master with empty jobs (the platform, not the PIR work). Error ="
         + " predicted / measured - 1.\n\n"
         + "| master | E x c | DB MiB | rows x cols | partitions | kind | batch | measured s |"
-        + " predicted s | error | largest predicted term | measured components | load |\n"
-        + "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---|---:|\n");
+        + " predicted s | error | largest predicted term | results to driver or shuffle, KB"
+        + " measured / predicted | measured components | load |\n"
+        + "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---|---:|\n");
     List<Double> errs = new ArrayList<>();
     for (String l : lines.subList(1, lines.size())) {
       String[] f = l.split("\t");
@@ -664,11 +666,13 @@ public final class CostModel {
       double err = pr.seconds() / meas - 1;
       errs.add(Math.abs(err));
       md.append(String.format(Locale.ROOT, "| `%s` | %d x %d | %s | %d x %d | %d (model %d) |"
-          + " %s | %d | %.3f | %.3f | %+.0f%% | %s %.0f%% | task run %.0f ms, sched. %.0f ms,"
+          + " %s | %d | %.3f | %.3f | %+.0f%% | %s %.0f%% | %.0f / %.0f | task run %.0f ms,"
+          + " sched. %.0f ms,"
           + " broadcast %.1f MB, driver job %.0f ms | %s |%n", master, c.executors(), c.cores(),
           s.apply("mib"), pr.rows(), pr.cols(), (int) d.applyAsDouble("partitions"),
           pr.partitions(), c.kind(), c.batch(), meas, pr.seconds(), 100 * err, pr.limit(),
-          100 * pr.terms().get(pr.limit()) / pr.seconds(), d.applyAsDouble("task_run_ms"),
+          100 * pr.terms().get(pr.limit()) / pr.seconds(), d.applyAsDouble("result_bytes") / 1e3,
+          pr.resultBytes() / 1e3, d.applyAsDouble("task_run_ms"),
           d.applyAsDouble("sched_delay_ms"), d.applyAsDouble("bcast_bytes") / 1e6,
           d.applyAsDouble("drv_job_ms"), s.apply("load1")));
     }
