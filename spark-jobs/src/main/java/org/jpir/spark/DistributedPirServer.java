@@ -49,6 +49,7 @@ public final class DistributedPirServer {
   private final MemoryPlan plan;
   private final long queryCacheBytes;
   private int fanIn;
+  private boolean localHandoff;
   private int failFirstAttemptOf = -1;
   private java.util.Set<String> failQueries = java.util.Set.of();
   /** Batch ids, increasing in this driver JVM: executors release the entries of older batches. */
@@ -69,10 +70,23 @@ public final class DistributedPirServer {
 
   /**
    * Statistics of one batch: wall time on the driver; phase 1, phase 2 inside the partitions, the
-   * fold across partitions (on the executors and the driver) and the expansion, summed over tasks.
+   * fold across partitions (on the executors and the driver) and the expansion, summed over tasks;
+   * where the driver's wall time went ({@link DriverTimes}).
    */
   public record BatchStats(int queries, long wallNanos, long phase1Nanos, long phase2Nanos,
-      long foldNanos, long expandNanos, SparkBatchMetrics spark) {}
+      long foldNanos, long expandNanos, SparkBatchMetrics spark, DriverTimes driver) {}
+
+  /**
+   * The driver's share of a batch's wall time (nanoseconds): writing the broadcasts (the payload
+   * and the fold's GGSWs), the Spark jobs from submission to the last result collected, the
+   * driver's merge of the spans left and its conversion to answers, and the wait for the listener
+   * bus to deliver the batch's task metrics.
+   */
+  public record DriverTimes(long broadcastNanos, long jobNanos, long mergeNanos,
+      long metricsNanos) {
+    /** Nothing measured. */
+    public static final DriverTimes NONE = new DriverTimes(0, 0, 0, 0);
+  }
 
   private DistributedPirServer(JavaSparkContext sc, Params params, Geometry geometry,
       ColumnPartitioning parts, JavaRDD<PreparedPartition> prepared, MemoryPlan plan) {
@@ -85,6 +99,7 @@ public final class DistributedPirServer {
     this.plan = plan;
     this.queryCacheBytes = plan.queryCacheBytes();
     this.fanIn = sc.getConf().getInt(FAN_IN_SETTING, 8);
+    this.localHandoff = sc.isLocal() && sc.getConf().getBoolean(LOCAL_HANDOFF_SETTING, true);
     this.listener = BatchMetricsListener.on(sc.sc());
     if (fanIn < 2) {
       throw new IllegalArgumentException(FAN_IN_SETTING + " = " + fanIn + " must be at least 2");
@@ -96,6 +111,14 @@ public final class DistributedPirServer {
    * (and the most the driver receives); default 8.
    */
   public static final String FAN_IN_SETTING = "spark.jpir.foldFanIn";
+
+  /**
+   * The Spark setting (default true) that, in local mode only, hands a batch's queries and GGSWs
+   * to the tasks by reference instead of a broadcast: the tasks run in the driver's JVM, and a
+   * broadcast would only serialize them into pieces nobody reads (0.1-0.45 GB/s on the 2-core
+   * test machine, while the cores idle).
+   */
+  public static final String LOCAL_HANDOFF_SETTING = "spark.jpir.localHandoff";
 
   /** What a job will run on the prepared database: batches of {@code batch} queries. */
   public record Workload(int batch, ExpandMode mode, org.jpir.core.CompactParams compact) {
@@ -273,6 +296,11 @@ public final class DistributedPirServer {
     return new DistributedPirServer(sc, p, g, parts, rdd, plan);
   }
 
+  /** Test hook: in local mode, share by reference (true) or by broadcast (false). */
+  void localHandoff(boolean on) {
+    this.localHandoff = on && sc.isLocal();
+  }
+
   /** Test hook: merge {@code f} spans per task of the executor-side fold (at least 2). */
   void fanIn(int f) {
     if (f < 2) {
@@ -297,6 +325,14 @@ public final class DistributedPirServer {
   /** The hex SHA-256 the executors key a classic query's expansion by. */
   public static String queryDigest(byte[] wire) {
     return ExecutorCache.sha256(wire);
+  }
+
+  /**
+   * The cached RDD of prepared partitions (benchmarks: in local mode its blocks are the very
+   * objects the tasks answer over).
+   */
+  public JavaRDD<PreparedPartition> cachedPartitions() {
+    return prepared;
   }
 
   /** The partitioning in use. */
@@ -330,8 +366,8 @@ public final class DistributedPirServer {
     for (int qi = 0; qi < qs.length; qi++) {
       ggsw[qi] = qs[qi].ggsw();
     }
-    return onExecutors(qs, bq -> new PreparedAnswerFn(params.id(), bq, failFirstAttemptOf), ggsw,
-        t0, 0, statsOut);
+    return onExecutors(qs, bq -> new PreparedAnswerFn(params.id(), bq, failFirstAttemptOf),
+        qs.length, () -> ggsw, t0, 0, statsOut);
   }
 
   /**
@@ -341,29 +377,34 @@ public final class DistributedPirServer {
    * executors' expansion times as the expansion time).
    */
   private <T> Answer[] onExecutors(T payload,
-      java.util.function.Function<Broadcast<T>, PartitionAnswerFn<T>> fn, Pmat[][] ggsw, long t0,
-      long driverExpandNanos, BatchStats[] statsOut) {
+      java.util.function.Function<Shared<T>, PartitionAnswerFn<T>> fn, int nq,
+      java.util.function.Supplier<Pmat[][]> ggswSource, long t0, long driverExpandNanos,
+      BatchStats[] statsOut) {
+    java.util.function.Supplier<Pmat[][]> ggsw = memo(ggswSource);
     String batchTag = "batch-" + METRIC_BATCHES.incrementAndGet();
     String previous = sc.getLocalProperty(BatchMetricsListener.PROPERTY);
     sc.setLocalProperty(BatchMetricsListener.PROPERTY, batchTag);
     List<Long> broadcasts = new ArrayList<>();
+    long[] driver = new long[4];
     FoldSpan root;
     SparkBatchMetrics metrics;
     try {
-      Broadcast<T> b = sc.broadcast(payload);
-      broadcasts.add(b.id());
+      Shared<T> b = share(payload, broadcasts, driver);
       try {
-        root = foldTree(prepared.map(fn.apply(b)), ggsw, broadcasts);
+        root = foldTree(prepared.map(fn.apply(b)), ggsw, broadcasts, driver);
       } finally {
         b.destroy();
       }
     } finally {
       sc.setLocalProperty(BatchMetricsListener.PROPERTY, previous);
       // also when the batch failed: the listener forgets the batch's figures
+      long tm = System.nanoTime();
       metrics = listener.finish(batchTag, broadcasts.stream().mapToLong(Long::longValue)
           .toArray());
+      driver[3] = System.nanoTime() - tm;
     }
-    Answer[] out = new Answer[ggsw.length];
+    long ta = System.nanoTime();
+    Answer[] out = new Answer[nq];
     for (int qi = 0; qi < out.length; qi++) {
       Glwe[] roots = new Glwe[geometry.planes()];
       for (int pl = 0; pl < roots.length; pl++) {
@@ -372,9 +413,11 @@ public final class DistributedPirServer {
       out[qi] = driverServer.toAnswer(roots, geometry);
     }
     long t2 = System.nanoTime();
+    driver[2] += t2 - ta;
     if (statsOut != null && statsOut.length > 0) {
-      statsOut[0] = new BatchStats(ggsw.length, t2 - t0, root.phase1Nanos(), root.phase2Nanos(),
-          root.foldNanos(), driverExpandNanos + root.expandNanos(), metrics);
+      statsOut[0] = new BatchStats(nq, t2 - t0, root.phase1Nanos(), root.phase2Nanos(),
+          root.foldNanos(), driverExpandNanos + root.expandNanos(), metrics,
+          new DriverTimes(driver[0], driver[1], driver[2], driver[3]));
     }
     return out;
   }
@@ -387,15 +430,19 @@ public final class DistributedPirServer {
    * merges them into the root, so what it receives per query is bounded by {@code fanIn * (2
    * height + 1)} nodes per plane whatever the number of partitions.
    */
-  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, Pmat[][] ggsw, List<Long> broadcasts) {
+  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, java.util.function.Supplier<Pmat[][]> ggsw,
+      List<Long> broadcasts,
+      long[] driver) {
     ColumnTree tree = new ColumnTree(geometry.cols());
     int n = parts.count();
-    Broadcast<Pmat[][]> upper = null;
+    Shared<Pmat[][]> upper = null;
     try {
       JavaRDD<FoldSpan> cur = spans;
       if (n > fanIn) {
-        upper = sc.broadcast(levelsFrom(ggsw, tree.lowestLevel(parts.bounds())));
-        broadcasts.add(upper.id());
+        int lowest = tree.lowestLevel(parts.bounds());
+        // local mode: the merge tasks, which run after the partitions' tasks, read the GGSWs
+        upper = localHandoff ? LocalShared.lazy(memo(() -> levelsFrom(ggsw.get(), lowest)))
+            : share(levelsFrom(ggsw.get(), lowest), broadcasts, driver);
       }
       while (n > fanIn) {
         int groups = (n + fanIn - 1) / fanIn;
@@ -405,9 +452,13 @@ public final class DistributedPirServer {
             .mapPartitionsWithIndex(new MergeFn(params.id(), tree, upper), true);
         n = groups;
       }
+      long tj = System.nanoTime();
       List<FoldSpan> top = new ArrayList<>(cur.collect());
+      long tm = System.nanoTime();
+      driver[1] += tm - tj;
       top.sort(Comparator.comparingInt(FoldSpan::first));
-      FoldSpan root = tree.merge(driverServer, top, 0, ggsw, "driver");
+      FoldSpan root = tree.merge(driverServer, top, 0, ggsw.get(), "driver");
+      driver[2] += System.nanoTime() - tm;
       if (root.first() != 0 || root.end() != geometry.cols() || root.nodeCount() != 1) {
         throw new IllegalStateException("the fold ended with " + root.nodeCount() + " nodes over"
             + " columns [" + root.first() + ", " + root.end() + ") of " + geometry.cols());
@@ -417,6 +468,123 @@ public final class DistributedPirServer {
       if (upper != null) {
         upper.destroy();
       }
+    }
+  }
+
+  /**
+   * {@code value} for the tasks of this batch: by reference in local mode ({@link
+   * #LOCAL_HANDOFF_SETTING}), else a broadcast whose id joins {@code broadcasts}; the time taken
+   * joins {@code driver[0]}.
+   */
+  private <T> Shared<T> share(T value, List<Long> broadcasts, long[] driver) {
+    long t0 = System.nanoTime();
+    Shared<T> s;
+    if (localHandoff) {
+      s = new LocalShared<>(value);
+    } else {
+      Broadcast<T> b = sc.broadcast(value);
+      broadcasts.add(b.id());
+      s = new BroadcastShared<>(b);
+    }
+    driver[0] += System.nanoTime() - t0;
+    return s;
+  }
+
+  /** {@code s}, called at most once (thread-safe). */
+  static <T> java.util.function.Supplier<T> memo(java.util.function.Supplier<T> s) {
+    Object[] v = new Object[1];
+    return () -> {
+      synchronized (v) {
+        if (v[0] == null) {
+          v[0] = s.get();
+        }
+        @SuppressWarnings("unchecked")
+        T t = (T) v[0];
+        return t;
+      }
+    };
+  }
+
+  /** A batch's value as its tasks read it; {@link #destroy} once the batch is done. */
+  abstract static class Shared<T> implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** The value (on an executor or, in local mode, in the driver's JVM). */
+    abstract T value();
+
+    /** Releases the value; tasks started later fail. */
+    abstract void destroy();
+  }
+
+  /** A Spark broadcast: serialized into pieces that every executor fetches once. */
+  static final class BroadcastShared<T> extends Shared<T> {
+    private static final long serialVersionUID = 1L;
+    private final Broadcast<T> b;
+
+    BroadcastShared(Broadcast<T> b) {
+      this.b = b;
+    }
+
+    @Override
+    T value() {
+      return b.value();
+    }
+
+    @Override
+    void destroy() {
+      b.destroy();
+    }
+  }
+
+  /**
+   * The driver's object by reference (local mode: the tasks run in the driver's JVM); only an id
+   * travels in the task closure.
+   */
+  static final class LocalShared<T> extends Shared<T> {
+    private static final long serialVersionUID = 1L;
+    private static final java.util.concurrent.ConcurrentHashMap<Long, Object> VALUES =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.concurrent.atomic.AtomicLong IDS =
+        new java.util.concurrent.atomic.AtomicLong();
+    private final long id;
+
+    LocalShared(T value) {
+      this.id = IDS.incrementAndGet();
+      VALUES.put(id, value);
+    }
+
+    private LocalShared(java.util.function.Supplier<T> value, boolean lazy) {
+      this.id = IDS.incrementAndGet();
+      VALUES.put(id, new Lazy(value));
+    }
+
+    /** A value computed by the first task that reads it ({@code value} must be thread-safe). */
+    static <T> LocalShared<T> lazy(java.util.function.Supplier<T> value) {
+      return new LocalShared<>(value, true);
+    }
+
+    /** The marker of a lazily computed value. */
+    private record Lazy(java.util.function.Supplier<?> supplier) {}
+
+    @Override
+    @SuppressWarnings("unchecked")
+    T value() {
+      Object v = VALUES.get(id);
+      if (v == null) {
+        throw new IllegalStateException("batch value " + id + " is not in this JVM: local"
+            + " hand-off works only in Spark local mode and during its batch");
+      }
+      return (T) (v instanceof Lazy l ? l.supplier().get() : v);
+    }
+
+    @Override
+    void destroy() {
+      VALUES.remove(id);
+    }
+
+    /** Values held now (tests: none after a batch). */
+    static int held() {
+      return VALUES.size();
     }
   }
 
@@ -484,9 +652,9 @@ public final class DistributedPirServer {
     private static final long serialVersionUID = 1L;
     private final String paramsId;
     private final ColumnTree tree;
-    private final Broadcast<Pmat[][]> ggsw;
+    private final Shared<Pmat[][]> ggsw;
 
-    MergeFn(String paramsId, ColumnTree tree, Broadcast<Pmat[][]> ggsw) {
+    MergeFn(String paramsId, ColumnTree tree, Shared<Pmat[][]> ggsw) {
       this.paramsId = paramsId;
       this.tree = tree;
       this.ggsw = ggsw;
@@ -513,7 +681,7 @@ public final class DistributedPirServer {
     if (statsOut != null && statsOut.length > 0) {
       BatchStats b = statsOut[0];
       statsOut[0] = new BatchStats(b.queries(), b.wallNanos() + te, b.phase1Nanos(),
-          b.phase2Nanos(), b.foldNanos(), te, b.spark());
+          b.phase2Nanos(), b.foldNanos(), te, b.spark(), b.driver());
     }
     return a;
   }
@@ -563,7 +731,7 @@ public final class DistributedPirServer {
     }
     long batch = BATCHES.incrementAndGet();
     return onExecutors(payload, bp -> new CompactAnswerFn(cp.server().id(), geometry, bp,
-        failFirstAttemptOf, batch, queryCacheBytes), ggsw, t0, te, statsOut);
+        failFirstAttemptOf, batch, queryCacheBytes), nq, () -> ggsw, t0, te, statsOut);
   }
 
   /**
@@ -589,13 +757,33 @@ public final class DistributedPirServer {
     byte[][] payload = new byte[nq][];
     Pmat[][] ggsw = new Pmat[nq][];
     for (int i = 0; i < nq; i++) {
-      ggsw[i] = ex.expandPhase2(queries.get(i), geometry);
+      ex.check(queries.get(i), geometry);
       payload[i] = Wire.writeQuery(queries.get(i));
     }
-    long te = System.nanoTime() - t0;
     long batch = BATCHES.incrementAndGet();
+    java.util.function.Supplier<Pmat[][]> source;
+    if (localHandoff) {
+      // local mode: the tasks' expansions sit in this JVM's executor cache; take their GGSWs
+      // after the job instead of expanding them again on the driver before it
+      long size = MemoryPlan.expandedQueryBytes(params, geometry);
+      source = () -> {
+        for (int i = 0; i < nq; i++) {
+          byte[] bytes = payload[i];
+          ggsw[i] = ExecutorQueries.CACHE.get(ExecutorCache.sha256(bytes), batch, size,
+              queryCacheBytes, () -> new org.jpir.core.QueryExpander(params)
+                  .expand(Wire.readQuery(bytes, params), geometry)).ggsw();
+        }
+        return ggsw;
+      };
+    } else {
+      for (int i = 0; i < nq; i++) {
+        ggsw[i] = ex.expandPhase2(queries.get(i), geometry);
+      }
+      source = () -> ggsw;
+    }
+    long te = System.nanoTime() - t0;
     return onExecutors(payload, bp -> new ClientAnswerFn(params.id(), geometry, bp,
-        failFirstAttemptOf, batch, queryCacheBytes, failQueries), ggsw, t0, te, statsOut);
+        failFirstAttemptOf, batch, queryCacheBytes, failQueries), nq, source, t0, te, statsOut);
   }
 
   /**
@@ -609,7 +797,7 @@ public final class DistributedPirServer {
     private final long cacheBytes;
     private final java.util.Set<String> failQueries;
 
-    ClientAnswerFn(String paramsId, Geometry geometry, Broadcast<byte[][]> payload,
+    ClientAnswerFn(String paramsId, Geometry geometry, Shared<byte[][]> payload,
         int failFirstAttemptOf, long batch, long cacheBytes, java.util.Set<String> failQueries) {
       super(paramsId, payload, failFirstAttemptOf);
       this.geometry = geometry;
@@ -619,12 +807,14 @@ public final class DistributedPirServer {
     }
 
     @Override
-    PreparedQuery[] queries(byte[][] pl, long[] nanos) {
+    PreparedQuery[] queries(byte[][] pl, long[] nanos, double position) {
       Params p = Presets.byId(paramsId);
       PreparedQuery[] qs = new PreparedQuery[pl.length];
       long t0 = System.nanoTime();
       long size = MemoryPlan.expandedQueryBytes(p, geometry);
-      for (int i = 0; i < pl.length; i++) {
+      int start = (int) (position * pl.length);
+      for (int k = 0; k < pl.length; k++) {
+        int i = (start + k) % pl.length;
         byte[] bytes = pl[i];
         String key = ExecutorCache.sha256(bytes);
         if (failQueries.contains(key)) {
@@ -646,7 +836,7 @@ public final class DistributedPirServer {
     private final long batch;
     private final long cacheBytes;
 
-    CompactAnswerFn(String serverParamsId, Geometry geometry, Broadcast<byte[][]> payload,
+    CompactAnswerFn(String serverParamsId, Geometry geometry, Shared<byte[][]> payload,
         int failFirstAttemptOf, long batch, long cacheBytes) {
       super(serverParamsId, payload, failFirstAttemptOf);
       this.geometry = geometry;
@@ -655,14 +845,16 @@ public final class DistributedPirServer {
     }
 
     @Override
-    PreparedQuery[] queries(byte[][] pl, long[] nanos) {
+    PreparedQuery[] queries(byte[][] pl, long[] nanos, double position) {
       org.jpir.core.CompactParams cp = org.jpir.core.CompactParams.byId(paramsId);
       int nq = pl.length / 2;
       CompactExpander ex = new CompactExpander(cp);
       CompactExpander.Timings et = new CompactExpander.Timings();
       PreparedQuery[] qs = new PreparedQuery[nq];
       long size = MemoryPlan.expandedQueryBytes(cp.server(), geometry);
-      for (int i = 0; i < nq; i++) {
+      int start = (int) (position * nq);
+      for (int k = 0; k < nq; k++) {
+        int i = (start + k) % nq;
         byte[] query = pl[i];
         byte[] keys = pl[nq + i];
         qs[i] = ExecutorQueries.CACHE.get(ExecutorCache.sha256(query, keys), batch, size,
@@ -747,17 +939,22 @@ public final class DistributedPirServer {
       implements Function<PreparedPartition, FoldSpan> {
     private static final long serialVersionUID = 1L;
     final String paramsId;
-    final Broadcast<T> payload;
+    final Shared<T> payload;
     private final int failFirstAttemptOf;
 
-    PartitionAnswerFn(String paramsId, Broadcast<T> payload, int failFirstAttemptOf) {
+    PartitionAnswerFn(String paramsId, Shared<T> payload, int failFirstAttemptOf) {
       this.paramsId = paramsId;
       this.payload = payload;
       this.failFirstAttemptOf = failFirstAttemptOf;
     }
 
-    /** The prepared queries of the batch; adds the time spent expanding to {@code nanos[0]}. */
-    abstract PreparedQuery[] queries(T value, long[] nanos);
+    /**
+     * The prepared queries of the batch; adds the time spent expanding to {@code nanos[0]}.
+     * {@code position} (the partition's first column / columns, in [0, 1)) is where an
+     * executor-side expansion starts in the batch, so that the tasks of one executor expand
+     * different queries at the same time instead of waiting for each other's.
+     */
+    abstract PreparedQuery[] queries(T value, long[] nanos, double position);
 
     @Override
     public FoldSpan call(PreparedPartition pp) {
@@ -767,7 +964,9 @@ public final class DistributedPirServer {
             + pp.index());
       }
       long[] expandNanos = new long[1];
-      PreparedQuery[] qs = queries(payload.value(), expandNanos);
+      double position = pp.database().firstColumn()
+          / (double) pp.database().geometry().cols();
+      PreparedQuery[] qs = queries(payload.value(), expandNanos, position);
       PirServer server = new PirServer(Presets.byId(paramsId));
       PirServer.Timings t = new PirServer.Timings();
       ColumnTree tree = new ColumnTree(pp.database().geometry().cols());
@@ -779,13 +978,13 @@ public final class DistributedPirServer {
   static final class PreparedAnswerFn extends PartitionAnswerFn<PreparedQuery[]> {
     private static final long serialVersionUID = 1L;
 
-    PreparedAnswerFn(String paramsId, Broadcast<PreparedQuery[]> queries,
+    PreparedAnswerFn(String paramsId, Shared<PreparedQuery[]> queries,
         int failFirstAttemptOf) {
       super(paramsId, queries, failFirstAttemptOf);
     }
 
     @Override
-    PreparedQuery[] queries(PreparedQuery[] value, long[] nanos) {
+    PreparedQuery[] queries(PreparedQuery[] value, long[] nanos, double position) {
       return value;
     }
   }

@@ -35,6 +35,7 @@ class BatchMetricsTest extends SparkTestBase {
         DistributedPirServer.Workload.single());
     int parts = server.partitioning().count();
     assertEquals(4, parts);
+    server.localHandoff(false); // the broadcast path, as on a cluster
     PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
     List<ClientQuery> qs = List.of(client.query(3), client.query(200));
     long wire = 0;
@@ -82,5 +83,36 @@ class BatchMetricsTest extends SparkTestBase {
     }
     assertEquals(s.spark().resultBytes(), sum);
     assertEquals(sum, j.get("spark").get("result_bytes").asLong());
+  }
+
+  @Test
+  void localModeHandsTheBatchOverWithoutABroadcast() {
+    SecureRandom rnd = new SecureRandom();
+    SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 37, 1792, 4);
+    Geometry g = Geometry.of(P, 8 * 37, 1792, 8);
+    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src,
+        ColumnPartitioning.of(new int[] {0, 9, 18, 27, 37}, 1),
+        DistributedPirServer.Workload.single());
+    server.fanIn(2); // a tree stage: its GGSWs are handed over too
+    PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
+    List<ClientQuery> qs = List.of(client.query(5), client.query(250), client.query(100));
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    for (boolean handoff : new boolean[] {true, false}) {
+      server.localHandoff(handoff);
+      DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
+      Answer[] a = server.answerClientBatch(qs, DistributedPirServer.ExpandMode.EXECUTOR, st);
+      assertArrayEquals(truth.record(5), client.decode(a[0], 5));
+      assertArrayEquals(truth.record(250), client.decode(a[1], 250));
+      assertArrayEquals(truth.record(100), client.decode(a[2], 100));
+      SparkBatchMetrics m = st[0].spark();
+      assertTrue(m.stages() >= 2, m.describe());
+      if (handoff) {
+        assertEquals(0, m.broadcastBytes(), m.describe());
+      } else {
+        assertTrue(m.broadcastBytes() > 0, m.describe());
+      }
+      assertEquals(0, DistributedPirServer.LocalShared.held(), "values released after the batch");
+      assertTrue(st[0].driver().jobNanos() > 0 && st[0].driver().jobNanos() <= st[0].wallNanos());
+    }
   }
 }

@@ -1,154 +1,419 @@
 package org.jpir.spark.bench;
 
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.VoidFunction;
 import org.jpir.core.Answer;
+import org.jpir.core.ClientQuery;
 import org.jpir.core.Geometry;
 import org.jpir.core.Glwe;
-import org.jpir.core.Noise;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.PirServer;
-import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.Presets;
 import org.jpir.core.QueryExpander;
 import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
-import org.jpir.spark.ColumnPartitioning;
-import org.jpir.vmp.Pmat;
+import org.jpir.core.Wire;
 import org.jpir.spark.ColumnTree;
-import org.jpir.spark.FoldSpan;
 import org.jpir.spark.DistributedPirServer;
+import org.jpir.spark.FoldSpan;
+import org.jpir.spark.PreparedPartition;
+import org.jpir.spark.SparkBatchMetrics;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.SyntheticSourceFactory;
+import org.jpir.vmp.Pmat;
 
 /**
- * The Spark overhead benchmark (a documented harness, not JMH: each point is a whole batch of
- * seconds): for batches of B queries, the wall time of {@link DistributedPirServer#answerBatch}
- * in Spark local mode with T threads and T partitions, against the same work done in one JVM by
- * T plain threads, each running {@link PirServer#answerRange} on the same column range, followed by
- * the same driver fold. Prepared queries are made once per batch size (expansion is not timed in
- * either). Every answer of both is checked against the generator. Prints one line per point and
- * the median and min-max of {@code reps} repetitions.
+ * The Spark overhead benchmark (a documented harness, not JMH: each point is a whole batch of a
+ * fraction of a second to seconds). In each of {@code forks} fresh JVMs it prepares one synthetic
+ * database in Spark local mode with T threads and T partitions, takes the very {@link
+ * PreparedPartition} objects Spark cached (checked by identity) and then, per batch size and
+ * round, runs one Spark batch and one plain-thread batch back to back, alternating which goes
+ * first: the plain run does the same work on T plain threads (each partition's phase 1 and
+ * phase 2 with {@link ColumnTree#answer}, then the driver's merge; with {@code --path client} also
+ * the expansion of the seeded queries, one query per thread task). Every answer is checked
+ * against the generator once per batch size. The parent JVM reports per batch size the median of
+ * the paired ratio (plain seconds / Spark seconds = Spark's share of the plain-thread throughput)
+ * with a two-level bootstrap 95% interval (forks, then rounds), and the medians of Spark's own
+ * components: scheduler delay, task deserialization, GC, task run time against the plain threads'
+ * compute time, result and broadcast bytes, and the driver's broadcast, job, merge and
+ * metrics-wait times; every round records {@code /proc/loadavg}.
  *
- * <p>Usage: {@code SparkOverheadBench [--mib 512] [--batches 1,4,16] [--threads 2] [--reps 5]}.
+ * <p>Usage: {@code SparkOverheadBench [--mib 256] [--rows R (default: Geometry.choose)]
+ * [--batches 1,4] [--threads 2] [--rounds 7]
+ * [--forks 3] [--path prepared|client] [--tsv FILE]}.
  */
 public final class SparkOverheadBench {
   private SparkOverheadBench() {}
 
+  /** Columns of one round's row, in the order written. */
+  static final String[] COLUMNS = {"fork", "batch", "round", "spark_first", "spark_s", "plain_s",
+      "tasks", "stages", "sched_delay_ms", "deser_ms", "gc_ms", "task_run_ms", "plain_cpu_ms",
+      "result_bytes", "bcast_bytes", "bcast_fetched_bytes", "drv_bcast_ms", "drv_job_ms",
+      "drv_merge_ms", "drv_metrics_ms", "plain_merge_ms", "load1"};
+
+  /** Options of one run. */
+  record Opts(long mib, int rows, int[] batches, int threads, int rounds, int forks,
+      String path, Path tsv, int fork) {}
+
   public static void main(String[] args) throws Exception {
-    long mib = 512;
-    int[] batches = {1, 4, 16};
+    long mib = 256;
+    int rows = 0;
+    int[] batches = {1, 4};
     int threads = 2;
-    int reps = 5;
+    int rounds = 7;
+    int forks = 3;
+    String path = "prepared";
+    Path tsv = null;
+    int fork = -1;
     for (int i = 0; i < args.length; i += 2) {
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("option " + args[i] + " needs a value");
+      }
       switch (args[i]) {
         case "--mib": mib = Long.parseLong(args[i + 1]); break;
         case "--batches": batches = Arrays.stream(args[i + 1].split(",")).mapToInt(
             Integer::parseInt).toArray(); break;
+        case "--rows": rows = Integer.parseInt(args[i + 1]); break;
         case "--threads": threads = Integer.parseInt(args[i + 1]); break;
-        case "--reps": reps = Integer.parseInt(args[i + 1]); break;
+        case "--rounds": rounds = Integer.parseInt(args[i + 1]); break;
+        case "--reps": rounds = Integer.parseInt(args[i + 1]); break;
+        case "--forks": forks = Integer.parseInt(args[i + 1]); break;
+        case "--path": path = args[i + 1]; break;
+        case "--tsv": tsv = Path.of(args[i + 1]); break;
+        case "--fork-index": fork = Integer.parseInt(args[i + 1]); break;
         default: throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    Params p = Presets.ONIONPIR_4096;
-    int recordSize = p.bytesPerPolynomial();
-    long count = (mib << 20) / recordSize;
-    SyntheticSourceFactory src = new SyntheticSourceFactory(count, recordSize, 99);
-    SyntheticRecords truth = (SyntheticRecords) src.open();
-    Geometry g = Geometry.choose(p, count, recordSize, 1024);
-    System.out.printf(Locale.ROOT, "bench: %d MiB raw, %d rows x %d columns, %d threads/partitions,"
-        + " %s%n", mib, g.rows(), g.cols(), threads, System.getProperty("java.runtime.version"));
-    SecureRandom random = new SecureRandom();
-    PirClient client = new PirClient(p, g, SecretKey.generate(p, random), random);
-    QueryExpander ex = new QueryExpander(p);
-    int maxB = Arrays.stream(batches).max().orElse(1);
-    long[] idx = new long[maxB];
-    List<PreparedQuery> all = new ArrayList<>();
-    for (int i = 0; i < maxB; i++) {
-      idx[i] = (i * 7919L) % count;
-      all.add(ex.expand(client.query(idx[i]), g));
+    if (!path.equals("prepared") && !path.equals("client")) {
+      throw new IllegalArgumentException("--path " + path + ": prepared or client");
     }
-    double[][] sparkS = new double[batches.length][];
-    try (JavaSparkContext sc = new JavaSparkContext(
-        SparkSetup.conf("jpir overhead bench", "local[" + threads + "]"))) {
-      sc.setLogLevel("WARN");
-      DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, threads);
-      for (int bi = 0; bi < batches.length; bi++) {
-        List<PreparedQuery> qs = all.subList(0, batches[bi]);
-        check(server.answerBatch(qs, null), client, truth, idx); // warm-up and correctness
-        sparkS[bi] = new double[reps];
-        for (int r = 0; r < reps; r++) {
-          long t0 = System.nanoTime();
-          server.answerBatch(qs, null);
-          sparkS[bi][r] = (System.nanoTime() - t0) / 1e9;
-        }
-      }
-    }
-    ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), threads, 1);
-    PreparedDatabase[] ranges = new PreparedDatabase[parts.count()];
-    for (int i = 0; i < ranges.length; i++) {
-      ranges[i] = PreparedDatabase.prepare(p, g, truth, parts.first(i), parts.size(i), null);
-    }
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    double[][] plainS = new double[batches.length][];
-    for (int bi = 0; bi < batches.length; bi++) {
-      PreparedQuery[] qs = all.subList(0, batches[bi]).toArray(new PreparedQuery[0]);
-      check(plain(p, g, parts, ranges, qs, pool), client, truth, idx);
-      plainS[bi] = new double[reps];
-      for (int r = 0; r < reps; r++) {
-        long t0 = System.nanoTime();
-        plain(p, g, parts, ranges, qs, pool);
-        plainS[bi][r] = (System.nanoTime() - t0) / 1e9;
-      }
-    }
-    pool.shutdown();
-    System.out.println("| batch | Spark s/batch (median, min..max) | plain JVM s/batch | Spark"
-        + " overhead | Spark GB/s raw | Spark queries/s |");
-    System.out.println("|---:|---:|---:|---:|---:|---:|");
-    for (int bi = 0; bi < batches.length; bi++) {
-      double s = median(sparkS[bi]);
-      double pl = median(plainS[bi]);
-      System.out.printf(Locale.ROOT, "| %d | %.3f (%.3f..%.3f) | %.3f (%.3f..%.3f) | %+.1f%% |"
-          + " %.3f | %.2f |%n", batches[bi], s, min(sparkS[bi]), max(sparkS[bi]), pl,
-          min(plainS[bi]), max(plainS[bi]), 100 * (s / pl - 1),
-          g.rawBytes() * (double) batches[bi] / s / 1e9, batches[bi] / s);
+    Opts o = new Opts(mib, rows, batches, threads, rounds, forks, path, tsv, fork);
+    if (fork >= 0) {
+      child(o);
+    } else {
+      parent(o, args);
     }
   }
 
-  /** The same split of work as the Spark job, on plain threads. */
-  static Answer[] plain(Params p, Geometry g, ColumnPartitioning parts, PreparedDatabase[] ranges,
-      PreparedQuery[] qs, ExecutorService pool) throws Exception {
+  /** Runs the forks one after the other, then summarizes their rows. */
+  static void parent(Opts o, String[] args) throws Exception {
+    Path tsv = o.tsv() != null ? o.tsv() : Files.createTempFile("jpir-overhead", ".tsv");
+    Files.writeString(tsv, String.join("\t", COLUMNS) + "\n");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> jvm = ManagementFactory.getRuntimeMXBean().getInputArguments();
+    for (int f = 0; f < o.forks(); f++) {
+      List<String> cmd = new ArrayList<>();
+      cmd.add(java);
+      cmd.addAll(jvm);
+      cmd.add("-cp");
+      cmd.add(System.getProperty("java.class.path"));
+      cmd.add(SparkOverheadBench.class.getName());
+      cmd.addAll(Arrays.asList(args));
+      cmd.addAll(List.of("--fork-index", Integer.toString(f), "--tsv", tsv.toString()));
+      Process pr = new ProcessBuilder(cmd).inheritIO().start();
+      int rc = pr.waitFor();
+      if (rc != 0) {
+        throw new IllegalStateException("fork " + f + " exited with " + rc);
+      }
+    }
+    System.out.print(summary(Files.readAllLines(tsv), o));
+    System.out.println("rows: " + tsv);
+  }
+
+  /** The per-batch summary (markdown) of the rows of a TSV written by the forks. */
+  static String summary(List<String> lines, Opts o) {
+    String[] head = lines.get(0).split("\t");
+    Map<String, Integer> col = new LinkedHashMap<>();
+    for (int i = 0; i < head.length; i++) {
+      col.put(head[i], i);
+    }
+    List<double[]> rows = new ArrayList<>();
+    for (String l : lines.subList(1, lines.size())) {
+      rows.add(Arrays.stream(l.split("\t")).mapToDouble(Double::parseDouble).toArray());
+    }
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "%n%d MiB, local[%d], path %s, %d forks x %d rounds"
+        + " (ratio = plain s / Spark s = Spark's share of the plain-thread throughput;"
+        + " 95%% CI: bootstrap over forks, then rounds)%n%n", o.mib(), o.threads(), o.path(),
+        o.forks(), o.rounds()));
+    sb.append("| batch | Spark s | plain s | ratio (median) | 95% CI | per-fork medians |"
+        + " load1 |\n|---:|---:|---:|---:|---:|---|---:|\n");
+    StringBuilder comp = new StringBuilder();
+    comp.append("\nMedians per batch (ms summed over tasks unless driver-side; bytes per batch):"
+        + "\n\n| batch | tasks/stages | sched. delay | task deser. | GC | task run | plain"
+        + " threads' compute | result B | broadcast B (written/fetched) | driver: broadcast |"
+        + " job | merge | metrics wait | plain merge |\n"
+        + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int b : o.batches()) {
+      List<double[]> rs = rows.stream().filter(r -> r[col.get("batch")] == b).toList();
+      if (rs.isEmpty()) {
+        continue;
+      }
+      int nf = (int) rs.stream().mapToDouble(r -> r[col.get("fork")]).max().orElse(0) + 1;
+      double[][] perFork = new double[nf][];
+      StringBuilder fm = new StringBuilder();
+      for (int f = 0; f < nf; f++) {
+        int ff = f;
+        perFork[f] = rs.stream().filter(r -> r[col.get("fork")] == ff)
+            .mapToDouble(r -> r[col.get("plain_s")] / r[col.get("spark_s")]).toArray();
+        fm.append(f == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.3f",
+            median(perFork[f])));
+      }
+      double[] ratios = rs.stream().mapToDouble(r -> r[col.get("plain_s")]
+          / r[col.get("spark_s")]).toArray();
+      double[] ci = bootstrap(perFork, 10_000, 42);
+      sb.append(String.format(Locale.ROOT, "| %d | %.3f | %.3f | %.3f | %.3f..%.3f | %s |"
+          + " %.2f |%n", b, med(rs, col, "spark_s"), med(rs, col, "plain_s"), median(ratios),
+          ci[0], ci[1], fm, med(rs, col, "load1")));
+      comp.append(String.format(Locale.ROOT, "| %d | %.0f/%.0f | %.0f | %.0f | %.0f | %.0f |"
+          + " %.0f | %.0f | %.0f/%.0f | %.1f | %.1f | %.1f | %.1f | %.1f |%n", b,
+          med(rs, col, "tasks"), med(rs, col, "stages"), med(rs, col, "sched_delay_ms"),
+          med(rs, col, "deser_ms"), med(rs, col, "gc_ms"), med(rs, col, "task_run_ms"),
+          med(rs, col, "plain_cpu_ms"), med(rs, col, "result_bytes"),
+          med(rs, col, "bcast_bytes"), med(rs, col, "bcast_fetched_bytes"),
+          med(rs, col, "drv_bcast_ms"), med(rs, col, "drv_job_ms"), med(rs, col, "drv_merge_ms"),
+          med(rs, col, "drv_metrics_ms"), med(rs, col, "plain_merge_ms")));
+    }
+    return sb.append(comp).toString();
+  }
+
+  private static double med(List<double[]> rs, Map<String, Integer> col, String name) {
+    int c = col.get(name);
+    return median(rs.stream().mapToDouble(r -> r[c]).toArray());
+  }
+
+  /**
+   * The 2.5% and 97.5% quantiles of the median ratio over {@code n} two-level resamples: forks
+   * drawn with replacement, then rounds with replacement inside each drawn fork.
+   */
+  static double[] bootstrap(double[][] perFork, int n, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    double[] meds = new double[n];
+    int total = Arrays.stream(perFork).mapToInt(a -> a.length).sum();
+    for (int i = 0; i < n; i++) {
+      double[] s = new double[total];
+      int k = 0;
+      for (int f = 0; f < perFork.length; f++) {
+        double[] fork = perFork[rnd.nextInt(perFork.length)];
+        for (int r = 0; r < fork.length && k < total; r++) {
+          s[k++] = fork[rnd.nextInt(fork.length)];
+        }
+      }
+      meds[i] = median(Arrays.copyOf(s, k));
+    }
+    Arrays.sort(meds);
+    return new double[] {meds[(int) (0.025 * (n - 1))], meds[(int) (0.975 * (n - 1))]};
+  }
+
+  /** One fork: prepares once, then the interleaved rounds; appends its rows to the TSV. */
+  static void child(Opts o) throws Exception {
+    Params p = Presets.ONIONPIR_4096;
+    int recordSize = p.bytesPerPolynomial();
+    long count = (o.mib() << 20) / recordSize;
+    SyntheticSourceFactory src = new SyntheticSourceFactory(count, recordSize, 99);
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    Geometry g = o.rows() > 0 ? Geometry.of(p, count, recordSize, o.rows())
+        : Geometry.choose(p, count, recordSize, 1024);
+    System.out.printf(Locale.ROOT, "bench fork %d: %d MiB raw, %d rows x %d columns, %d"
+        + " threads/partitions, path %s, %s%n", o.fork(), o.mib(), g.rows(), g.cols(),
+        o.threads(), o.path(), System.getProperty("java.runtime.version"));
+    SecureRandom random = new SecureRandom();
+    PirClient client = new PirClient(p, g, SecretKey.generate(p, random), random);
+    QueryExpander ex = new QueryExpander(p);
+    int maxB = Arrays.stream(o.batches()).max().orElse(1);
+    long[] idx = new long[maxB];
+    List<ClientQuery> clientQs = new ArrayList<>();
+    List<PreparedQuery> all = new ArrayList<>();
+    for (int i = 0; i < maxB; i++) {
+      idx[i] = (i * 7919L + 31L * o.fork()) % count;
+      clientQs.add(client.query(idx[i]));
+      if (o.path().equals("prepared")) {
+        all.add(ex.expand(clientQs.get(i), g));
+      }
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(o.threads());
+    try (JavaSparkContext sc = new JavaSparkContext(
+        SparkSetup.conf("jpir overhead bench", "local[" + o.threads() + "]"));
+        BufferedWriter out = Files.newBufferedWriter(o.tsv(),
+            java.nio.file.StandardOpenOption.APPEND)) {
+      sc.setLogLevel("WARN");
+      // the memory plan checks the largest batch (and, for seeded queries, its expansions)
+      DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, o.threads(),
+          new DistributedPirServer.Workload(maxB, o.path().equals("prepared")
+              ? DistributedPirServer.ExpandMode.DRIVER : DistributedPirServer.ExpandMode.EXECUTOR,
+              null));
+      PreparedPartition[] parts = cachedObjects(server);
+      for (int b : o.batches()) {
+        List<PreparedQuery> qs = o.path().equals("prepared") ? all.subList(0, b) : null;
+        List<ClientQuery> cqs = clientQs.subList(0, b);
+        // warm-up and correctness of both
+        check(spark(server, qs, cqs, null), client, truth, idx);
+        check(plain(p, g, parts, qs, cqs, pool, new long[2]), client, truth, idx);
+        for (int r = 0; r < o.rounds(); r++) {
+          boolean sparkFirst = (r + o.fork()) % 2 == 0;
+          DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
+          long[] plainCpu = new long[2];
+          double sparkS = 0;
+          double plainS = 0;
+          for (int k = 0; k < 2; k++) {
+            if ((k == 0) == sparkFirst) {
+              long t0 = System.nanoTime();
+              spark(server, qs, cqs, st);
+              sparkS = (System.nanoTime() - t0) / 1e9;
+            } else {
+              long t0 = System.nanoTime();
+              plain(p, g, parts, qs, cqs, pool, plainCpu);
+              plainS = (System.nanoTime() - t0) / 1e9;
+            }
+          }
+          SparkBatchMetrics m = st[0].spark();
+          DistributedPirServer.DriverTimes d = st[0].driver();
+          double[] row = {o.fork(), b, r, sparkFirst ? 1 : 0, sparkS, plainS, m.tasks(),
+              m.stages(), m.schedulerDelayMs(), m.deserializeMs(), m.gcMs(), m.runMs(),
+              plainCpu[0] / 1e6, m.resultBytes(), m.broadcastBytes(), m.broadcastFetchedBytes(),
+              d.broadcastNanos() / 1e6, d.jobNanos() / 1e6, d.mergeNanos() / 1e6,
+              d.metricsNanos() / 1e6, plainCpu[1] / 1e6, load1()};
+          StringBuilder line = new StringBuilder();
+          for (int i = 0; i < row.length; i++) {
+            line.append(i == 0 ? "" : "\t").append(String.format(Locale.ROOT, "%.6g", row[i]));
+          }
+          out.write(line.append('\n').toString());
+          out.flush();
+          System.out.printf(Locale.ROOT, "fork %d batch %d round %d: Spark %.3f s, plain %.3f s,"
+              + " ratio %.3f, load %.2f%n", o.fork(), b, r, sparkS, plainS, plainS / sparkS,
+              row[row.length - 1]);
+        }
+      }
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  private static Answer[] spark(DistributedPirServer server, List<PreparedQuery> qs,
+      List<ClientQuery> cqs, DistributedPirServer.BatchStats[] st) {
+    return qs != null ? server.answerBatch(qs, st)
+        : server.answerClientBatch(cqs, DistributedPirServer.ExpandMode.EXECUTOR, st);
+  }
+
+  /** Partitions handed over by the local-mode executor, by index. */
+  static final Map<Integer, PreparedPartition> HANDED = new ConcurrentHashMap<>();
+
+  /** Stores each cached partition object under its index (runs in this JVM in local mode). */
+  static final class Hand implements VoidFunction<PreparedPartition> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void call(PreparedPartition pp) {
+      HANDED.put(pp.index(), pp);
+    }
+  }
+
+  /** Counts the cached partitions that are the very objects handed over before. */
+  static final class Same implements VoidFunction<PreparedPartition> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void call(PreparedPartition pp) {
+      if (HANDED.get(pp.index()) != pp) {
+        throw new IllegalStateException("partition " + pp.index() + " is not the cached object");
+      }
+    }
+  }
+
+  /** The cached partition objects of {@code server} (local mode only), checked by identity. */
+  static PreparedPartition[] cachedObjects(DistributedPirServer server) {
+    HANDED.clear();
+    server.cachedPartitions().foreach(new Hand());
+    server.cachedPartitions().foreach(new Same());
+    PreparedPartition[] out = new PreparedPartition[server.partitioning().count()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = HANDED.get(i);
+      if (out[i] == null) {
+        throw new IllegalStateException("partition " + i + " was not handed over (local mode?)");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The same split of work as the Spark job, on plain threads over the same partition objects;
+   * adds the threads' summed compute time to {@code nanos[0]} and the merge time to {@code
+   * nanos[1]}. With {@code qs} null the seeded queries {@code cqs} are expanded first, one per
+   * thread task.
+   */
+  static Answer[] plain(Params p, Geometry g, PreparedPartition[] parts, List<PreparedQuery> qs,
+      List<ClientQuery> cqs, ExecutorService pool, long[] nanos) throws Exception {
+    long[] cpu = new long[1];
+    PreparedQuery[] prepared;
+    if (qs != null) {
+      prepared = qs.toArray(new PreparedQuery[0]);
+    } else {
+      List<Future<PreparedQuery>> ex = new ArrayList<>();
+      for (ClientQuery q : cqs) {
+        byte[] wire = Wire.writeQuery(q);
+        ex.add(pool.submit(() -> {
+          long t0 = System.nanoTime();
+          PreparedQuery pq = new QueryExpander(p).expand(Wire.readQuery(wire, p), g);
+          synchronized (cpu) {
+            cpu[0] += System.nanoTime() - t0;
+          }
+          return pq;
+        }));
+      }
+      prepared = new PreparedQuery[cqs.size()];
+      for (int i = 0; i < prepared.length; i++) {
+        prepared[i] = ex.get(i).get();
+      }
+    }
     ColumnTree tree = new ColumnTree(g.cols());
     List<Future<FoldSpan>> fs = new ArrayList<>();
-    for (int i = 0; i < ranges.length; i++) {
-      PreparedDatabase r = ranges[i];
-      int index = i;
-      fs.add(pool.submit(() -> tree.answer(new PirServer(p), r, qs, index,
-          new PirServer.Timings(), 0, "plain")));
+    for (PreparedPartition pp : parts) {
+      fs.add(pool.submit(() -> {
+        long t0 = System.nanoTime();
+        FoldSpan s = tree.answer(new PirServer(p), pp.database(), prepared, pp.index(),
+            new PirServer.Timings(), 0, "plain");
+        synchronized (cpu) {
+          cpu[0] += System.nanoTime() - t0;
+        }
+        return s;
+      }));
     }
     List<FoldSpan> spans = new ArrayList<>();
     for (Future<FoldSpan> f : fs) {
       spans.add(f.get());
     }
+    long tm = System.nanoTime();
     PirServer driver = new PirServer(p);
-    Pmat[][] ggsw = new Pmat[qs.length][];
-    for (int qi = 0; qi < qs.length; qi++) {
-      ggsw[qi] = qs[qi].ggsw();
+    Pmat[][] ggsw = new Pmat[prepared.length][];
+    for (int qi = 0; qi < prepared.length; qi++) {
+      ggsw[qi] = prepared[qi].ggsw();
     }
     FoldSpan root = tree.merge(driver, spans, 0, ggsw, "plain");
-    Answer[] out = new Answer[qs.length];
-    for (int qi = 0; qi < qs.length; qi++) {
-      out[qi] = driver.toAnswer(column(root.nodes()[qi]));
+    Answer[] out = new Answer[prepared.length];
+    for (int qi = 0; qi < prepared.length; qi++) {
+      out[qi] = driver.toAnswer(column(root.nodes()[qi]), g);
     }
+    nanos[0] += cpu[0];
+    nanos[1] += System.nanoTime() - tm;
     return out;
   }
 
@@ -164,22 +429,26 @@ public final class SparkOverheadBench {
   static void check(Answer[] as, PirClient client, SyntheticRecords truth, long[] idx) {
     for (int i = 0; i < as.length; i++) {
       if (!Arrays.equals(client.decode(as[i], idx[i]), truth.record(idx[i]))) {
-        throw new IllegalStateException("wrong record " + idx[i]);
+        throw new IllegalStateException("wrong record at query " + i);
       }
     }
   }
 
+  /** The 1-minute load average, NaN where /proc/loadavg is missing. */
+  static double load1() {
+    try {
+      return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
   static double median(double[] a) {
+    if (a.length == 0) {
+      return Double.NaN;
+    }
     double[] s = a.clone();
     Arrays.sort(s);
     return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  }
-
-  static double min(double[] a) {
-    return Arrays.stream(a).min().orElse(Double.NaN);
-  }
-
-  static double max(double[] a) {
-    return Arrays.stream(a).max().orElse(Double.NaN);
   }
 }

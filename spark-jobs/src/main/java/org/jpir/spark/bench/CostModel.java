@@ -1,0 +1,783 @@
+package org.jpir.spark.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.jpir.core.ClientQuery;
+import org.jpir.core.CompactClient;
+import org.jpir.core.CompactExpander;
+import org.jpir.core.CompactParams;
+import org.jpir.core.CompactQuery;
+import org.jpir.core.EvaluationKeyStore;
+import org.jpir.core.Geometry;
+import org.jpir.core.Noise;
+import org.jpir.core.Params;
+import org.jpir.core.PirClient;
+import org.jpir.core.PirServer;
+import org.jpir.core.PreparedDatabase;
+import org.jpir.core.PreparedEvaluationKeys;
+import org.jpir.core.PreparedQuery;
+import org.jpir.core.Presets;
+import org.jpir.core.QueryExpander;
+import org.jpir.core.SecretKey;
+import org.jpir.core.SyntheticRecords;
+import org.jpir.core.Wire;
+import org.jpir.spark.ColumnPartitioning;
+import org.jpir.spark.DistributedPirServer;
+import org.jpir.spark.MemoryPlan;
+import org.jpir.spark.SparkBatchMetrics;
+import org.jpir.spark.SparkSetup;
+import org.jpir.spark.SyntheticSourceFactory;
+
+/**
+ * The cost model of the {@code answer} job, its measurements and its check (a documented
+ * harness). Three commands:
+ *
+ * <ul>
+ *   <li>{@code calibrate --out RATES}: per-core rates measured in this JVM on one thread (phase 1
+ *       in raw bytes/s at batch 1 and 4, one CMux, classic and compact expansion per row and the
+ *       phase-2 GGSWs per level, the preparation of evaluation keys), the driver's broadcast
+ *       write rate (a real Spark broadcast in local mode) and loopback TCP; written as properties.
+ *   <li>{@code point --master M --mib D --rows R --batch B --batches K --kind K --out TSV}: one
+ *       measured point of the job ({@link DistributedPirServer}) on a synthetic database, any
+ *       master ({@code local[c]}, {@code local-cluster[E,1,mem]}, a cluster); appends the median
+ *       batch time after the first, Spark's components and the master's per-job and per-task
+ *       overhead (empty jobs on the same context) to TSV.
+ *   <li>{@code report --rates RATES --points TSV --out MD}: predicts every point from the
+ *       project's own sizes ({@link Wire}, {@link MemoryPlan}, {@link ColumnPartitioning}, {@link
+ *       PirServer#chunkColumns}) and the rates, states each point's error, and writes the
+ *       prediction grid for 10 to 1000 executors and 10 GiB to 10 TiB with the limiting resource
+ *       of every cell.
+ * </ul>
+ *
+ * <p>Kinds: {@code classic} (seeded queries expanded on the executors, the job's default),
+ * {@code classic-driver} (expanded on the driver, the prepared matrices broadcast) and {@code
+ * compact} (compact queries and evaluation keys, expanded on the executors).
+ */
+public final class CostModel {
+  private CostModel() {}
+
+  static final Params P = Presets.ONIONPIR_4096;
+  static final CompactParams CP = CompactParams.ONIONPIR_4096_COMPACT;
+  static final int FAN_IN = 8;
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 0) {
+      throw new IllegalArgumentException("usage: CostModel calibrate|point|report [options]");
+    }
+    Map<String, String> o = new LinkedHashMap<>();
+    for (int i = 1; i < args.length; i += 2) {
+      if (!args[i].startsWith("--") || i + 1 >= args.length) {
+        throw new IllegalArgumentException("option " + args[i] + " needs a value");
+      }
+      o.put(args[i].substring(2), args[i + 1]);
+    }
+    switch (args[0]) {
+      case "calibrate" -> calibrate(Path.of(need(o, "out")), Integer.parseInt(o.getOrDefault(
+          "rows", "37")));
+      case "point" -> point(o);
+      case "report" -> report(Path.of(need(o, "rates")), Path.of(need(o, "points")),
+          Path.of(need(o, "out")), o.getOrDefault("commands", ""));
+      default -> throw new IllegalArgumentException("unknown command " + args[0]);
+    }
+  }
+
+  private static String need(Map<String, String> o, String k) {
+    String v = o.get(k);
+    if (v == null) {
+      throw new IllegalArgumentException("missing --" + k);
+    }
+    return v;
+  }
+
+  // ---------------------------------------------------------------- rates
+
+  /**
+   * Measured rates: phase 1 in raw database bytes per second per core at batch 1 and 4, seconds
+   * per CMux, classic expansion per row and phase-2 GGSWs per level, compact expansion per row
+   * and GGSWs per level, seconds to prepare one client's evaluation keys, the driver's broadcast
+   * write rate and loopback TCP (bytes/s), the load while measuring.
+   */
+  record Rates(double phase1B1, double phase1B4, double cmux, double expandRow,
+      double ggswLevel, double compactPhase1B1, double compactPhase1B4, double compactCmux,
+      double compactRow, double compactGgswLevel, double keysPrepare, double bcastWrite,
+      double net, double load) {
+
+    /** Phase-1 raw bytes/s per core at batch b (linear between 1 and 4, flat above). */
+    double phase1(int b, boolean compact) {
+      double r1 = compact ? compactPhase1B1 : phase1B1;
+      double r4 = compact ? compactPhase1B4 : phase1B4;
+      return b >= 4 ? r4 : r1 + (r4 - r1) * (b - 1) / 3.0;
+    }
+
+    /** Seconds per CMux. */
+    double cmux(boolean compact) {
+      return compact ? compactCmux : cmux;
+    }
+
+    static Rates read(Path f) throws IOException {
+      Properties p = new Properties();
+      try (InputStream in = Files.newInputStream(f)) {
+        p.load(in);
+      }
+      double[] v = new double[names().length];
+      String[] k = names();
+      for (int i = 0; i < k.length; i++) {
+        String s = p.getProperty(k[i]);
+        if (s == null) {
+          throw new IllegalArgumentException(f + " lacks " + k[i]);
+        }
+        v[i] = Double.parseDouble(s);
+      }
+      return new Rates(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
+          v[12], v[13]);
+    }
+
+    static String[] names() {
+      return new String[] {"phase1_bytes_per_s_b1", "phase1_bytes_per_s_b4", "cmux_s",
+          "expand_s_per_row", "ggsw_s_per_level", "compact_phase1_bytes_per_s_b1",
+          "compact_phase1_bytes_per_s_b4", "compact_cmux_s", "compact_expand_s_per_row",
+          "compact_ggsw_s_per_level", "keys_prepare_s", "broadcast_write_bytes_per_s",
+          "net_bytes_per_s", "load1"};
+    }
+
+    double[] values() {
+      return new double[] {phase1B1, phase1B4, cmux, expandRow, ggswLevel, compactPhase1B1,
+          compactPhase1B4, compactCmux, compactRow, compactGgswLevel, keysPrepare, bcastWrite,
+          net, load};
+    }
+  }
+
+  /** Median seconds of {@code reps} runs of {@code r}. */
+  static double time(int reps, ThrowingRunnable r) throws Exception {
+    double[] s = new double[reps];
+    for (int i = 0; i < reps; i++) {
+      long t0 = System.nanoTime();
+      r.run();
+      s[i] = (System.nanoTime() - t0) / 1e9;
+    }
+    return SparkOverheadBench.median(s);
+  }
+
+  /** A measured action. */
+  interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+
+  /**
+   * Phase 1 and phase 2 of {@code p} on one thread over 64 columns of {@code rows} rows: {@code
+   * {raw bytes/s at batch 1, at batch 4, seconds per CMux}}; the queries come from {@code qs}.
+   */
+  static double[] passes(Params p, Geometry g, PreparedQuery[] qs) {
+    PreparedDatabase db = PreparedDatabase.prepare(p, g, new SyntheticRecords(g.rows()
+        * (long) g.cols(), p.bytesPerPolynomial(), 7), 0, g.cols(), null);
+    PirServer server = new PirServer(p);
+    double[] out = new double[3];
+    for (int k = 0; k < 2; k++) {
+      PreparedQuery[] b = k == 0 ? new PreparedQuery[] {qs[0]} : qs;
+      server.answerRange(db, b, new PirServer.Timings()); // warm-up
+      double[] r1 = new double[5];
+      double[] r2 = new double[5];
+      for (int i = 0; i < 5; i++) {
+        PirServer.Timings t = new PirServer.Timings();
+        server.answerRange(db, b, t);
+        r1[i] = b.length * (double) g.rawBytes() / (t.phase1Nanos / 1e9);
+        r2[i] = t.phase2Nanos / 1e9 / (b.length * (double) g.planes() * (g.cols() - 1));
+      }
+      out[k] = SparkOverheadBench.median(r1);
+      if (k == 1) {
+        out[2] = SparkOverheadBench.median(r2);
+      }
+    }
+    return out;
+  }
+
+  /** Measures every rate on one thread ({@link #measure}) and writes them to {@code out}. */
+  static void calibrate(Path out, int rows) throws Exception {
+    Rates r;
+    try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir calibrate",
+        "local[1]"))) {
+      sc.setLogLevel("WARN");
+      r = measure(rows, 64, true, true, sc);
+    }
+    StringBuilder sb = new StringBuilder("# jpir cost-model rates, one core, ")
+        .append(System.getProperty("java.runtime.version")).append(", ").append(cpu())
+        .append(", rows ").append(rows).append('\n');
+    String[] k = Rates.names();
+    double[] v = r.values();
+    for (int i = 0; i < k.length; i++) {
+      sb.append(k[i]).append('=').append(String.format(Locale.ROOT, "%.6g", v[i])).append('\n');
+    }
+    Files.writeString(out, sb.toString());
+    System.out.print(sb);
+  }
+
+  /**
+   * The rates on one thread over {@code width} columns of {@code rows} rows: classic and/or
+   * compact passes and expansions (NaN for the kind not measured), the driver's broadcast write
+   * rate on {@code sc} (a broadcast of 4 prepared queries, destroyed), loopback TCP.
+   */
+  static Rates measure(int rows, int width, boolean classic, boolean compactToo,
+      JavaSparkContext sc) throws Exception {
+    SecureRandom rnd = new SecureRandom();
+    Geometry g = Geometry.of(P, (long) rows * width, P.bytesPerPolynomial(), rows);
+    PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
+    QueryExpander ex = new QueryExpander(P);
+    List<ClientQuery> cq = new ArrayList<>();
+    PreparedQuery[] qs = new PreparedQuery[4];
+    for (int i = 0; i < 4; i++) {
+      cq.add(client.query(i * 13L));
+      qs[i] = ex.expand(cq.get(i), g);
+    }
+    int levels = Noise.levels(g.cols());
+    double nan = Double.NaN;
+    double[] pc = {nan, nan, nan};
+    double expand = nan;
+    double ggsw = nan;
+    if (classic) {
+      pc = passes(P, g, qs);
+      expand = time(3, () -> ex.expand(cq.get(1), g)) / rows;
+      ggsw = time(3, () -> ex.expandPhase2(cq.get(2), g)) / levels;
+    }
+    double[] pcc = {nan, nan, nan};
+    double compact = nan;
+    double compactGgsw = nan;
+    double keysPrepare = nan;
+    if (compactToo) {
+      Geometry gc = Geometry.of(CP.server(), (long) rows * width,
+          CP.server().bytesPerPolynomial(), rows);
+      CompactClient alice = new CompactClient(CP, gc, CompactClient.generateSecret(CP, rnd),
+          "a", rnd);
+      org.jpir.core.EvaluationKeys keys = alice.evaluationKeys();
+      keysPrepare = time(3, () -> PreparedEvaluationKeys.prepare(CP, keys));
+      PreparedEvaluationKeys pk = PreparedEvaluationKeys.prepare(CP, keys);
+      CompactQuery q = alice.query(5);
+      CompactExpander cex = new CompactExpander(CP);
+      PreparedQuery[] cqs = new PreparedQuery[4];
+      for (int i = 0; i < 4; i++) {
+        cqs[i] = cex.expand(alice.query(i * 11L), pk, null);
+      }
+      pcc = passes(CP.server(), gc, cqs);
+      compact = time(3, () -> cex.expand(q, pk, null)) / rows;
+      compactGgsw = time(3, () -> cex.expandPhase2(q, pk, null)) / levels;
+    }
+    long bytes = MemoryPlan.expandedQueryBytes(P, g) * 4;
+    sc.broadcast(qs).destroy();
+    double bcast = bytes / time(3, () -> sc.broadcast(qs).destroy());
+    double net = loopback(256 << 20);
+    return new Rates(pc[0], pc[1], pc[2], expand, ggsw, pcc[0], pcc[1], pcc[2], compact,
+        compactGgsw, keysPrepare, bcast, net, SparkOverheadBench.load1());
+  }
+
+  /** Loopback TCP throughput (bytes/s) for {@code bytes} sent through one socket. */
+  static double loopback(int bytes) throws Exception {
+    try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread sender = new Thread(() -> {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), ss.getLocalPort());
+            OutputStream os = s.getOutputStream()) {
+          byte[] buf = new byte[1 << 20];
+          for (int sent = 0; sent < bytes; sent += buf.length) {
+            os.write(buf);
+          }
+        } catch (IOException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      try (Socket s = accept(ss, sender)) {
+        long t0 = System.nanoTime();
+        InputStream in = s.getInputStream();
+        byte[] buf = new byte[1 << 20];
+        long got = 0;
+        int n;
+        while ((n = in.read(buf)) > 0) {
+          got += n;
+        }
+        sender.join();
+        return got / ((System.nanoTime() - t0) / 1e9);
+      }
+    }
+  }
+
+  private static Socket accept(ServerSocket ss, Thread sender) throws IOException {
+    sender.start();
+    return ss.accept();
+  }
+
+  static String cpu() {
+    try {
+      return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+          .filter(l -> l.startsWith("model name")).findFirst().map(l -> l.split(":", 2)[1].trim())
+          .orElse("?") + " (" + Runtime.getRuntime().availableProcessors() + " cores)";
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+
+  // ---------------------------------------------------------------- points
+
+  static final String[] POINT_COLUMNS = {"master", "executors", "cores", "host_cores", "mib",
+      "rows", "cols", "partitions", "kind", "batch", "batches", "seconds", "job_overhead_s",
+      "task_overhead_s", "sched_delay_ms", "deser_ms", "task_run_ms", "result_bytes",
+      "bcast_bytes", "bcast_fetched_bytes", "drv_bcast_ms", "drv_job_ms", "drv_merge_ms",
+      "expand_s", "load1"};
+
+  static void point(Map<String, String> o) throws Exception {
+    String master = need(o, "master");
+    long mib = Long.parseLong(need(o, "mib"));
+    int rows = Integer.parseInt(o.getOrDefault("rows", "0"));
+    int batch = Integer.parseInt(need(o, "batch"));
+    int batches = Integer.parseInt(o.getOrDefault("batches", "4"));
+    String kind = o.getOrDefault("kind", "classic");
+    Path out = Path.of(need(o, "out"));
+    Params p = kind.equals("compact") ? CP.server() : P;
+    int rs = p.bytesPerPolynomial();
+    long count = (mib << 20) / rs;
+    Geometry g = rows > 0 ? Geometry.of(p, count, rs, rows) : Geometry.choose(p, count, rs, 1024);
+    SyntheticSourceFactory src = new SyntheticSourceFactory(count, rs, 11);
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    SecureRandom rnd = new SecureRandom();
+    SparkConf conf = SparkSetup.conf("jpir cost-model point", master);
+    String jar = System.getProperty("jpir.appJar");
+    if (master.startsWith("local-cluster[")) {
+      // local-cluster[E,c,mem]: plan for all E executors of c cores (Spark's default
+      // parallelism there is max(E c, 2), which would double a single 1-core executor)
+      String[] e = master.substring("local-cluster[".length(), master.length() - 1).split(",");
+      conf.setIfMissing("spark.executor.instances", e[0].trim());
+      conf.setIfMissing("spark.executor.cores", e[1].trim());
+      if (jar != null) {
+        conf.setIfMissing("spark.executor.extraClassPath", jar);
+      }
+    }
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      sc.setLogLevel("WARN");
+      DistributedPirServer.Workload w = new DistributedPirServer.Workload(batch,
+          kind.equals("classic-driver") ? DistributedPirServer.ExpandMode.DRIVER
+              : DistributedPirServer.ExpandMode.EXECUTOR, kind.equals("compact") ? CP : null);
+      DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, 0, w);
+      int parts = server.partitioning().count();
+      int executors = server.memoryPlan().executors();
+      int cores = server.memoryPlan().coresPerExecutor();
+      // the master's overhead: empty jobs of parts and 4 parts tasks
+      double[] oh = overhead(sc, parts);
+      // the rates under the same conditions (this JVM, the load of the moment), before the point
+      Rates rates = measure(g.rows(), 32, !kind.equals("compact"), kind.equals("compact"), sc);
+      PirClient client = kind.equals("compact") ? null
+          : new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
+      CompactClient alice = kind.equals("compact") ? new CompactClient(CP, g,
+          CompactClient.generateSecret(CP, rnd), "alice", rnd) : null;
+      EvaluationKeyStore store = null;
+      if (alice != null) {
+        store = new EvaluationKeyStore(CP);
+        store.register(alice.evaluationKeys());
+      }
+      double[] secs = new double[batches];
+      List<double[]> comps = new ArrayList<>();
+      for (int k = 0; k < batches; k++) {
+        long[] idx = new long[batch];
+        for (int i = 0; i < batch; i++) {
+          idx[i] = (k * 7919L * batch + i * 104729L) % count;
+        }
+        DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
+        org.jpir.core.Answer[] a;
+        long t0;
+        if (alice != null) {
+          List<CompactQuery> qs = new ArrayList<>();
+          for (long i : idx) {
+            qs.add(alice.query(i));
+          }
+          t0 = System.nanoTime();
+          a = server.answerCompactBatch(CP, qs, store, w.mode(), st);
+        } else {
+          List<ClientQuery> qs = new ArrayList<>();
+          for (long i : idx) {
+            qs.add(client.query(i));
+          }
+          t0 = System.nanoTime();
+          a = server.answerClientBatch(qs, w.mode(), st);
+        }
+        secs[k] = (System.nanoTime() - t0) / 1e9;
+        for (int i = 0; i < batch; i++) {
+          byte[] rec = alice != null ? alice.decode(a[i], idx[i]) : client.decode(a[i], idx[i]);
+          if (!Arrays.equals(rec, truth.record(idx[i]))) {
+            throw new IllegalStateException("wrong record in batch " + k + ", query " + i);
+          }
+        }
+        SparkBatchMetrics m = st[0].spark();
+        DistributedPirServer.DriverTimes d = st[0].driver();
+        comps.add(new double[] {m.schedulerDelayMs(), m.deserializeMs(), m.runMs(),
+            m.resultBytes(), m.broadcastBytes(), m.broadcastFetchedBytes(),
+            d.broadcastNanos() / 1e6, d.jobNanos() / 1e6, d.mergeNanos() / 1e6,
+            st[0].expandNanos() / 1e9});
+        System.out.printf(Locale.ROOT, "point %s %s batch %d/%d: %.3f s; %s%n", master, kind,
+            k + 1, batches, secs[k], m.describe());
+      }
+      double steady = SparkOverheadBench.median(Arrays.copyOfRange(secs, 1, batches));
+      double[] c = new double[comps.get(0).length];
+      for (int j = 0; j < c.length; j++) {
+        int jj = j;
+        c[j] = SparkOverheadBench.median(comps.subList(1, batches).stream()
+            .mapToDouble(x -> x[jj]).toArray());
+      }
+      List<String> row = new ArrayList<>(List.of(master, "" + executors, "" + cores,
+          "" + Runtime.getRuntime().availableProcessors(), "" + mib, "" + g.rows(),
+          "" + g.cols(), "" + parts, kind, "" + batch, "" + batches, fmt(steady), fmt(oh[0]),
+          fmt(oh[1])));
+      for (double x : c) {
+        row.add(fmt(x));
+      }
+      row.add(fmt(SparkOverheadBench.load1()));
+      for (double x : rates.values()) {
+        row.add(fmt(x));
+      }
+      if (!Files.exists(out)) {
+        List<String> h = new ArrayList<>(List.of(POINT_COLUMNS));
+        for (String n : Rates.names()) {
+          h.add("r_" + n);
+        }
+        Files.writeString(out, String.join("\t", h) + "\n");
+      }
+      Files.writeString(out, String.join("\t", row) + "\n", StandardOpenOption.APPEND);
+      System.out.println("point: " + String.join(" ", row));
+    }
+  }
+
+  /**
+   * The master's overhead from empty jobs: {@code {per job, per task}} seconds, from the median
+   * times of jobs of {@code n} and {@code 4 n} tasks.
+   */
+  static double[] overhead(JavaSparkContext sc, int n) throws Exception {
+    List<Integer> a = new ArrayList<>();
+    for (int i = 0; i < 4 * n; i++) {
+      a.add(i);
+    }
+    sc.parallelize(a.subList(0, n), n).map(x -> x).collect();
+    double t1 = time(7, () -> sc.parallelize(a.subList(0, n), n).map(x -> x).collect());
+    double t4 = time(7, () -> sc.parallelize(a, 4 * n).map(x -> x).collect());
+    double perTask = Math.max(0, (t4 - t1) / (3.0 * n));
+    return new double[] {Math.max(0, t1 - n * perTask), perTask};
+  }
+
+  static String fmt(double x) {
+    return String.format(Locale.ROOT, "%.6g", x);
+  }
+
+  // ---------------------------------------------------------------- the model
+
+  /** One configuration to predict. */
+  record Config(int executors, int cores, int hostCores, long rawBytes, int rows, String kind,
+      int batch, boolean local, double jobOverhead, double taskOverhead, long heapPerExecutor) {}
+
+  /** A prediction: seconds per batch by term, the partitioning, the memory plan's verdict. */
+  record Prediction(Map<String, Double> terms, int partitions, int slots, int rows, int cols,
+      long resultBytes, long broadcastBytes, String memory) {
+    double seconds() {
+      return terms.values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    String limit() {
+      if (memory != null) {
+        return "memory";
+      }
+      return terms.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+    }
+  }
+
+  /**
+   * Seconds per batch of {@code c.batch} queries: driver expansion (GGSWs; all of it in
+   * classic-driver), the broadcast (driver write; executors fetch, torrent rounds of log2(E+1);
+   * none in local mode, which hands the batch over by reference), executor expansion (each
+   * executor expands every query once, its cores in parallel), the task waves (phase 1 and
+   * phase 2 of the widest partition, CPU shared when E x c exceeds the host's cores), the fold
+   * above the partitions (tree stages of fan-in 8 and the driver's merge), the results' transfer
+   * and the master's job and task overhead.
+   */
+  static Prediction predict(Config c, Rates r) {
+    boolean compact = c.kind().equals("compact");
+    Params p = compact ? CP.server() : P;
+    int rs = p.bytesPerPolynomial();
+    long count = (c.rawBytes() + rs - 1) / rs;
+    Geometry g = c.rows() > 0 ? Geometry.of(p, count, rs, c.rows())
+        : Geometry.choose(p, count, rs, 1024);
+    int slots = c.executors() * c.cores();
+    ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), slots, 1);
+    int np = parts.count();
+    int b = c.batch();
+    int levels = Noise.levels(g.cols());
+    boolean onDriver = c.kind().equals("classic-driver");
+    long expanded = MemoryPlan.expandedQueryBytes(p, g);
+    long wire = compact ? Wire.maxCompactQueryBytes(CP, g) + Wire.maxEvaluationKeysBytes(CP)
+        : Wire.maxQueryBytes(p, g);
+    long bcastBytes = (long) b * (onDriver ? expanded : wire);
+    if (parts.count() > FAN_IN) {
+      // the executor-side fold's GGSWs of the levels above the partitions, once per batch
+      long perLevel = 8L * p.n() * 2 * p.ggswLevels() * 2 * p.glweLimbs();
+      int above = Math.max(0, levels - new org.jpir.spark.ColumnTree(g.cols())
+          .lowestLevel(parts.bounds()));
+      bcastBytes += (long) b * above * perLevel;
+    }
+    Map<String, Double> t = new LinkedHashMap<>();
+    double expandQuery = g.rows() * (compact ? r.compactRow() : r.expandRow());
+    // classic queries in local mode: the driver takes the GGSWs from the tasks' expansions
+    t.put("driver expansion", onDriver ? b * expandQuery : c.local() && !compact ? 0
+        : b * levels * (compact ? r.compactGgswLevel() : r.ggswLevel()));
+    double fetchRounds = Math.ceil(Math.log(c.executors() + 1) / Math.log(2));
+    t.put("broadcast", c.local() ? 0 : bcastBytes / r.bcastWrite()
+        + fetchRounds * bcastBytes / r.net() + (onDriver ? bcastBytes / r.bcastWrite() : 0));
+    // oversubscription: the executors' threads share the host's cores (local-cluster here)
+    double share = Math.max(1.0, (double) slots / Math.max(1, c.hostCores()));
+    // an executor's tasks expand different queries at once: as many as it runs tasks
+    int tasksPerExecutor = Math.max(1, Math.min(c.cores(), (np + c.executors() - 1)
+        / c.executors()));
+    t.put("executor expansion", onDriver ? 0
+        : Math.ceil((double) b / tasksPerExecutor) * expandQuery * share);
+    int waves = (np + slots - 1) / slots;
+    double rawPerCol = (double) g.rawBytes() / g.cols();
+    int w = parts.width();
+    t.put("phase 1", waves * b * w * rawPerCol / r.phase1(b, compact) * share);
+    t.put("phase 2", waves * b * g.planes() * (double) (w - 1) * r.cmux(compact) * share);
+    // the fold above the partitions: tree stages while more than FAN_IN spans, then the driver
+    double fold = 0;
+    int n = np;
+    int stages = 0;
+    while (n > FAN_IN) {
+      n = (n + FAN_IN - 1) / FAN_IN;
+      stages++;
+      // one task per group merges its FAN_IN spans of about 2 nodes each
+      fold += b * g.planes() * 2.0 * FAN_IN * r.cmux(compact) * share;
+    }
+    fold += b * g.planes() * 2.0 * n * r.cmux(compact); // the driver's merge of the spans left
+    t.put("fold", fold);
+    long glwe = 2L * p.glweLimbs() * p.n() * 2; // 16-bit digits
+    long resultBytes = (long) np * b * g.planes() * 2 * glwe;
+    t.put("results", c.local() ? 0 : (double) resultBytes / r.net());
+    t.put("overhead", (1 + stages) * c.jobOverhead() + waves * c.taskOverhead() * Math.min(
+        np, slots) / Math.max(1, Math.min(np, c.hostCores())));
+    String memory = null;
+    if (c.heapPerExecutor() > 0) {
+      long usable = c.heapPerExecutor() - MemoryPlan.RESERVED;
+      MemoryPlan plan = MemoryPlan.of(p, g, parts, b, onDriver
+          ? DistributedPirServer.ExpandMode.DRIVER : DistributedPirServer.ExpandMode.EXECUTOR,
+          compact ? CP : null, new MemoryPlan.ExecutorResources(c.executors(), c.cores(), usable,
+              (long) (0.6 * usable), 0.6, 0, c.local()));
+      try {
+        plan.check();
+      } catch (IllegalArgumentException e) {
+        // the heap that passes all three of MemoryPlan's checks
+        double need = Math.max(plan.totalNeed() / MemoryPlan.HEAP_SHARE, Math.max(
+            (plan.pvecBytesPerExecutor() + plan.broadcastBytes()) / 0.6, plan.cacheNeed() / 0.4))
+            + MemoryPlan.RESERVED;
+        memory = String.format(Locale.ROOT, "needs %.0f GiB/executor", need / (1L << 30));
+      }
+    }
+    return new Prediction(t, np, slots, g.rows(), g.cols(), resultBytes, bcastBytes, memory);
+  }
+
+  // ---------------------------------------------------------------- report
+
+  static void report(Path ratesFile, Path points, Path out, String commands) throws Exception {
+    Rates r = Rates.read(ratesFile);
+    List<String> lines = Files.readAllLines(points);
+    String[] head = lines.get(0).split("\t");
+    Map<String, Integer> col = new LinkedHashMap<>();
+    for (int i = 0; i < head.length; i++) {
+      col.put(head[i], i);
+    }
+    StringBuilder md = new StringBuilder();
+    md.append("# Cost model of the `answer` job\n\n");
+    md.append("Generated by `deploy/costmodel.sh` (`CostModel report`; do not edit by hand)"
+        + " from the rates in `deploy/costmodel/rates.properties` and the points in"
+        + " `deploy/costmodel/points.tsv`, measured on ").append(cpu()).append(", JDK ")
+        .append(System.getProperty("java.runtime.version")).append(".\n\n");
+    md.append("""
+        Per batch of b queries on E executors of c cores, the sum of these terms (sizes from the
+        project's own code: `Wire.maxQueryBytes`, `Wire.maxCompactQueryBytes` +
+        `Wire.maxEvaluationKeysBytes`, `MemoryPlan.expandedQueryBytes`, the real partition count
+        of `ColumnPartitioning.plan(cols, E c, 1)`, whose width is a multiple of
+        `PirServer.chunkColumns`):
+
+        | term | formula |
+        |---|---|
+        | driver expansion | classic/compact: b x levels x (GGSW s per level) (classic in local mode: 0, the GGSWs come from the tasks' expansions); classic-driver: b x rows x (expansion s per row) |
+        | broadcast | cluster: bytes / write rate + ceil(log2(E+1)) x bytes / network (torrent rounds; assumed) (+ deserialization in classic-driver); local mode: 0 (hand-off by reference); bytes = b x wire query (+ the client's evaluation keys, compact) or b x expanded query (classic-driver), + b x (levels above the partitions) x one GGSW level when partitions > 8 (the executor-side fold's GGSWs) |
+        | executor expansion | ceil(b / t) x rows x (expansion s per row) x oversubscription, t = min(c, partitions per executor) |
+        | phase 1 | waves x b x (widest partition's raw bytes) / (phase-1 rate at batch b) x oversubscription |
+        | phase 2 | waves x b x planes x (width - 1) x CMux x oversubscription |
+        | fold | per tree stage (fan-in 8) b x planes x 2 x 8 CMux, then the driver's merge of n <= 8 spans: b x planes x 2 n CMux |
+        | results | cluster: partitions x b x planes x 2 GLWEs / network |
+        | overhead | (1 + tree stages) x (empty job on the master) + waves x (per task on the master) |
+
+        waves = ceil(partitions / (E c)); oversubscription = max(1, E c / host cores) (local-cluster
+        on this 2-core machine: 3 executors of 1 core plus the driver share 2 cores).
+        Not in the steady state: the first batch's JIT warm-up and, per executor and client, the
+        preparation of the evaluation keys (`keys_prepare_s`, then cached).
+        Memory feasibility per executor is `MemoryPlan.check` (cached PVECs of the busiest
+        executor, the batch's broadcast, the query cache, the phase-1 scratch).
+
+        """);
+    md.append("## Rates (one core, measured by `CostModel calibrate`; used for the grid)\n\n"
+        + "Each point below is predicted with the rates its own JVM measured just before it"
+        + " (columns `r_*` of points.tsv): the two cores of this machine are shared with other"
+        + " work, so rates measured minutes apart differ by more than the model's terms.\n\n"
+        + "| rate | value |\n|---|---:|\n");
+    String[] k = Rates.names();
+    double[] v = r.values();
+    for (int i = 0; i < k.length; i++) {
+      md.append("| ").append(k[i]).append(" | ").append(fmt(v[i])).append(" |\n");
+    }
+    md.append("\n## Check against measured points\n\n"
+        + "Measured: median seconds per batch after the first (the first carries the JIT"
+        + " warm-up and, for compact queries, the keys' preparation). Job and task overheads are"
+        + " measured per master with empty jobs (the platform, not the PIR work). Error ="
+        + " predicted / measured - 1.\n\n"
+        + "| master | E x c | DB MiB | rows x cols | partitions | kind | batch | measured s |"
+        + " predicted s | error | largest predicted term | results to driver or shuffle, KB"
+        + " measured / predicted | measured components | load |\n"
+        + "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---|---:|\n");
+    List<Double> errs = new ArrayList<>();
+    for (String l : lines.subList(1, lines.size())) {
+      String[] f = l.split("\t");
+      java.util.function.Function<String, String> s = name -> f[col.get(name)];
+      java.util.function.ToDoubleFunction<String> d = name -> Double.parseDouble(s.apply(name));
+      String master = s.apply("master");
+      Config c = new Config((int) d.applyAsDouble("executors"), (int) d.applyAsDouble("cores"),
+          (int) d.applyAsDouble("host_cores"), (long) d.applyAsDouble("mib") << 20,
+          (int) d.applyAsDouble("rows"), s.apply("kind"), (int) d.applyAsDouble("batch"),
+          master.startsWith("local["), d.applyAsDouble("job_overhead_s"),
+          d.applyAsDouble("task_overhead_s"), 0);
+      Prediction pr = predict(c, pointRates(f, col, r));
+      double meas = d.applyAsDouble("seconds");
+      double err = pr.seconds() / meas - 1;
+      errs.add(Math.abs(err));
+      md.append(String.format(Locale.ROOT, "| `%s` | %d x %d | %s | %d x %d | %d (model %d) |"
+          + " %s | %d | %.3f | %.3f | %+.0f%% | %s %.0f%% | %.0f / %.0f | task run %.0f ms,"
+          + " sched. %.0f ms,"
+          + " broadcast %.1f MB, driver job %.0f ms | %s |%n", master, c.executors(), c.cores(),
+          s.apply("mib"), pr.rows(), pr.cols(), (int) d.applyAsDouble("partitions"),
+          pr.partitions(), c.kind(), c.batch(), meas, pr.seconds(), 100 * err, pr.limit(),
+          100 * pr.terms().get(pr.limit()) / pr.seconds(), d.applyAsDouble("result_bytes") / 1e3,
+          pr.resultBytes() / 1e3, d.applyAsDouble("task_run_ms"),
+          d.applyAsDouble("sched_delay_ms"), d.applyAsDouble("bcast_bytes") / 1e6,
+          d.applyAsDouble("drv_job_ms"), s.apply("load1")));
+    }
+    md.append(String.format(Locale.ROOT, "%nMedian absolute error over %d points: %.0f%%.%n",
+        errs.size(), 100 * SparkOverheadBench.median(errs.stream().mapToDouble(x -> x)
+            .toArray())));
+    md.append("\nPredicted terms of each point (seconds):\n\n| point | ");
+    List<String> names = new ArrayList<>(predict(new Config(1, 1, 1, 1 << 26, 0, "classic", 1,
+        true, 0, 0, 0), r).terms().keySet());
+    md.append(String.join(" | ", names)).append(" |\n|---|").append("---:|".repeat(names.size()))
+        .append('\n');
+    for (String l : lines.subList(1, lines.size())) {
+      String[] f = l.split("\t");
+      java.util.function.ToDoubleFunction<String> d = name -> Double.parseDouble(
+          f[col.get(name)]);
+      String master = f[col.get("master")];
+      Config c = new Config((int) d.applyAsDouble("executors"), (int) d.applyAsDouble("cores"),
+          (int) d.applyAsDouble("host_cores"), (long) d.applyAsDouble("mib") << 20,
+          (int) d.applyAsDouble("rows"), f[col.get("kind")], (int) d.applyAsDouble("batch"),
+          master.startsWith("local["), d.applyAsDouble("job_overhead_s"),
+          d.applyAsDouble("task_overhead_s"), 0);
+      Prediction pr = predict(c, pointRates(f, col, r));
+      md.append("| `").append(master).append("` ").append(c.kind()).append(" b=")
+          .append(c.batch());
+      for (String nm : names) {
+        md.append(" | ").append(String.format(Locale.ROOT, "%.3f", pr.terms().get(nm)));
+      }
+      md.append(" |\n");
+    }
+    grid(md, r, lines, col);
+    if (!commands.isEmpty()) {
+      md.append("\n## Commands\n\n```\n").append(commands.replace("\\n", "\n")).append("\n```\n");
+    }
+    Files.writeString(out, md.toString());
+    System.out.print(md);
+  }
+
+  /** The rates measured in a point's own JVM ({@code r_*} columns), else {@code fallback}. */
+  static Rates pointRates(String[] f, Map<String, Integer> col, Rates fallback) {
+    String[] k = Rates.names();
+    double[] v = fallback.values();
+    for (int i = 0; i < k.length; i++) {
+      Integer c = col.get("r_" + k[i]);
+      if (c != null && c < f.length && !f[c].equals("NaN")) {
+        v[i] = Double.parseDouble(f[c]);
+      }
+    }
+    return new Rates(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
+        v[12], v[13]);
+  }
+
+  /** The prediction grid: 10..1000 executors of 4 cores and 64 GiB, 10 GiB..10 TiB, batch 4. */
+  static void grid(StringBuilder md, Rates r, List<String> lines, Map<String, Integer> col) {
+    // per-job and per-task overheads: the largest measured on a multi-executor master
+    double job = 0;
+    double task = 0;
+    for (String l : lines.subList(1, lines.size())) {
+      String[] f = l.split("\t");
+      if (f[col.get("master")].startsWith("local-cluster")) {
+        job = Math.max(job, Double.parseDouble(f[col.get("job_overhead_s")]));
+        task = Math.max(task, Double.parseDouble(f[col.get("task_overhead_s")]));
+      }
+    }
+    int cores = 4;
+    long heap = 64L << 30;
+    int batch = 4;
+    md.append(String.format(Locale.ROOT, "%n## Predicted (not measured): executors of %d cores"
+        + " and %d GiB, batches of %d%n%nPer cell: queries/s for classic queries (executor"
+        + " expansion) / compact queries, and the limiting term of each (memory: MemoryPlan"
+        + " refuses the job; the cell names the heap per executor it would need; \"k partitions for"
+        + " n cores\": the planner's floor of one phase-1 chunk per partition leaves cores idle)."
+        + " Overheads"
+        + " per job %.3f s and per task %.4f s (the local-cluster points'); network = the"
+        + " measured loopback rate, which a real network is slower than. The CPU rates were"
+        + " measured at a load average of %.1f on 2 shared cores: absolute queries/s are"
+        + " pessimistic by the same factor in every CPU term; the partition counts, memory"
+        + " verdicts and byte counts do not depend on it.%n%n", cores, heap >> 30, batch, job,
+        task, r.load()));
+    int[] ex = {10, 30, 100, 300, 1000};
+    long[] dbs = {10L << 30, 100L << 30, 1L << 40, 10L << 40};
+    md.append("| DB \\ executors |");
+    for (int e : ex) {
+      md.append(' ').append(e).append(" |");
+    }
+    md.append("\n|---|").append("---|".repeat(ex.length)).append('\n');
+    for (long db : dbs) {
+      md.append("| ").append(db >= 1L << 40 ? (db >> 40) + " TiB" : (db >> 30) + " GiB")
+          .append(" |");
+      for (int e : ex) {
+        Prediction a = predict(new Config(e, cores, e * cores, db, 0, "classic", batch, false,
+            job, task, heap), r);
+        Prediction c = predict(new Config(e, cores, e * cores, db, 0, "compact", batch, false,
+            job, task, heap), r);
+        md.append(' ').append(cell(a, batch)).append(" / ").append(cell(c, batch)).append(" |");
+      }
+      md.append('\n');
+    }
+  }
+
+  private static String cell(Prediction p, int batch) {
+    if (p.memory() != null) {
+      return "memory (" + p.memory() + ")";
+    }
+    return String.format(Locale.ROOT, "%.2f q/s, %s %.0f%%%s", batch / p.seconds(), p.limit(),
+        100 * p.terms().get(p.limit()) / p.seconds(), p.partitions() < p.slots()
+            ? " (" + p.partitions() + " partitions for " + p.slots() + " cores)" : "");
+  }
+}
