@@ -95,15 +95,19 @@ class CompactQueryTest {
     Params kp = CP.keys();
     int n = kp.n();
     int limbs = kp.glweLimbs();
-    CompactClient c = client(smallGeometry(), "gina");
-    PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(CP,
-        Wire.readEvaluationKeys(Wire.writeEvaluationKeys(c.evaluationKeys()), CP));
     GlweOps ops = new GlweOps(kp);
     Prg prg = Prg.fromSecureRandom(RANDOM);
-    long[] s = c.secret().coefficients();
     double sum = 0;
     int count = 0;
-    for (int t = 0; t < 8; t++) {
+    // one product per client: the noise of one client's product depends on its own s (through
+    // s^2) and key errors, whose realizations spread a single client's variance by about
+    // +-50% around the estimate; 12 clients average that out
+    int clients = 12;
+    for (int t = 0; t < clients; t++) {
+      CompactClient c = client(smallGeometry(), "gina" + t);
+      PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(CP,
+          Wire.readEvaluationKeys(Wire.writeEvaluationKeys(c.evaluationKeys()), CP));
+      long[] s = c.secret().coefficients();
       long[] msg = new long[limbs * n];
       prg.fillUniformDigits(msg, 0, 3 * n, kp.base2k());
       Glwe x = ops.encrypt(c.secret(), msg, prg, prg);
@@ -137,8 +141,11 @@ class CompactQueryTest {
         + " 2^%.2f, estimate 2^%.2f (unrounded keys 2^%.2f)%n", CP.keyBits(),
         Math.log(measured) / Math.log(4), Math.log(est) / Math.log(4),
         Math.log(unrounded) / Math.log(4));
-    assertTrue(measured <= est * tolerance(count), measured + " above " + est);
-    assertTrue(measured >= est * (2 - tolerance(count)) * 0.8, measured + " far below " + est);
+    // the spread of the mean over 12 clients' realizations (about +-15%), not the coefficient
+    // count, sets the tolerance
+    double tol = Math.max(tolerance(count), 1.3);
+    assertTrue(measured <= est * tol, measured + " above " + est + " (x " + tol + ")");
+    assertTrue(measured >= est * (2 - tol) * 0.8, measured + " far below " + est);
   }
 
   @Test
