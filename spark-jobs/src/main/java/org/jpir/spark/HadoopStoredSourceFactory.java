@@ -7,6 +7,7 @@ import org.jpir.core.PreparedDatabase;
 import org.jpir.core.Presets;
 import org.jpir.core.RecordSource;
 import org.jpir.datasets.store.Manifest;
+import org.jpir.datasets.store.StoredDatabase;
 
 /**
  * A stored database (datasets/FORMAT.md) read through Hadoop's FileSystem ({@link Storage}), so
@@ -80,18 +81,9 @@ public record HadoopStoredSourceFactory(String uri, int columnsPerChunk)
   }
 
   /** The records of columns [first, first + count): their chunks, read and verified. */
-  private ChunkRecords load(Manifest m, int first, int count) {
-    Geometry g = m.geometry();
-    if (first < 0 || count < 1 || first + count > g.cols()) {
-      throw new IllegalArgumentException("column range [" + first + ", " + (first + count)
-          + ") is not inside [0, " + g.cols() + ")");
-    }
+  private RecordSource load(Manifest m, int first, int count) {
     Storage dir = Storage.at(uri);
-    int k0 = m.chunkOfColumn(first);
-    int k1 = m.chunkOfColumn(first + count - 1);
-    byte[][] chunks = new byte[k1 - k0 + 1][];
-    long[] firsts = new long[chunks.length];
-    for (int k = k0; k <= k1; k++) {
+    return StoredDatabase.loadColumns(m, first, count, k -> {
       Manifest.Chunk c = m.chunks().get(k);
       byte[] b = dir.readExactly(c.file(), c.bytes(), "chunk");
       CRC32C crc = new CRC32C();
@@ -101,46 +93,12 @@ public record HadoopStoredSourceFactory(String uri, int columnsPerChunk)
             + String.format("%08x", (int) crc.getValue()) + " but the manifest says "
             + String.format("%08x", c.crc32c()));
       }
-      chunks[k - k0] = b;
-      firsts[k - k0] = c.firstRecord();
-    }
-    return new ChunkRecords(g, Manifest.firstRecordOfColumn(g, first),
-        Manifest.firstRecordOfColumn(g, first + count), chunks, firsts);
+      return b;
+    });
   }
 
   @Override
   public String describe() {
     return "stored(" + uri + ")";
-  }
-
-  /**
-   * Records {@code [lo, hi)} from consecutive chunks in memory (record r of chunk k at byte
-   * {@code (r - firsts[k]) * recordSize}), with the whole database's record count.
-   */
-  private record ChunkRecords(Geometry g, long lo, long hi, byte[][] chunks, long[] firsts)
-      implements RecordSource {
-    @Override
-    public long recordCount() {
-      return g.recordCount();
-    }
-
-    @Override
-    public int recordSize() {
-      return g.recordSize();
-    }
-
-    @Override
-    public void read(long index, byte[] dst, int off) {
-      if (index < lo || index >= hi) {
-        throw new IllegalArgumentException("record " + index + " is outside the loaded records ["
-            + lo + ", " + hi + ")");
-      }
-      int k = chunks.length - 1;
-      while (firsts[k] > index) {
-        k--;
-      }
-      System.arraycopy(chunks[k], (int) ((index - firsts[k]) * g.recordSize()), dst, off,
-          g.recordSize());
-    }
   }
 }

@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 import java.util.zip.CRC32C;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
@@ -256,18 +257,27 @@ public final class StoredDatabase implements RecordSource, Closeable {
    * whose records outside those columns throw. Chunk-aligned ranges read nothing extra.
    */
   public ColumnRange loadColumns(int firstCol, int count) {
-    Geometry g = manifest.geometry();
+    return loadColumns(manifest, firstCol, count, this::readChunk);
+  }
+
+  /**
+   * {@link #loadColumns(int, int)} for any store: the chunks covering the columns of {@code m},
+   * each read (whole and verified) by {@code readChunk(k)}.
+   */
+  public static ColumnRange loadColumns(Manifest m, int firstCol, int count,
+      IntFunction<byte[]> readChunk) {
+    Geometry g = m.geometry();
     if (firstCol < 0 || count < 1 || firstCol + count > g.cols()) {
       throw new IllegalArgumentException("column range [" + firstCol + ", " + (firstCol + count)
           + ") is not inside [0, " + g.cols() + ")");
     }
-    int k0 = manifest.chunkOfColumn(firstCol);
-    int k1 = manifest.chunkOfColumn(firstCol + count - 1);
+    int k0 = m.chunkOfColumn(firstCol);
+    int k1 = m.chunkOfColumn(firstCol + count - 1);
     byte[][] chunks = new byte[k1 - k0 + 1][];
     long[] firsts = new long[chunks.length];
     for (int k = k0; k <= k1; k++) {
-      chunks[k - k0] = readChunk(k);
-      firsts[k - k0] = manifest.chunks().get(k).firstRecord();
+      chunks[k - k0] = readChunk.apply(k);
+      firsts[k - k0] = m.chunks().get(k).firstRecord();
     }
     return new ColumnRange(g, firstCol, count, chunks, firsts);
   }
