@@ -17,9 +17,11 @@ import org.jpir.datasets.store.StoredDatabase;
  *
  * @param storedGeometry the manifest's geometry, null for synthetic databases
  * @param storedPreset the manifest's preset id, null for synthetic databases
+ * @param manifestExtra the manifest's further lines (e.g. {@code keyword.*}), empty for synthetic
+ *     databases
  */
 public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSize,
-    Geometry storedGeometry, String storedPreset) {
+    Geometry storedGeometry, String storedPreset, java.util.Map<String, String> manifestExtra) {
 
   /** Parses a spec; the message names what is wrong. */
   public static DatabaseSpec parse(String spec) {
@@ -43,7 +45,7 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
               + "' needs count >= 1 and record size >= 1");
         }
         return new DatabaseSpec(new SyntheticSourceFactory(count, size, seed), count, size,
-            null, null);
+            null, null, java.util.Map.of());
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("synthetic database '" + spec + "': " + e.getMessage());
       }
@@ -58,7 +60,8 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
             + " database readable through Hadoop's FileSystem (" + e.getMessage() + ")", e);
       }
       return new DatabaseSpec(new HadoopStoredSourceFactory(spec, m.columnsPerChunk()),
-          m.geometry().recordCount(), m.geometry().recordSize(), m.geometry(), m.presetId());
+          m.geometry().recordCount(), m.geometry().recordSize(), m.geometry(), m.presetId(),
+          m.extra());
     }
     Path dir = Path.of(spec);
     if (!Files.isDirectory(dir)) {
@@ -68,7 +71,8 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
     try (StoredDatabase db = StoredDatabase.open(dir)) {
       return new DatabaseSpec(new StoredSourceFactory(dir.toAbsolutePath().toString(),
           db.manifest().columnsPerChunk()),
-          db.recordCount(), db.recordSize(), db.geometry(), db.params().id());
+          db.recordCount(), db.recordSize(), db.geometry(), db.params().id(),
+          db.manifest().extra());
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("cannot open stored database " + dir + ": " + e);
     }
@@ -95,10 +99,5 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
       return storedGeometry;
     }
     return Presets.geometry(p, count, recordSize, maxRows);
-  }
-
-  /** The compact preset whose server parameters are {@code p}, or null. */
-  public static org.jpir.core.CompactParams compactFor(Params p) {
-    return Presets.compactFor(p);
   }
 }

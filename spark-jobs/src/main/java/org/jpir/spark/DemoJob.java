@@ -10,17 +10,13 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.jpir.core.Answer;
-import org.jpir.core.CompactClient;
 import org.jpir.core.CompactParams;
 import org.jpir.core.EvaluationKeyStore;
 import org.jpir.core.Geometry;
 import org.jpir.core.Noise;
 import org.jpir.core.Params;
-import org.jpir.core.PirClient;
 import org.jpir.core.Presets;
 import org.jpir.core.QueryIdMap;
-import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.core.Wire;
 import org.jpir.vmp.Kernels;
@@ -61,7 +57,17 @@ public final class DemoJob {
     Path adir = dir.resolve("answers");
     // the client's side: its secret key and the private map from random query ids to indices
     SecureRandom random = new SecureRandom();
-    Client client = cp != null ? compactClient(cp, g, random, dir) : classicClient(p, g, random);
+    AnyClient client = AnyClient.generate(p, g, "demo", random);
+    AnswerJob.Compact serverSide = null;
+    if (cp != null) {
+      byte[] evk = client.evaluationKeys();
+      Path keys = Files.createDirectories(dir.resolve("keys"));
+      Files.write(keys.resolve("demo.evk"), evk);
+      out("demo: the client's evaluation keys (%.2f MiB) uploaded once as keys/demo.evk",
+          evk.length / 1048576.0);
+      serverSide = new AnswerJob.Compact(cp, new EvaluationKeyStore(cp, keys),
+          DistributedPirServer.ExpandMode.EXECUTOR);
+    }
     QueryIdMap ids = new QueryIdMap();
     SplittableRandom pick = new SplittableRandom(seed);
     String corrupted = null;
@@ -79,7 +85,7 @@ public final class DemoJob {
       }
     }
     ids.save(dir.resolve("client-ids.map"));
-    AnswerJob.Summary s = AnswerJob.run(server, p, qdir, adir, batch, client.serverSide(),
+    AnswerJob.Summary s = AnswerJob.run(server, p, qdir, adir, batch, serverSide,
         DistributedPirServer.ExpandMode.EXECUTOR);
     boolean ok = s.rejected() == 1 && Files.exists(adir.resolve(corrupted + ".error"));
     SyntheticRecords truth = (SyntheticRecords) src.open();
@@ -104,71 +110,6 @@ public final class DemoJob {
       w.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     }
     return ok;
-  }
-
-  /** The demo client's side: query bytes for an index, and decoding of a parsed answer. */
-  private interface Client {
-    byte[] query(long index);
-
-    byte[] decode(Answer a, long index);
-
-    /** The query files' extension. */
-    String extension();
-
-    /** What the answer job needs for these queries (null for classic queries). */
-    AnswerJob.Compact serverSide();
-  }
-
-  private static Client classicClient(Params p, Geometry g, SecureRandom random) {
-    PirClient c = new PirClient(p, g, SecretKey.generate(p, random), random);
-    return new Client() {
-      public byte[] query(long index) {
-        return Wire.writeQuery(c.query(index));
-      }
-
-      public byte[] decode(Answer a, long index) {
-        return c.decode(a, index);
-      }
-
-      public String extension() {
-        return ".query";
-      }
-
-      public AnswerJob.Compact serverSide() {
-        return null;
-      }
-    };
-  }
-
-  /** A compact client whose evaluation keys are uploaded as {@code dir/keys/demo.evk}. */
-  private static Client compactClient(CompactParams cp, Geometry g, SecureRandom random, Path dir)
-      throws IOException {
-    CompactClient c = new CompactClient(cp, g, CompactClient.generateSecret(cp, random), "demo",
-        random);
-    byte[] evk = Wire.writeEvaluationKeys(c.evaluationKeys());
-    Path keys = Files.createDirectories(dir.resolve("keys"));
-    Files.write(keys.resolve("demo.evk"), evk);
-    out("demo: the client's evaluation keys (%.2f MiB) uploaded once as keys/demo.evk",
-        evk.length / 1048576.0);
-    AnswerJob.Compact side = new AnswerJob.Compact(cp, new EvaluationKeyStore(cp, keys),
-        DistributedPirServer.ExpandMode.EXECUTOR);
-    return new Client() {
-      public byte[] query(long index) {
-        return Wire.writeCompactQuery(c.query(index));
-      }
-
-      public byte[] decode(Answer a, long index) {
-        return c.decode(a, index);
-      }
-
-      public String extension() {
-        return ".cquery";
-      }
-
-      public AnswerJob.Compact serverSide() {
-        return side;
-      }
-    };
   }
 
   static void out(String fmt, Object... args) {

@@ -8,7 +8,6 @@ import java.util.Set;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
-import org.jpir.core.PirClient;
 import org.jpir.core.Presets;
 import org.jpir.core.QueryIdMap;
 import org.jpir.core.SecretKey;
@@ -118,21 +117,15 @@ public final class PirJob {
             SparkSetup.conf("jpir serve", "local[*]"), o.get("event-log", null)))) {
           Served sv = Served.prepare(o, sc);
           Storage out = storage(o.require("out"));
-          long idleLimit = o.getLong("max-idle-s", 0) * 1_000_000_000L;
-          long[] idleSince = {System.nanoTime()};
           Storage queries = storage(o.require("queries"));
           ServeJob.Summary s = ServeJob.serve(sv.server(), sv.params(), queries, out,
               sv.batch(), o.getInt("micro-batch", 64), sv.compact(), sv.mode(),
-              o.getLong("poll-ms", 500), () -> {
+              o.getLong("poll-ms", 500), o.getLong("max-idle-s", 0) * 1000, () -> {
                 if (out.exists("STOP")) {
                   System.out.println("serve: " + out + "/STOP found, stopping");
                   return true;
                 }
-                if (!ServeJob.pending(queries, out).isEmpty()) {
-                  idleSince[0] = System.nanoTime();
-                  return false;
-                }
-                return idleLimit > 0 && System.nanoTime() - idleSince[0] > idleLimit;
+                return false;
               }, micro -> {
                 // one JSON document per micro-batch, appended (the job's own file, not the
                 // answer directory, whose names are query ids only)
@@ -178,7 +171,7 @@ public final class PirJob {
       DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
       Params p = db.params(o.get("preset", null));
       Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
-      org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
+      org.jpir.core.CompactParams cp = Presets.compactFor(p);
       DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
           o.get("expand", "executor").toUpperCase(Locale.ROOT));
       int batch = o.getInt("batch", 4);
@@ -233,65 +226,21 @@ public final class PirJob {
     return store;
   }
 
-  /** One client, classic or compact (by the database's preset), behind the same calls. */
-  private static final class AnyClient {
-    private final PirClient classic;
-    private final org.jpir.core.CompactClient compact;
-    private final Params params;
-    private final Geometry geometry;
-
-    AnyClient(Options o, SecureRandom random) throws java.io.IOException {
-      DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
-      params = db.params(o.get("preset", null));
-      geometry = db.geometry(params, o.getInt("max-rows", 1024));
-      byte[] key = Files.readAllBytes(Path.of(o.require("key")));
-      org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(params);
-      if (cp != null) {
-        compact = new org.jpir.core.CompactClient(cp, geometry, Wire.readSecretKey(key,
-            cp.keys()), o.require("client-id"), random);
-        String evk = o.get("evk", null);
-        if (evk != null) {
-          compact.useEvaluationKeys(Wire.readEvaluationKeys(Files.readAllBytes(Path.of(evk)),
-              cp));
-        }
-        classic = null;
-      } else {
-        classic = new PirClient(params, geometry, Wire.readSecretKey(key, params), random);
-        compact = null;
-      }
+  /**
+   * The client of {@code --db}, {@code --key} (and for compact presets {@code --client-id}, and
+   * {@code --evk} when given).
+   */
+  private static AnyClient anyClient(Options o, SecureRandom random) throws java.io.IOException {
+    DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
+    Params p = db.params(o.get("preset", null));
+    Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
+    AnyClient c = AnyClient.withKey(p, g, Files.readAllBytes(Path.of(o.require("key"))),
+        () -> o.require("client-id"), random);
+    String evk = o.get("evk", null);
+    if (evk != null && c.isCompact()) {
+      c.useEvaluationKeys(Files.readAllBytes(Path.of(evk)));
     }
-
-    String extension() {
-      return compact != null ? ".cquery" : ".query";
-    }
-
-    long recordCount() {
-      return geometry.recordCount();
-    }
-
-    byte[] query(long index, boolean haveEvk) {
-      if (compact != null && !haveEvk) {
-        throw new IllegalArgumentException("a compact query needs the client's uploaded"
-            + " evaluation keys: --evk FILE (made by client evk)");
-      }
-      return compact != null ? Wire.writeCompactQuery(compact.query(index))
-          : Wire.writeQuery(classic.query(index));
-    }
-
-    /** Reads an answer file from the server without trusting it, and decodes it. */
-    byte[] decode(Path answerFile, long index) throws java.io.IOException {
-      org.jpir.core.Answer a = Wire.readAnswer(
-          Wire.readFile(answerFile, Wire.maxAnswerBytes(params, geometry), "answer"), params,
-          geometry);
-      return compact != null ? compact.decode(a, index) : classic.decode(a, index);
-    }
-
-    byte[] evaluationKeys() {
-      if (compact == null) {
-        throw new IllegalArgumentException("evaluation keys exist only for compact presets");
-      }
-      return Wire.writeEvaluationKeys(compact.evaluationKeys());
-    }
+    return c;
   }
 
   /** The indices of {@code --index I[,J...]} or {@code --random N} (drawn from {@code random}). */
@@ -340,7 +289,7 @@ public final class PirJob {
       case "keygen": {
         Options o = new Options("client keygen", args, 2, Set.of("preset", "out"));
         Params p = Presets.byId(o.get("preset", Presets.DEFAULT.id()));
-        org.jpir.core.CompactParams cp = DatabaseSpec.compactFor(p);
+        org.jpir.core.CompactParams cp = Presets.compactFor(p);
         SecretKey sk = cp != null ? org.jpir.core.CompactClient.generateSecret(cp, random)
             : SecretKey.generate(p, random);
         Path out = Path.of(o.require("out"));
@@ -350,7 +299,7 @@ public final class PirJob {
       }
       case "evk": {
         Options o = new Options("client evk", args, 2, common);
-        byte[] evk = new AnyClient(o, random).evaluationKeys();
+        byte[] evk = anyClient(o, random).evaluationKeys();
         writeLocal(Path.of(o.require("out")), evk);
         System.out.println("client: evaluation keys of '" + o.require("client-id") + "' ("
             + evk.length + " bytes) written; the server reads <client-id>.evk from its --keys"
@@ -359,14 +308,14 @@ public final class PirJob {
       }
       case "query": {
         Options o = new Options("client query", args, 2, common);
-        AnyClient client = new AnyClient(o, random);
+        AnyClient client = anyClient(o, random);
         long[] idx = indices(o, client.recordCount(), random);
         Path dir = Files.createDirectories(Path.of(o.require("out")).toAbsolutePath());
         Path mapFile = Path.of(requireIds(o, "client query"));
         QueryIdMap ids = QueryIdMap.load(mapFile, true);
         long bytes = 0;
         for (long index : idx) {
-          byte[] q = client.query(index, o.get("evk", null) != null);
+          byte[] q = client.query(index);
           String id = ids.add(index, random);
           AnswerJob.write(dir.resolve(id + client.extension()), q);
           bytes = q.length;
@@ -383,7 +332,7 @@ public final class PirJob {
         long index = o.get("index", null) != null ? o.getLong("index", -1)
             : QueryIdMap.load(Path.of(requireIds(o, "client decode")), false)
                 .index(AnswerJob.stem(answer));
-        byte[] rec = new AnyClient(o, random).decode(answer, index);
+        byte[] rec = anyClient(o, random).decode(answer, index);
         writeLocal(Path.of(o.require("out")), rec);
         System.out.println("client: record (" + rec.length + " bytes) written to "
             + o.require("out"));
@@ -415,7 +364,7 @@ public final class PirJob {
     org.jpir.datasets.keyword.KeywordParams kp = keywordParams(db);
     byte[] key = o.require("keyword").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     int[] buckets = kp.candidates(key);
-    AnyClient client = new AnyClient(o, random);
+    AnyClient client = anyClient(o, random);
     Path mapFile = Path.of(requireIds(o, "client lookup"));
     if ((o.get("out", null) == null) == (o.get("answers", null) == null)) {
       throw new IllegalArgumentException("client lookup: give --out DIR (write the queries) or"
@@ -425,7 +374,7 @@ public final class PirJob {
       Path dir = Files.createDirectories(Path.of(o.require("out")).toAbsolutePath());
       QueryIdMap ids = QueryIdMap.load(mapFile, true);
       for (int b : buckets) {
-        byte[] q = client.query(b, o.get("evk", null) != null);
+        byte[] q = client.query(b);
         AnswerJob.write(dir.resolve(ids.add(b, random) + client.extension()), q);
       }
       ids.save(mapFile);
@@ -458,20 +407,10 @@ public final class PirJob {
 
   /** The keyword parameters in the manifest of stored database {@code spec}. */
   static org.jpir.datasets.keyword.KeywordParams keywordParams(String spec) {
-    org.jpir.datasets.store.Manifest m;
-    if (Storage.hasScheme(spec)) {
-      m = HadoopStoredSourceFactory.manifest(spec);
-    } else {
-      try (org.jpir.datasets.store.StoredDatabase db =
-          org.jpir.datasets.store.StoredDatabase.open(Path.of(spec))) {
-        m = db.manifest();
-      } catch (java.io.IOException e) {
-        throw new IllegalArgumentException("cannot open stored database " + spec + ": " + e);
-      }
-    }
-    return org.jpir.datasets.keyword.KeywordParams.fromManifest(m.extra()).orElseThrow(
-        () -> new IllegalArgumentException(spec + " is not a keyword database (import it with"
-            + " --keyword)"));
+    return org.jpir.datasets.keyword.KeywordParams.fromManifest(
+        DatabaseSpec.parse(spec).manifestExtra()).orElseThrow(
+            () -> new IllegalArgumentException(spec + " is not a keyword database (import it"
+                + " with --keyword)"));
   }
 
   /** Writes a client-side file atomically, creating its directory first. */
@@ -497,7 +436,7 @@ public final class PirJob {
    */
   private static int verify(Options o, SecureRandom random) throws Exception {
     DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
-    AnyClient client = new AnyClient(o, random);
+    AnyClient client = anyClient(o, random);
     QueryIdMap ids = QueryIdMap.load(Path.of(requireIds(o, "client verify")), false);
     Path dir = Path.of(o.require("answers"));
     org.jpir.core.RecordSource truth = db.factory().open();

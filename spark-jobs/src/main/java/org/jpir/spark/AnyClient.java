@@ -1,0 +1,115 @@
+package org.jpir.spark;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.function.Supplier;
+import org.jpir.core.Answer;
+import org.jpir.core.CompactClient;
+import org.jpir.core.CompactParams;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.PirClient;
+import org.jpir.core.Presets;
+import org.jpir.core.SecretKey;
+import org.jpir.core.Wire;
+
+/**
+ * One client, classic or compact (by the preset), behind the same calls: query bytes for an
+ * index, decoding of an answer, the query files' extension, and (compact presets) the
+ * evaluation keys its queries need.
+ */
+final class AnyClient {
+  private final Params params;
+  private final Geometry geometry;
+  private final PirClient classic;
+  private final CompactParams cp;
+  private final CompactClient compact;
+  private boolean haveKeys;
+
+  private AnyClient(Params params, Geometry geometry, PirClient classic, CompactParams cp,
+      CompactClient compact) {
+    this.params = params;
+    this.geometry = geometry;
+    this.classic = classic;
+    this.cp = cp;
+    this.compact = compact;
+  }
+
+  /**
+   * The client of preset {@code p} and geometry {@code g} holding the secret key {@code key}
+   * (wire form); {@code clientId} is asked only for a compact preset.
+   */
+  static AnyClient withKey(Params p, Geometry g, byte[] key, Supplier<String> clientId,
+      SecureRandom random) {
+    CompactParams cp = Presets.compactFor(p);
+    if (cp != null) {
+      return new AnyClient(p, g, null, cp, new CompactClient(cp, g, Wire.readSecretKey(key,
+          cp.keys()), clientId.get(), random));
+    }
+    return new AnyClient(p, g, new PirClient(p, g, Wire.readSecretKey(key, p), random), null,
+        null);
+  }
+
+  /** A client with a fresh secret key from {@code random}. */
+  static AnyClient generate(Params p, Geometry g, String clientId, SecureRandom random) {
+    CompactParams cp = Presets.compactFor(p);
+    if (cp != null) {
+      return new AnyClient(p, g, null, cp, new CompactClient(cp, g,
+          CompactClient.generateSecret(cp, random), clientId, random));
+    }
+    return new AnyClient(p, g, new PirClient(p, g, SecretKey.generate(p, random), random), null,
+        null);
+  }
+
+  /** Whether the preset is a compact one (queries need the client's evaluation keys). */
+  boolean isCompact() {
+    return compact != null;
+  }
+
+  /** Adopts the evaluation keys (wire form) this client generated and uploaded earlier. */
+  void useEvaluationKeys(byte[] evk) {
+    compact.useEvaluationKeys(Wire.readEvaluationKeys(evk, cp));
+    haveKeys = true;
+  }
+
+  /** The query files' extension. */
+  String extension() {
+    return compact != null ? ".cquery" : ".query";
+  }
+
+  long recordCount() {
+    return geometry.recordCount();
+  }
+
+  /** The query for record {@code index}, in its wire form. */
+  byte[] query(long index) {
+    if (compact != null && !haveKeys) {
+      throw new IllegalArgumentException("a compact query needs the client's uploaded"
+          + " evaluation keys: --evk FILE (made by client evk)");
+    }
+    return compact != null ? Wire.writeCompactQuery(compact.query(index))
+        : Wire.writeQuery(classic.query(index));
+  }
+
+  /** The record {@code index} from its answer. */
+  byte[] decode(Answer a, long index) {
+    return compact != null ? compact.decode(a, index) : classic.decode(a, index);
+  }
+
+  /** Reads an answer file from the server without trusting it, and decodes it. */
+  byte[] decode(Path answerFile, long index) throws IOException {
+    return decode(Wire.readAnswer(Wire.readFile(answerFile, Wire.maxAnswerBytes(params,
+        geometry), "answer"), params, geometry), index);
+  }
+
+  /** The evaluation keys (wire form) to upload once; generated on the first call. */
+  byte[] evaluationKeys() {
+    if (compact == null) {
+      throw new IllegalArgumentException("evaluation keys exist only for compact presets");
+    }
+    byte[] evk = Wire.writeEvaluationKeys(compact.evaluationKeys());
+    haveKeys = true;
+    return evk;
+  }
+}
