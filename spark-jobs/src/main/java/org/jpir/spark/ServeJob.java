@@ -54,15 +54,18 @@ public final class ServeJob {
       Storage out, int batch, int maxPerMicroBatch, AnswerJob.Compact compact,
       DistributedPirServer.ExpandMode mode, long pollMillis, BooleanSupplier stop)
       throws InterruptedException {
-    return serve(server, p, queries, out, batch, maxPerMicroBatch, compact, mode, pollMillis,
+    return serve(server, p, queries, out, batch, maxPerMicroBatch, compact, mode, pollMillis, 0,
         stop, s -> { });
   }
 
-  /** {@link #serve} handing each micro-batch's summary to {@code each} (metrics, progress). */
+  /**
+   * {@link #serve} that also stops after {@code maxIdleMillis} without pending queries (0: never)
+   * and hands each micro-batch's summary to {@code each} (metrics, progress).
+   */
   public static Summary serve(DistributedPirServer server, Params p, Storage queries,
       Storage out, int batch, int maxPerMicroBatch, AnswerJob.Compact compact,
-      DistributedPirServer.ExpandMode mode, long pollMillis, BooleanSupplier stop,
-      Consumer<AnswerJob.Summary> each) throws InterruptedException {
+      DistributedPirServer.ExpandMode mode, long pollMillis, long maxIdleMillis,
+      BooleanSupplier stop, Consumer<AnswerJob.Summary> each) throws InterruptedException {
     if (!queries.isDirectory()) {
       throw new IllegalArgumentException("serve: query directory " + queries
           + " is not a directory");
@@ -73,15 +76,21 @@ public final class ServeJob {
     int rejected = 0;
     int micro = 0;
     LOG.info("serve: watching {} (answers in {}), polling every {} ms", queries, out, pollMillis);
+    long busy = System.nanoTime();
     while (!stop.getAsBoolean()) {
       List<String> todo = pending(queries, out);
       if (todo.isEmpty()) {
+        if (maxIdleMillis > 0 && System.nanoTime() - busy > maxIdleMillis * 1_000_000L) {
+          LOG.info("serve: idle for {} ms, stopping", maxIdleMillis);
+          break;
+        }
         Thread.sleep(pollMillis);
         continue;
       }
       List<String> now = todo.subList(0, Math.min(todo.size(), maxPerMicroBatch));
       AnswerJob.Summary s = AnswerJob.answerFiles(server, p, queries, now, 0, out, batch,
           compact, mode);
+      busy = System.nanoTime();
       micro++;
       each.accept(s);
       answered += s.answered();

@@ -77,7 +77,7 @@ class ServeJobTest extends SparkTestBase {
     CompletableFuture<ServeJob.Summary> run = CompletableFuture.supplyAsync(() -> {
       try {
         return ServeJob.serve(server, P, qs, as, 2, 3, null,
-            DistributedPirServer.ExpandMode.EXECUTOR, 50, stop::get, micro::add);
+            DistributedPirServer.ExpandMode.EXECUTOR, 50, 0, stop::get, micro::add);
       } catch (InterruptedException e) {
         throw new IllegalStateException(e);
       }
