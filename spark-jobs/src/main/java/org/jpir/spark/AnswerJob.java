@@ -18,6 +18,7 @@ import org.jpir.core.CompactQuery;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
 import org.jpir.core.Wire;
+import org.jpir.datasets.progress.Progress;
 
 /**
  * Answers every {@code *.query} (classic) and {@code *.cquery} (compact) file of a directory in
@@ -88,6 +89,15 @@ public final class AnswerJob {
   public static Summary run(DistributedPirServer server, Params p, Storage queryDir,
       Storage outDir, int batchSize, Compact compact,
       DistributedPirServer.ExpandMode classicMode) {
+    return run(server, p, queryDir, outDir, batchSize, compact, classicMode,
+        Progress.Mode.QUIET);
+  }
+
+  /** As {@link #run(DistributedPirServer, Params, Storage, Storage, int, Compact,
+   * DistributedPirServer.ExpandMode)}, showing the queries answered in {@code progress} mode. */
+  public static Summary run(DistributedPirServer server, Params p, Storage queryDir,
+      Storage outDir, int batchSize, Compact compact,
+      DistributedPirServer.ExpandMode classicMode, Progress.Mode progress) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1");
     }
@@ -110,7 +120,7 @@ public final class AnswerJob {
       LOG.info("skipping {} of {} queries already answered in {}", skipped, files.size(), outDir);
     }
     return answerFiles(server, p, queryDir, todo, skipped, outDir, batchSize, compact,
-        classicMode);
+        classicMode, progress);
   }
 
   /**
@@ -121,6 +131,14 @@ public final class AnswerJob {
   static Summary answerFiles(DistributedPirServer server, Params p, Storage queryDir,
       List<String> todo, int skipped, Storage outDir, int batchSize, Compact compact,
       DistributedPirServer.ExpandMode classicMode) {
+    return answerFiles(server, p, queryDir, todo, skipped, outDir, batchSize, compact,
+        classicMode, Progress.Mode.QUIET);
+  }
+
+  /** As above, showing queries done of total, queries per second and time left. */
+  static Summary answerFiles(DistributedPirServer server, Params p, Storage queryDir,
+      List<String> todo, int skipped, Storage outDir, int batchSize, Compact compact,
+      DistributedPirServer.ExpandMode classicMode, Progress.Mode progress) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1");
     }
@@ -130,51 +148,57 @@ public final class AnswerJob {
     long start = System.nanoTime();
     Totals tot = new Totals();
     int batches = (todo.size() + batchSize - 1) / batchSize;
-    for (int bi = 0; bi < batches; bi++) {
-      List<String> batch = todo.subList(bi * batchSize, Math.min(todo.size(), (bi + 1)
-          * batchSize));
-      long t0 = System.nanoTime();
-      List<Item> good = new ArrayList<>();
-      for (String f : batch) {
-        String name = stem(f);
-        try {
-          if (f.endsWith(".cquery")) {
-            if (compact == null) {
-              throw new IllegalArgumentException("compact query, but the job has no evaluation"
-                  + " keys (--keys DIR) or the preset " + p.id() + " is not a compact one");
+    try (Progress bar = Progress.start("answer", todo.size(), "queries", 1, progress,
+        System.err)) {
+      for (int bi = 0; bi < batches; bi++) {
+        List<String> batch = todo.subList(bi * batchSize, Math.min(todo.size(), (bi + 1)
+            * batchSize));
+        long t0 = System.nanoTime();
+        List<Item> good = new ArrayList<>();
+        for (String f : batch) {
+          String name = stem(f);
+          try {
+            if (f.endsWith(".cquery")) {
+              if (compact == null) {
+                throw new IllegalArgumentException("compact query, but the job has no evaluation"
+                    + " keys (--keys DIR) or the preset " + p.id() + " is not a compact one");
+              }
+              CompactQuery q = Wire.readCompactQuery(queryDir.read(f, maxCompact,
+                  "compact query"), compact.params(), g);
+              checkCompact(q, compact);
+              good.add(new Item(name, null, q));
+            } else {
+              // the decoder validates the query and checks it against the geometry
+              ClientQuery q = Wire.readQuery(queryDir.read(f, maxQuery, "query"), p, g);
+              good.add(new Item(name, q, null));
             }
-            CompactQuery q = Wire.readCompactQuery(queryDir.read(f, maxCompact,
-                "compact query"), compact.params(), g);
-            checkCompact(q, compact);
-            good.add(new Item(name, null, q));
-          } else {
-            // the decoder validates the query and checks it against the geometry
-            ClientQuery q = Wire.readQuery(queryDir.read(f, maxQuery, "query"), p, g);
-            good.add(new Item(name, q, null));
+          } catch (IllegalArgumentException | UncheckedIOException e) {
+            reject(outDir, name, "query " + f + " rejected: " + e.getMessage(), tot);
           }
-        } catch (IllegalArgumentException | UncheckedIOException e) {
-          reject(outDir, name, "query " + f + " rejected: " + e.getMessage(), tot);
         }
+        if (good.isEmpty()) {
+          bar.stepTo(Math.min(todo.size(), (bi + 1) * batchSize));
+          continue;
+        }
+        int before = tot.answered;
+        answerIsolated(server, p, good, compact, classicMode, outDir, tot);
+        int n = tot.answered - before;
+        double s = (System.nanoTime() - t0) / 1e9;
+        tot.serverS += s;
+        int done = Math.min(todo.size(), (bi + 1) * batchSize);
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        LOG.info(String.format(Locale.ROOT, "batch %d/%d: %d queries answered in %.2f s (phase 1"
+            + " %.2f s, phase 2 %.2f s summed over tasks); %.2f GB/s of raw database; %d of %d"
+            + " queries done, %.2f queries/s, about %.0f s left; spark: %s", bi + 1, batches, n, s,
+            tot.lastP1, tot.lastP2, g.rawBytes() * (double) n / s / 1e9, done, todo.size(),
+            done / elapsed, elapsed / done * (todo.size() - done), tot.lastSpark.describe()));
+        tot.batchJson.add(String.format(Locale.ROOT, "{\"batch\": %d, \"queries\": %d,"
+            + " \"seconds\": %.4f, \"phase1_task_seconds\": %.4f, \"phase2_task_seconds\": %.4f,"
+            + " \"spark\": %s}", bi + 1, n, s, tot.lastP1, tot.lastP2, tot.lastSpark.json()));
+        HeapWatch.batchEnded();
+        bar.stepTo(done);
+        bar.note(String.format(Locale.ROOT, "batch %d/%d", bi + 1, batches));
       }
-      if (good.isEmpty()) {
-        continue;
-      }
-      int before = tot.answered;
-      answerIsolated(server, p, good, compact, classicMode, outDir, tot);
-      int n = tot.answered - before;
-      double s = (System.nanoTime() - t0) / 1e9;
-      tot.serverS += s;
-      int done = Math.min(todo.size(), (bi + 1) * batchSize);
-      double elapsed = (System.nanoTime() - start) / 1e9;
-      LOG.info(String.format(Locale.ROOT, "batch %d/%d: %d queries answered in %.2f s (phase 1"
-          + " %.2f s, phase 2 %.2f s summed over tasks); %.2f GB/s of raw database; %d of %d"
-          + " queries done, %.2f queries/s, about %.0f s left; spark: %s", bi + 1, batches, n, s,
-          tot.lastP1, tot.lastP2, g.rawBytes() * (double) n / s / 1e9, done, todo.size(),
-          done / elapsed, elapsed / done * (todo.size() - done), tot.lastSpark.describe()));
-      tot.batchJson.add(String.format(Locale.ROOT, "{\"batch\": %d, \"queries\": %d,"
-          + " \"seconds\": %.4f, \"phase1_task_seconds\": %.4f, \"phase2_task_seconds\": %.4f,"
-          + " \"spark\": %s}", bi + 1, n, s, tot.lastP1, tot.lastP2, tot.lastSpark.json()));
-      HeapWatch.batchEnded();
     }
     return new Summary(tot.answered, tot.rejected, skipped, (System.nanoTime() - start) / 1e9,
         tot.serverS, tot.p1, tot.p2, g.rawBytes(), tot.spark, List.copyOf(tot.batchJson));

@@ -12,6 +12,7 @@ import org.jpir.core.Presets;
 import org.jpir.core.QueryIdMap;
 import org.jpir.core.SecretKey;
 import org.jpir.core.Wire;
+import org.jpir.datasets.progress.Progress;
 
 /**
  * Entry point for {@code spark-submit --class org.jpir.spark.PirJob} and {@code ./pir}:
@@ -68,7 +69,7 @@ public final class PirJob {
       case "answer": {
         Options o = new Options("answer", args, 1, Set.of("db", "queries", "out", "batch",
             "partitions", "max-rows", "preset", "summary", "keys", "expand", "metrics",
-            "event-log"));
+            "event-log", "progress"));
         HeapWatch heap = HeapWatch.start();
         try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.eventLog(
             SparkSetup.conf("jpir answer", "local[*]"), o.get("event-log", null)))) {
@@ -80,7 +81,7 @@ public final class PirJob {
           AnswerJob.Compact compact = sv.compact();
           DistributedPirServer.ExpandMode mode = sv.mode();
           AnswerJob.Summary s = AnswerJob.run(server, p, storage(o.require("queries")),
-              storage(o.require("out")), batch, compact, mode);
+              storage(o.require("out")), batch, compact, mode, progress(o));
           System.out.println(String.format(Locale.ROOT, "answer: %d answered, %d with an error"
               + " file, %d skipped (answered before) in %.2f s; %.3f GB/s of raw database; %.2f"
               + " queries/s", s.answered(), s.rejected(), s.skipped(), s.seconds(),
@@ -112,7 +113,7 @@ public final class PirJob {
       case "serve": {
         Options o = new Options("serve", args, 1, Set.of("db", "queries", "out", "batch",
             "partitions", "max-rows", "preset", "keys", "expand", "event-log", "poll-ms",
-            "max-idle-s", "micro-batch", "metrics"));
+            "max-idle-s", "micro-batch", "metrics", "progress"));
         try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.eventLog(
             SparkSetup.conf("jpir serve", "local[*]"), o.get("event-log", null)))) {
           Served sv = Served.prepare(o, sc);
@@ -181,12 +182,21 @@ public final class PirJob {
             + " classic queries need a database of a classic preset (--preset "
             + Presets.ONIONPIR_4096.id() + ")");
       }
-      DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, db.factory(),
-          o.getInt("partitions", 0), new DistributedPirServer.Workload(batch, mode, cp));
+      DistributedPirServer server;
+      try (PrepareProgress shown = PrepareProgress.start(sc, progress(o), System.err,
+          g.rawBytes())) {
+        server = DistributedPirServer.prepare(sc, p, g, db.factory(), o.getInt("partitions", 0),
+            new DistributedPirServer.Workload(batch, mode, cp));
+      }
       AnswerJob.Compact compact = cp == null ? null
           : new AnswerJob.Compact(cp, keyStore(cp, o.get("keys", null)), mode);
       return new Served(server, p, batch, compact, mode);
     }
+  }
+
+  /** {@code --progress auto|bar|lines|quiet} (default auto: a bar on a terminal, else quiet). */
+  static Progress.Mode progress(Options o) {
+    return Progress.Mode.parse(o.get("progress", "auto"));
   }
 
   /**

@@ -24,6 +24,7 @@ import org.jpir.datasets.source.LineRecords;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabase;
 import org.jpir.datasets.store.StoredDatabaseException;
+import org.jpir.datasets.progress.Progress;
 import org.jpir.datasets.store.StoredDatabaseWriter;
 
 /**
@@ -37,6 +38,7 @@ import org.jpir.datasets.store.StoredDatabaseWriter;
  * import binary --in FILE --record-size S --out DIR [common]
  * import wordlist --in WORDS --out DIR [common]           (keyword table; see fetch-wordlist.sh)
  *   common: [--preset ID (default onionpir-4096-compact-128)] [--max-rows R (default 1024)]
+ *           [--progress auto|bar|lines|quiet (default auto: a bar on a terminal, else quiet)]
  *           [--columns-per-chunk C (power of two; default: chunks of at most 64 MiB)]
  *           [--keyword-seed X]
  * manifest DIR       prints the manifest
@@ -223,17 +225,12 @@ public final class DatasetsCli {
           g.recordSize(), g.rawBytes() / 1048576.0, outDir, p.id(), g.rows(), g.cols(),
           g.planes(), g.recordsPerPoly());
       long tw = System.nanoTime();
-      long[] lastPrint = {System.nanoTime()};
-      Manifest m = StoredDatabaseWriter.write(outDir, p, g, src, cpc, desc, extra,
-          (done, total) -> {
-            long now = System.nanoTime();
-            if (now - lastPrint[0] > 2_000_000_000L || done == total) {
-              lastPrint[0] = now;
-              double s = (now - tw) / 1e9;
-              out.printf("  %.1f / %.1f MiB (%.0f%%), %.1f MB/s%n", done / 1048576.0,
-                  total / 1048576.0, 100.0 * done / total, done / 1e6 / Math.max(s, 1e-9));
-            }
-          });
+      Manifest m;
+      try (Progress bar = Progress.start("import", g.rawBytes(), "MiB", 1 << 20,
+          Progress.Mode.parse(o.getOrDefault("--progress", "auto")), out)) {
+        m = StoredDatabaseWriter.write(outDir, p, g, src, cpc, desc, extra,
+            (done, total) -> bar.stepTo(done * g.rawBytes() / Math.max(1, total)));
+      }
       double write = (System.nanoTime() - tw) / 1e9;
       double all = (System.nanoTime() - t0) / 1e9;
       out.printf("wrote %d chunks (%d columns each), %d bytes stored for %d raw record bytes;"
