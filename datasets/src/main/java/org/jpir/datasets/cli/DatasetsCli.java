@@ -161,6 +161,7 @@ public final class DatasetsCli {
     int cpc = Integer.parseInt(o.getOrDefault("--columns-per-chunk", "0"));
     int recordSize = Integer.parseInt(o.getOrDefault("--record-size", "0"));
     boolean truncate = o.containsKey("--truncate");
+    Progress.Mode progress = Progress.Mode.parse(o.getOrDefault("--progress", "auto"));
     Path outDir = Path.of(req(o, "--out"));
     RecordSource src;
     Closeable toClose = null;
@@ -226,8 +227,8 @@ public final class DatasetsCli {
           g.planes(), g.recordsPerPoly());
       long tw = System.nanoTime();
       Manifest m;
-      try (Progress bar = Progress.start("import", g.rawBytes(), "MiB", 1 << 20,
-          Progress.Mode.parse(o.getOrDefault("--progress", "auto")), out)) {
+      try (Progress bar = Progress.start("import", g.rawBytes(), "MiB", 1 << 20, progress,
+          out)) {
         m = StoredDatabaseWriter.write(outDir, p, g, src, cpc, desc, extra,
             (done, total) -> bar.stepTo(done * g.rawBytes() / Math.max(1, total)));
       }
