@@ -9,8 +9,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The committed straight-line kernels are exactly what {@link MacGenerator} writes; with {@code
- * -Djpir.regenerate=true} the test rewrites them first (then commit the result).
+ * The committed straight-line kernels are exactly what {@link MacGenerator} and {@link
+ * FftGenerator} write; with {@code -Djpir.regenerate=true} the test rewrites them first (then
+ * commit the result).
  */
 class GeneratedKernelsTest {
   @Test
@@ -25,5 +26,16 @@ class GeneratedKernelsTest {
       assertEquals(want, Files.readString(f, StandardCharsets.UTF_8), f + " differs from"
           + " MacGenerator's output: regenerate (see the file's header), never edit it by hand");
     }
+  }
+
+  @Test
+  void committedFftPassesEqualTheGeneratorsOutput() throws IOException {
+    Path f = FftGenerator.file(Path.of(System.getProperty("basedir", ".")));
+    String want = FftGenerator.source();
+    if (Boolean.getBoolean("jpir.regenerate")) {
+      Files.writeString(f, want, StandardCharsets.UTF_8);
+    }
+    assertEquals(want, Files.readString(f, StandardCharsets.UTF_8), f + " differs from"
+        + " FftGenerator's output: regenerate (see the file's header), never edit it by hand");
   }
 }
