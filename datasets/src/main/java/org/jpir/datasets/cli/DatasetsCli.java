@@ -3,12 +3,13 @@ package org.jpir.datasets.cli;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
 import org.jpir.core.Presets;
@@ -18,254 +19,412 @@ import org.jpir.datasets.KeyValueSource;
 import org.jpir.datasets.WordList;
 import org.jpir.datasets.keyword.KeywordParams;
 import org.jpir.datasets.keyword.KeywordTable;
+import org.jpir.datasets.progress.Progress;
 import org.jpir.datasets.source.DelimitedRecords;
 import org.jpir.datasets.source.FixedSizeRecords;
 import org.jpir.datasets.source.LineRecords;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabase;
 import org.jpir.datasets.store.StoredDatabaseException;
-import org.jpir.datasets.progress.Progress;
 import org.jpir.datasets.store.StoredDatabaseWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code data} subcommands:
- *
- * <pre>
- * import synthetic --count N --record-size S [--seed X] --out DIR [common]
- * import lines  --in FILE --out DIR [--record-size S] [--truncate] [common]
- * import csv|tsv --in FILE --out DIR [--key-column K] [--value-column V] [--header]
- *                [--record-size S] [--truncate] [--keyword] [common]
- * import binary --in FILE --record-size S --out DIR [common]
- * import wordlist --in WORDS --out DIR [common]           (keyword table; see fetch-wordlist.sh)
- *   common: [--preset ID (default onionpir-4096-compact-128)] [--max-rows R (default 1024)]
- *           [--progress auto|bar|lines|quiet (default auto: a bar on a terminal, else quiet)]
- *           [--columns-per-chunk C (power of two; default: chunks of at most 64 MiB)]
- *           [--keyword-seed X]
- * manifest DIR       prints the manifest
- * verify DIR         checks every chunk's checksum; exit 1 naming the chunk on failure
- * lookup DIR KEY     plaintext-side keyword lookup (reads the candidate buckets directly, no PIR)
- * </pre>
- *
- * With --keyword (csv/tsv) and for wordlist, the record size is the bucket size; --record-size
- * then sizes the value field.
+ * The {@code data} command line (picocli): {@code import synthetic|lines|csv|tsv|binary|wordlist},
+ * {@code manifest DIR}, {@code verify DIR}, {@code lookup DIR KEY}; {@code --help} on any of them
+ * lists its options. Exit codes: 0 ok, 1 a data or verification failure (message on stderr), 2
+ * bad usage (an unknown or missing option, a malformed value), 3 a lookup of an absent key.
  */
-public final class DatasetsCli {
-  private DatasetsCli() {}
+@Command(name = "data", mixinStandardHelpOptions = true,
+    versionProvider = DatasetsCli.Version.class, description = "Import record sources into the stored database format and inspect it.")
+public final class DatasetsCli implements Callable<Integer> {
+  /** The version of the jar this class came from ("development build" outside a jar). */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = DatasetsCli.class.getPackage().getImplementationVersion();
+      return new String[] {"jpir data " + (v == null ? "(development build)" : v)};
+    }
+  }
+
+  private final PrintStream out;
+
+  @Spec
+  CommandSpec spec;
+
+  private DatasetsCli(PrintStream out) {
+    this.out = out;
+  }
+
+  @Override
+  public Integer call() {
+    throw new CommandLine.ParameterException(spec.commandLine(),
+        "missing subcommand (import, manifest, verify, lookup)");
+  }
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
   }
 
-  /** Runs a subcommand; returns the exit code (0 ok, 1 verification/data failure, 2 usage). */
+  /** Runs a subcommand; returns the exit code (see the class comment). */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0) {
-      err.println("usage: data import|manifest|verify|lookup ... (see DatasetsCli javadoc)");
-      return 2;
-    }
-    try {
-      switch (args[0]) {
-        case "import":
-          return importCmd(args, out);
-        case "manifest":
-          need(args, 2, "manifest DIR");
-          out.print(StoredDatabase.readManifest(Path.of(args[1])).toText());
-          return 0;
-        case "verify":
-          need(args, 2, "verify DIR");
-          return verify(Path.of(args[1]), out, err);
-        case "lookup":
-          need(args, 3, "lookup DIR KEY");
-          return lookup(Path.of(args[1]), args[2], out, err);
-        default:
-          err.println("unknown subcommand '" + args[0] + "' (import, manifest, verify, lookup)");
-          return 2;
-      }
-    } catch (UsageException e) {
-      err.println("usage: " + e.getMessage());
-      return 2;
-    } catch (StoredDatabaseException | IllegalArgumentException | IllegalStateException
-        | IOException e) {
-      err.println("error: " + e.getMessage());
-      return 1;
-    }
-  }
-
-  private static final class UsageException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    UsageException(String m) {
-      super(m);
-    }
-  }
-
-  private static void need(String[] args, int n, String usage) {
-    if (args.length != n) {
-      throw new UsageException(usage);
-    }
-  }
-
-  private static int verify(Path dir, PrintStream out, PrintStream err) throws IOException {
-    try (StoredDatabase db = StoredDatabase.open(dir)) {
-      long t0 = System.nanoTime();
-      db.verify();
-      double s = (System.nanoTime() - t0) / 1e9;
-      out.printf("ok: %d chunks, %d bytes verified in %.2f s%n", db.manifest().chunks().size(),
-          db.manifest().storedBytes(), s);
-      return 0;
-    } catch (StoredDatabaseException e) {
-      err.println("verify failed: " + e.getMessage());
-      return 1;
-    }
-  }
-
-  private static int lookup(Path dir, String key, PrintStream out, PrintStream err)
-      throws IOException {
-    try (StoredDatabase db = StoredDatabase.open(dir)) {
-      Optional<KeywordParams> kp = KeywordParams.fromManifest(db.manifest().extra());
-      if (kp.isEmpty()) {
-        err.println("error: " + dir + " is not a keyword database");
+    CommandLine cl = commandLine(out);
+    PrintWriter errw = new PrintWriter(err, true);
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(errw);
+    cl.setExecutionExceptionHandler((e, line, parsed) -> {
+      if (e instanceof StoredDatabaseException || e instanceof IllegalArgumentException
+          || e instanceof IllegalStateException || e instanceof IOException) {
+        errw.println("error: " + e.getMessage());
         return 1;
       }
-      Optional<byte[]> v = kp.get().lookup(key.getBytes(StandardCharsets.UTF_8), b -> {
-        byte[] r = new byte[db.recordSize()];
-        db.read(b, r, 0);
-        return r;
-      });
-      if (v.isPresent()) {
-        out.println(new String(v.get(), StandardCharsets.UTF_8));
+      throw e;
+    });
+    int rc = cl.execute(args);
+    out.flush();
+    err.flush();
+    return rc;
+  }
+
+  /** The command tree, printing to {@code out}. */
+  static CommandLine commandLine(PrintStream out) {
+    CommandLine imp = new CommandLine(new ImportCmd()).addSubcommand(new Synthetic(out))
+        .addSubcommand(new Lines(out));
+    for (Delimited d : new Delimited[] {new Delimited(out, true), new Delimited(out, false)}) {
+      imp.addSubcommand(d.name(), d);
+    }
+    imp.addSubcommand(new Binary(out)).addSubcommand(new Words(out));
+    return new CommandLine(new DatasetsCli(out)).addSubcommand(imp)
+        .addSubcommand(new ManifestCmd(out)).addSubcommand(new VerifyCmd(out))
+        .addSubcommand(new LookupCmd(out));
+  }
+
+  @Command(name = "import", mixinStandardHelpOptions = true,
+      description = "Import a record source into a stored database directory.")
+  static final class ImportCmd implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "missing source type (synthetic, lines, csv, tsv, binary, wordlist)");
+    }
+  }
+
+  /** Options every import shares. */
+  static final class Common {
+    @Option(names = "--out", required = true, description = "the database directory to write")
+    Path out;
+
+    @Option(names = "--preset", description = "parameter preset (default: ${DEFAULT-VALUE})")
+    String preset = Presets.DEFAULT.id();
+
+    @Option(names = "--max-rows", description = "most rows of the grid (default: ${DEFAULT-VALUE})")
+    int maxRows = 1024;
+
+    @Option(names = "--columns-per-chunk",
+        description = "columns per chunk file, a power of two (default: chunks of at most 64 MiB)")
+    int columnsPerChunk;
+
+    @Option(names = "--record-size", description = "record size in bytes (keyword tables: the"
+        + " value field's)")
+    int recordSize;
+
+    @Option(names = "--progress", description = "auto, bar, lines or quiet (default: auto, a bar"
+        + " on a terminal, else quiet)")
+    String progress = "auto";
+
+    @Option(names = "--keyword-seed", description = "seed of the keyword table's hashes (default:"
+        + " ${DEFAULT-VALUE})")
+    long keywordSeed = 1;
+  }
+
+  /** What a source subcommand opened: the records, what to close, a description. */
+  private record Opened(RecordSource src, Closeable toClose, String desc,
+      Map<String, String> extra) {}
+
+  /** A source subcommand: opens its records, then the shared import runs. */
+  abstract static class Source implements Callable<Integer> {
+    final PrintStream out;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Common common;
+
+    Source(PrintStream out) {
+      this.out = out;
+    }
+
+    abstract Opened open(Map<String, String> extra) throws IOException;
+
+    @Override
+    public Integer call() throws IOException {
+      Params p = Presets.byId(common.preset);
+      Progress.Mode progress = Progress.Mode.parse(common.progress);
+      long t0 = System.nanoTime();
+      Opened o = open(new LinkedHashMap<>());
+      try {
+        RecordSource src = o.src();
+        Geometry g = Presets.geometry(p, src.recordCount(), src.recordSize(), common.maxRows);
+        out.printf("importing %s: %d records of %d bytes (%.1f MiB) -> %s, preset %s, %d rows x"
+            + " %d cols x %d planes, %d records per polynomial%n", o.desc(), g.recordCount(),
+            g.recordSize(), g.rawBytes() / 1048576.0, common.out, p.id(), g.rows(), g.cols(),
+            g.planes(), g.recordsPerPoly());
+        long tw = System.nanoTime();
+        Manifest m;
+        try (Progress bar = Progress.start("import", g.rawBytes(), "MiB", 1 << 20, progress,
+            out)) {
+          m = StoredDatabaseWriter.write(common.out, p, g, src, common.columnsPerChunk,
+              o.desc(), o.extra(),
+              (done, total) -> bar.stepTo(done * g.rawBytes() / Math.max(1, total)));
+        }
+        double write = (System.nanoTime() - tw) / 1e9;
+        double all = (System.nanoTime() - t0) / 1e9;
+        out.printf("wrote %d chunks (%d columns each), %d bytes stored for %d raw record bytes;"
+            + " write %.2f s = %.1f MB/s (total with indexing %.2f s)%n", m.chunks().size(),
+            m.columnsPerChunk(), m.storedBytes(), g.rawBytes(), write,
+            g.rawBytes() / 1e6 / write, all);
+        return 0;
+      } finally {
+        if (o.toClose() != null) {
+          o.toClose().close();
+        }
+      }
+    }
+
+    /** A cuckoo keyword table over {@code kv} (bucket = record), its parameters into extra. */
+    RecordSource keyword(KeyValueSource kv, boolean truncate, Map<String, String> extra) {
+      KeywordTable t = KeywordTable.build(kv, KeywordTable.Options.defaults(common.keywordSeed)
+          .withValueField(common.recordSize, truncate));
+      KeywordParams kp = t.params();
+      extra.putAll(kp.toManifest());
+      out.printf("keyword table: %d entries in %d buckets of %d slot(s) x %d bytes (key field"
+          + " %d, value field %d), %d choices = %d PIR retrievals per lookup, stash %d, space"
+          + " overhead %.2fx of raw entry bytes%n", kp.entries(), kp.buckets(),
+          kp.slotsPerBucket(), kp.slotBytes(), kp.keyField(), kp.valueField(), kp.choices(),
+          kp.retrievalsPerLookup(), t.stashSize(), t.spaceOverhead());
+      return t;
+    }
+
+    int requireRecordSize(String what) {
+      if (common.recordSize < 1) {
+        throw new CommandLine.ParameterException(spec.commandLine(), what
+            + " needs --record-size");
+      }
+      return common.recordSize;
+    }
+  }
+
+  @Command(name = "synthetic", mixinStandardHelpOptions = true,
+      description = "Pseudorandom records from a seed (the server can regenerate them).")
+  static final class Synthetic extends Source {
+    @Option(names = "--count", required = true, description = "number of records")
+    long count;
+
+    @Option(names = "--seed", description = "generator seed (default: ${DEFAULT-VALUE})")
+    long seed = 1;
+
+    Synthetic(PrintStream out) {
+      super(out);
+    }
+
+    @Override
+    Opened open(Map<String, String> extra) {
+      int size = requireRecordSize("synthetic");
+      return new Opened(new SyntheticRecords(count, size, seed), null,
+          "synthetic count=" + count + " size=" + size + " seed=" + seed, extra);
+    }
+  }
+
+  @Command(name = "lines", mixinStandardHelpOptions = true,
+      description = "One record per line of a text file.")
+  static final class Lines extends Source {
+    @Option(names = "--in", required = true, description = "the text file")
+    Path in;
+
+    @Option(names = "--truncate", description = "cut lines longer than the record size")
+    boolean truncate;
+
+    Lines(PrintStream out) {
+      super(out);
+    }
+
+    @Override
+    Opened open(Map<String, String> extra) throws IOException {
+      LineRecords l = LineRecords.open(in, common.recordSize, truncate);
+      return new Opened(l, l, "lines " + in, extra);
+    }
+  }
+
+  @Command(mixinStandardHelpOptions = true,
+      description = "Index (or, with --keyword, key) and value columns of a delimited file.")
+  static final class Delimited extends Source {
+    private final boolean csv;
+
+    @Option(names = "--in", required = true, description = "the delimited file")
+    Path in;
+
+    @Option(names = "--key-column", description = "the key or index column (default:"
+        + " ${DEFAULT-VALUE})")
+    int keyColumn;
+
+    @Option(names = "--value-column", description = "the value column (default:"
+        + " ${DEFAULT-VALUE})")
+    int valueColumn = 1;
+
+    @Option(names = "--header", description = "skip the first line")
+    boolean header;
+
+    @Option(names = "--truncate", description = "cut values longer than the record size")
+    boolean truncate;
+
+    @Option(names = "--keyword", description = "a keyword table over the key column")
+    boolean keyword;
+
+    Delimited(PrintStream out, boolean csv) {
+      super(out);
+      this.csv = csv;
+    }
+
+    /** Registered as {@code csv} and {@code tsv}. */
+    String name() {
+      return csv ? "csv" : "tsv";
+    }
+
+    @Override
+    Opened open(Map<String, String> extra) throws IOException {
+      DelimitedRecords d = DelimitedRecords.open(in, csv, header, keyColumn, valueColumn,
+          keyword ? 0 : common.recordSize, truncate);
+      RecordSource src = keyword ? keyword(d, truncate, extra) : d;
+      return new Opened(src, d, name() + " " + in + (keyword ? " keyword" : ""), extra);
+    }
+  }
+
+  @Command(name = "binary", mixinStandardHelpOptions = true,
+      description = "Fixed-size records cut from a binary file.")
+  static final class Binary extends Source {
+    @Option(names = "--in", required = true, description = "the binary file")
+    Path in;
+
+    Binary(PrintStream out) {
+      super(out);
+    }
+
+    @Override
+    Opened open(Map<String, String> extra) throws IOException {
+      FixedSizeRecords f = FixedSizeRecords.open(in, requireRecordSize("binary"));
+      return new Opened(f, f, "binary " + in, extra);
+    }
+  }
+
+  @Command(name = "wordlist", mixinStandardHelpOptions = true,
+      description = "A keyword table over a word list (see datasets/fetch-wordlist.sh).")
+  static final class Words extends Source {
+    @Option(names = "--in", required = true, description = "the word list")
+    Path in;
+
+    @Option(names = "--truncate", description = "cut values longer than the value field")
+    boolean truncate;
+
+    Words(PrintStream out) {
+      super(out);
+    }
+
+    @Override
+    Opened open(Map<String, String> extra) throws IOException {
+      WordList w = WordList.open(in);
+      return new Opened(keyword(w, truncate, extra), w, "wordlist " + in, extra);
+    }
+  }
+
+  @Command(name = "manifest", mixinStandardHelpOptions = true,
+      description = "Print a stored database's manifest.")
+  static final class ManifestCmd implements Callable<Integer> {
+    private final PrintStream out;
+
+    @Parameters(paramLabel = "DIR", description = "the database directory")
+    Path dir;
+
+    ManifestCmd(PrintStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      out.print(StoredDatabase.readManifest(dir).toText());
+      return 0;
+    }
+  }
+
+  @Command(name = "verify", mixinStandardHelpOptions = true,
+      description = "Check every chunk's checksum; exit 1 naming the chunk on a failure.")
+  static final class VerifyCmd implements Callable<Integer> {
+    private final PrintStream out;
+
+    @Parameters(paramLabel = "DIR", description = "the database directory")
+    Path dir;
+
+    VerifyCmd(PrintStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      try (StoredDatabase db = StoredDatabase.open(dir)) {
+        long t0 = System.nanoTime();
+        try {
+          db.verify();
+        } catch (StoredDatabaseException e) {
+          throw new StoredDatabaseException("verify failed: " + e.getMessage());
+        }
+        double s = (System.nanoTime() - t0) / 1e9;
+        out.printf("ok: %d chunks, %d bytes verified in %.2f s%n",
+            db.manifest().chunks().size(), db.manifest().storedBytes(), s);
         return 0;
       }
-      out.println("absent");
-      return 3;
     }
   }
 
-  private static int importCmd(String[] args, PrintStream out) throws IOException {
-    if (args.length < 2) {
-      throw new UsageException("import synthetic|lines|csv|tsv|binary|wordlist ...");
+  @Command(name = "lookup", mixinStandardHelpOptions = true,
+      description = "Plaintext-side keyword lookup (reads the candidate buckets directly, no"
+          + " PIR): the value, or 'absent' with exit code 3.")
+  static final class LookupCmd implements Callable<Integer> {
+    private final PrintStream out;
+
+    @Parameters(index = "0", paramLabel = "DIR", description = "the keyword database directory")
+    Path dir;
+
+    @Parameters(index = "1", paramLabel = "KEY", description = "the key")
+    String key;
+
+    LookupCmd(PrintStream out) {
+      this.out = out;
     }
-    String type = args[1];
-    Map<String, String> o = new HashMap<>();
-    for (int i = 2; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("--truncate") || a.equals("--header") || a.equals("--keyword")) {
-        o.put(a, "true");
-      } else if (a.startsWith("--") && i + 1 < args.length) {
-        o.put(a, args[++i]);
-      } else {
-        throw new UsageException("unexpected argument '" + a + "'");
-      }
-    }
-    Params p = Presets.byId(o.getOrDefault("--preset", Presets.DEFAULT.id()));
-    int maxRows = Integer.parseInt(o.getOrDefault("--max-rows", "1024"));
-    int cpc = Integer.parseInt(o.getOrDefault("--columns-per-chunk", "0"));
-    int recordSize = Integer.parseInt(o.getOrDefault("--record-size", "0"));
-    boolean truncate = o.containsKey("--truncate");
-    Progress.Mode progress = Progress.Mode.parse(o.getOrDefault("--progress", "auto"));
-    Path outDir = Path.of(req(o, "--out"));
-    RecordSource src;
-    Closeable toClose = null;
-    String desc;
-    Map<String, String> extra = new LinkedHashMap<>();
-    long t0 = System.nanoTime();
-    switch (type) {
-      case "synthetic": {
-        long count = Long.parseLong(req(o, "--count"));
-        long seed = Long.parseLong(o.getOrDefault("--seed", "1"));
-        if (recordSize < 1) {
-          throw new UsageException("synthetic needs --record-size");
+
+    @Override
+    public Integer call() throws IOException {
+      try (StoredDatabase db = StoredDatabase.open(dir)) {
+        Optional<KeywordParams> kp = KeywordParams.fromManifest(db.manifest().extra());
+        if (kp.isEmpty()) {
+          throw new IllegalArgumentException(dir + " is not a keyword database");
         }
-        src = new SyntheticRecords(count, recordSize, seed);
-        desc = "synthetic count=" + count + " size=" + recordSize + " seed=" + seed;
-        break;
-      }
-      case "lines": {
-        LineRecords l = LineRecords.open(Path.of(req(o, "--in")), recordSize, truncate);
-        src = l;
-        toClose = l;
-        desc = "lines " + o.get("--in");
-        break;
-      }
-      case "binary": {
-        if (recordSize < 1) {
-          throw new UsageException("binary needs --record-size");
-        }
-        FixedSizeRecords f = FixedSizeRecords.open(Path.of(req(o, "--in")), recordSize);
-        src = f;
-        toClose = f;
-        desc = "binary " + o.get("--in");
-        break;
-      }
-      case "csv":
-      case "tsv": {
-        boolean kw = o.containsKey("--keyword");
-        DelimitedRecords d = DelimitedRecords.open(Path.of(req(o, "--in")), type.equals("csv"),
-            o.containsKey("--header"), Integer.parseInt(o.getOrDefault("--key-column", "0")),
-            Integer.parseInt(o.getOrDefault("--value-column", "1")), kw ? 0 : recordSize,
-            truncate);
-        toClose = d;
-        desc = type + " " + o.get("--in") + (kw ? " keyword" : "");
-        src = kw ? keyword(d, o, recordSize, truncate, extra, out) : d;
-        break;
-      }
-      case "wordlist": {
-        WordList w = WordList.open(Path.of(req(o, "--in")));
-        toClose = w;
-        desc = "wordlist " + o.get("--in");
-        src = keyword(w, o, recordSize, truncate, extra, out);
-        break;
-      }
-      default:
-        throw new UsageException("unknown source type '" + type
-            + "' (synthetic, lines, csv, tsv, binary, wordlist)");
-    }
-    try {
-      Geometry g = Presets.geometry(p, src.recordCount(), src.recordSize(), maxRows);
-      out.printf("importing %s: %d records of %d bytes (%.1f MiB) -> %s, preset %s, %d rows x %d"
-          + " cols x %d planes, %d records per polynomial%n", desc, g.recordCount(),
-          g.recordSize(), g.rawBytes() / 1048576.0, outDir, p.id(), g.rows(), g.cols(),
-          g.planes(), g.recordsPerPoly());
-      long tw = System.nanoTime();
-      Manifest m;
-      try (Progress bar = Progress.start("import", g.rawBytes(), "MiB", 1 << 20, progress,
-          out)) {
-        m = StoredDatabaseWriter.write(outDir, p, g, src, cpc, desc, extra,
-            (done, total) -> bar.stepTo(done * g.rawBytes() / Math.max(1, total)));
-      }
-      double write = (System.nanoTime() - tw) / 1e9;
-      double all = (System.nanoTime() - t0) / 1e9;
-      out.printf("wrote %d chunks (%d columns each), %d bytes stored for %d raw record bytes;"
-          + " write %.2f s = %.1f MB/s (total with indexing %.2f s)%n", m.chunks().size(),
-          m.columnsPerChunk(), m.storedBytes(), g.rawBytes(), write, g.rawBytes() / 1e6 / write,
-          all);
-      return 0;
-    } finally {
-      if (toClose != null) {
-        toClose.close();
+        Optional<byte[]> v = kp.get().lookup(key.getBytes(StandardCharsets.UTF_8), b -> {
+          byte[] r = new byte[db.recordSize()];
+          db.read(b, r, 0);
+          return r;
+        });
+        out.println(v.isPresent() ? new String(v.get(), StandardCharsets.UTF_8) : "absent");
+        return v.isPresent() ? 0 : 3;
       }
     }
-  }
-
-  private static RecordSource keyword(KeyValueSource kv, Map<String, String> o, int valueSize,
-      boolean truncate, Map<String, String> extra, PrintStream out) {
-    long seed = Long.parseLong(o.getOrDefault("--keyword-seed", "1"));
-    KeywordTable t = KeywordTable.build(kv,
-        KeywordTable.Options.defaults(seed).withValueField(valueSize, truncate));
-    KeywordParams kp = t.params();
-    extra.putAll(kp.toManifest());
-    out.printf("keyword table: %d entries in %d buckets of %d slot(s) x %d bytes (key field %d,"
-        + " value field %d), %d choices = %d PIR retrievals per lookup, stash %d, space overhead"
-        + " %.2fx of raw entry bytes%n", kp.entries(), kp.buckets(), kp.slotsPerBucket(),
-        kp.slotBytes(), kp.keyField(), kp.valueField(), kp.choices(), kp.retrievalsPerLookup(),
-        t.stashSize(), t.spaceOverhead());
-    return t;
-  }
-
-  private static String req(Map<String, String> o, String k) {
-    String v = o.get(k);
-    if (v == null) {
-      throw new UsageException("missing " + k);
-    }
-    return v;
   }
 }
