@@ -33,8 +33,11 @@ find_jdk() {
   die "no JDK 17 or later found: set JAVA_HOME, or install Temurin 25 under /usr/lib/jvm (Java 17 also works)"
 }
 
-JAVA_HOME="$(find_jdk)"; export JAVA_HOME
-JAVA="$JAVA_HOME/bin/java"
+# Commands other than help need a JDK; help works without one.
+if [ "${1:-help}" != help ] && [ "${1:-}" != -h ] && [ "${1:-}" != --help ]; then
+  JAVA_HOME="$(find_jdk)"; export JAVA_HOME
+  JAVA="$JAVA_HOME/bin/java"
+fi
 OPTS_FILE="$ROOT/vmp-kernels/target/classes/jpir-jvm.options"
 BENCH_JAR="$ROOT/benchmarks/target/benchmarks.jar"
 SPARK_JAR="$ROOT/spark-jobs/target/jpir-spark.jar"
@@ -71,7 +74,7 @@ run_spark() { # main class + args, with Spark on the class path (local mode unle
 
 usage() {
   cat <<USAGE
-jpir launcher (JDK: $JAVA_HOME)
+jpir launcher (JDK: $( (find_jdk) 2>/dev/null || echo "none found: every command but help needs JDK 17+, 25 preferred"))
   ./pir demo [options]     the main job in Spark local mode on a generated database (see README)
   ./pir demo-compact       compact queries (~0.1 MiB) on Spark, expansion on driver vs executors
   ./pir answer ...         answer a directory of query files (Spark)
@@ -81,11 +84,14 @@ jpir launcher (JDK: $JAVA_HOME)
   ./pir data ...           import | manifest | verify | lookup (stored databases)
   ./pir local-demo         the same protocol in one JVM without Spark
   ./pir test               build and run every test (mvn verify)
+  ./pir build              build the jars without tests (mvn package -DskipTests)
   ./pir bench [options]    run the JMH kernel benchmarks, write JSON and the README table
   ./pir info               print the JDK, the kernel choice and the JVM options
   ./pir java <class> ...   run any main class with the project's JVM options
   ./pir spark-java <class> ... the same with Spark on the class path
   ./pir cluster ...        a standalone Spark cluster on 127.0.0.1 (deploy/cluster.sh)
+  ./pir java-home          print the JDK the launcher uses
+  ./pir help               this text (needs no JDK); each Java command takes --help or says its options
 Environment: JAVA_HOME (JDK to use), PIR_JAVA_OPTS (extra JVM options), PIR_DRIVER_MEMORY
 (default 8g), MVN (maven binary)
 USAGE
