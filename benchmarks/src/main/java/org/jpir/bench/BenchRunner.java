@@ -10,8 +10,8 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import org.jpir.vmp.JvmOptions;
 import org.jpir.vmp.CpuInfo;
+import org.jpir.vmp.JvmOptions;
 import org.jpir.vmp.Kernels;
 import org.jpir.vmp.VmpBlock;
 import org.jpir.vmp.VmpKernels;
@@ -21,6 +21,11 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./pir bench}: runs the kernel benchmarks side by side in one JMH run, with every fork
@@ -32,49 +37,56 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@code -XX:UseAVX=2} (an AVX2 machine with 16 vector registers, emulated); its rows are merged
  * into the same JSON and the report judges them against the ceilings of that pass.
  *
- * <p>Options: {@code --quick} (1 fork, short iterations: about 12 minutes on 2 cores),
- * {@code --no-avx2} (skip the emulated-AVX2 pass),
- * {@code --include REGEX} (repeatable; default: the README suite), {@code --param NAME=V1,V2}
- * (override a JMH parameter), {@code --forks F},
- * {@code --iterations I}, {@code --no-readme} (write the report but leave README.md alone).
+ * <p>Options: {@code ./pir bench --help} (picocli).
  */
-public final class BenchRunner {
+@Command(name = "bench",
+    description = "Run the kernel benchmarks in one JMH run; write the raw JSON and the README"
+        + " table.")
+public final class BenchRunner implements java.util.concurrent.Callable<Integer> {
   /** The README suite: machine ceilings plus the kernels. */
   static final List<String> README_SUITE = List.of(
       "MachineBench", "FftBench", "VmpBench", "MultiColumnBench", "PirBench");
 
-  private BenchRunner() {}
+  @Spec
+  CommandSpec spec;
 
-  public static void main(String[] args) throws Exception {
-    boolean quick = false;
-    boolean readme = true;
-    boolean avx2 = CpuInfo.get().avx512f(); // an AVX2 pass is emulated on AVX-512 CPUs
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+  boolean help;
+
+  @Option(names = "--quick", description = "1 fork, 3 iterations (about 6 minutes on 2 cores)")
+  boolean quick;
+
+  @Option(names = "--no-readme", description = "write the report but leave README.md alone")
+  boolean noReadme;
+
+  @Option(names = "--no-avx2", description = "skip the emulated-AVX2 pass (-XX:UseAVX=2)")
+  boolean noAvx2;
+
+  @Option(names = "--include", paramLabel = "REGEX",
+      description = "benchmarks to run (repeatable; default: the README suite)")
+  List<String> includes = new ArrayList<>();
+
+  @Option(names = "--param", paramLabel = "NAME=V1,V2", description = "override a JMH parameter")
+  java.util.Map<String, String> paramValues = new java.util.LinkedHashMap<>();
+
+  @Option(names = "--forks", description = "JMH forks (default: ${DEFAULT-VALUE})")
+  int forks = 3;
+
+  @Option(names = "--iterations", description = "measurement iterations (default:"
+      + " ${DEFAULT-VALUE})")
+  int iterations = 8;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new BenchRunner()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    boolean readme = !noReadme;
+    boolean avx2 = CpuInfo.get().avx512f() && !noAvx2; // an AVX2 pass is emulated on AVX-512
     long started = System.nanoTime();
-    int forks = 3;
-    int iterations = 8;
-    List<String> includes = new ArrayList<>();
     java.util.Map<String, String[]> params = new java.util.LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--quick": quick = true; break;
-        case "--no-readme": readme = false; break;
-        case "--no-avx2": avx2 = false; break;
-        case "--include": includes.add(value(args, ++i)); break;
-        case "--forks": forks = Integer.parseInt(value(args, ++i)); break;
-        case "--iterations": iterations = Integer.parseInt(value(args, ++i)); break;
-        case "--param": {
-          String[] kv = value(args, ++i).split("=", 2);
-          if (kv.length != 2) {
-            throw new IllegalArgumentException("--param needs name=v1,v2,...");
-          }
-          params.put(kv[0], kv[1].split(","));
-          break;
-        }
-        default: throw new IllegalArgumentException("unknown option '" + args[i]
-            + "' (known: --quick --include REGEX --param NAME=V1,V2 --forks F --iterations I"
-            + " --no-readme --no-avx2)");
-      }
-    }
+    paramValues.forEach((k, v) -> params.put(k, v.split(",")));
     if (includes.isEmpty()) {
       for (String s : README_SUITE) {
         includes.add("\\." + s + "\\.");
@@ -125,7 +137,8 @@ public final class BenchRunner {
     env.addProperty("revision", rev);
     env.addProperty("date", Instant.now().toString());
     env.addProperty("quick", quick);
-    env.addProperty("command", "./pir bench " + String.join(" ", args));
+    env.addProperty("command", "./pir bench " + String.join(" ",
+        spec.commandLine().getParseResult().originalArgs()));
     CpuInfo cpu = CpuInfo.get();
     env.addProperty("flags", cpu.kernelFlags());
     for (int level = 1; level <= 3; level++) {
@@ -147,6 +160,7 @@ public final class BenchRunner {
     System.out.println("bench: raw results in " + json);
     Report.main(readme ? new String[] {json.toString(), "--readme", "README.md"}
         : new String[] {json.toString()});
+    return 0;
   }
 
   /** "panel P rows, tile T rows, groups of G columns" (at ncols = 12, one query). */
@@ -194,12 +208,5 @@ public final class BenchRunner {
     Files.writeString(main, new GsonBuilder().setPrettyPrinting().create().toJson(a),
         StandardCharsets.UTF_8);
     Files.delete(extra);
-  }
-
-  private static String value(String[] args, int i) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException("option " + args[i - 1] + " needs a value");
-    }
-    return args[i];
   }
 }

@@ -10,6 +10,10 @@ import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Vmp;
 import org.jpir.vmp.VmpKernels;
 import org.jpir.vmp.VmpOps;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Interleaved A/B timing of kernel implementations in one JVM, for a machine shared with other
@@ -24,8 +28,27 @@ import org.jpir.vmp.VmpOps;
  * multi:N:nrows:ncols:columns} (the database pass); implementations as {@link
  * FftPlan#of(int, String)} or {@link VmpKernels#byName}.
  */
-public final class KernelAb {
-  private KernelAb() {}
+@Command(name = "KernelAb",
+    description = "Interleaved A/B timing of kernel implementations in one JVM.")
+public final class KernelAb implements java.util.concurrent.Callable<Integer> {
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+  boolean help;
+
+  @Parameters(index = "0", paramLabel = "OP", description = "fft:N, ifft:N, pvec:N:nrows:ncols"
+      + " or multi:N:nrows:ncols:columns")
+  String op;
+
+  @Parameters(index = "1", paramLabel = "IMPLS", split = ",",
+      description = "implementations, comma-separated (FftPlan or VmpKernels names)")
+  List<String> impls;
+
+  @Parameters(index = "2", arity = "0..1", paramLabel = "ROUNDS",
+      description = "rounds (default: ${DEFAULT-VALUE})")
+  int rounds = 30;
+
+  @Parameters(index = "3", arity = "0..1", paramLabel = "SLICE_MS",
+      description = "milliseconds per implementation per round (default: ${DEFAULT-VALUE})")
+  long sliceMs = 50;
 
   /** One timed operation on prepared inputs; returns a value the JIT cannot drop. */
   interface Op {
@@ -33,13 +56,13 @@ public final class KernelAb {
   }
 
   public static void main(String[] args) {
-    if (args.length < 2) {
-      throw new IllegalArgumentException("usage: KernelAb <op> <impl,impl,...> [rounds]"
-          + " [sliceMs]");
-    }
-    String[] impls = args[1].split(",");
-    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 30;
-    long sliceNs = (args.length > 3 ? Long.parseLong(args[3]) : 50) * 1_000_000L;
+    System.exit(new CommandLine(new KernelAb()).execute(args));
+  }
+
+  @Override
+  public Integer call() {
+    long sliceNs = sliceMs * 1_000_000L;
+    String[] args = {op};
     List<Op> ops = new ArrayList<>();
     double[] first = null;
     for (String impl : impls) {
@@ -58,11 +81,11 @@ public final class KernelAb {
         op.run();
       }
     }
-    double[][] t = new double[impls.length][rounds];
+    double[][] t = new double[impls.size()][rounds];
     double sink = 0;
     for (int r = 0; r < rounds; r++) {
-      for (int k = 0; k < impls.length; k++) {
-        int i = (r + k) % impls.length;
+      for (int k = 0; k < impls.size(); k++) {
+        int i = (r + k) % impls.size();
         Op op = ops.get(i);
         long start = System.nanoTime();
         long now;
@@ -75,22 +98,23 @@ public final class KernelAb {
         t[i][r] = (now - start) / 1e3 / reps;
       }
     }
-    System.out.println("cpu " + Environment.cpuModel() + "; " + org.jpir.vmp.CpuInfo.get().describe()
-        + "; jdk " + Environment.jdk() + "; revision " + Environment.gitRevision());
+    System.out.println("cpu " + Environment.cpuModel() + "; "
+        + org.jpir.vmp.CpuInfo.get().describe() + "; jdk " + Environment.jdk() + "; revision " + Environment.gitRevision());
     System.out.printf(Locale.ROOT, "KernelAb %s, %d rounds of %d ms slices (checksum %.3g)%n",
         args[0], rounds, sliceNs / 1_000_000, sink);
-    for (int i = 0; i < impls.length; i++) {
+    for (int i = 0; i < impls.size(); i++) {
       double[] ratio = new double[rounds];
       for (int r = 0; r < rounds; r++) {
         ratio[r] = t[i][r] / t[0][r];
       }
       double[] ci = Stats.bootstrapRatioCi(t[i], t[0], 0.95, 2000, 1);
       System.out.printf(Locale.ROOT, "%-16s median %10.2f us [q1 %.2f q3 %.2f]  / %s: paired"
-          + " median %.3f [q1 %.3f q3 %.3f], ratio of medians 95%% CI [%.3f, %.3f]%n", impls[i],
-          Stats.median(t[i]), Stats.quantile(t[i], 0.25), Stats.quantile(t[i], 0.75), impls[0],
+          + " median %.3f [q1 %.3f q3 %.3f], ratio of medians 95%% CI [%.3f, %.3f]%n", impls.get(i),
+          Stats.median(t[i]), Stats.quantile(t[i], 0.25), Stats.quantile(t[i], 0.75), impls.get(0),
           Stats.median(ratio), Stats.quantile(ratio, 0.25), Stats.quantile(ratio, 0.75), ci[0],
           ci[1]);
     }
+    return 0;
   }
 
   /** The operation and one result of it (for the agreement check). */

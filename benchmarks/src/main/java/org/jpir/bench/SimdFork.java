@@ -16,6 +16,10 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * One fork of the SIMD study ({@link SimdStudy}): this JVM, started by the study with one
@@ -31,9 +35,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * POINT = class.method|param=value|iterations|iteration-ms     (param part may be empty)
  * </pre>
  */
-public final class SimdFork {
-  private SimdFork() {}
-
+@Command(name = "SimdFork",
+    description = "One fresh JVM of the SIMD study: measures its points.")
+public final class SimdFork implements java.util.concurrent.Callable<Integer> {
   /** One benchmark at one parameter point, with its own measurement length. */
   record Point(String benchmark, String param, int iterations, int iterationMs) {
     static Point parse(String s) {
@@ -50,29 +54,49 @@ public final class SimdFork {
     }
   }
 
-  public static void main(String[] args) throws Exception {
-    Path out = null;
-    int fork = 0;
-    int warmup = 5;
-    int warmupMs = 50;
-    int prewarm = 3;
-    int passes = 2;
-    List<Point> points = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--out" -> out = Path.of(args[++i]);
-        case "--fork" -> fork = Integer.parseInt(args[++i]);
-        case "--warmup" -> warmup = Integer.parseInt(args[++i]);
-        case "--warmup-ms" -> warmupMs = Integer.parseInt(args[++i]);
-        case "--prewarm" -> prewarm = Integer.parseInt(args[++i]);
-        case "--prewarm-passes" -> passes = Integer.parseInt(args[++i]);
-        default -> points.add(Point.parse(args[i]));
-      }
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+  boolean help;
+
+  @Option(names = "--out", required = true, description = "the JSON file to write")
+  Path out;
+
+  @Option(names = "--fork", description = "the fork's index (shuffle seed)")
+  int fork;
+
+  @Option(names = "--warmup", description = "warmup iterations (default: ${DEFAULT-VALUE})")
+  int warmup = 5;
+
+  @Option(names = "--warmup-ms", description = "warmup iteration time (default:"
+      + " ${DEFAULT-VALUE})")
+  int warmupMs = 50;
+
+  @Option(names = "--prewarm", description = "pre-warm iterations of 100 ms per point (default:"
+      + " ${DEFAULT-VALUE})")
+  int prewarm = 3;
+
+  @Option(names = "--prewarm-passes", description = "pre-warm passes over every point (default:"
+      + " ${DEFAULT-VALUE})")
+  int passes = 2;
+
+  @Parameters(arity = "1..*", paramLabel = "POINT",
+      description = "class.method|param=value|iterations|iteration-ms",
+      converter = PointConverter.class)
+  List<Point> points = new ArrayList<>();
+
+  /** Parses a POINT argument. */
+  static final class PointConverter implements CommandLine.ITypeConverter<Point> {
+    @Override
+    public Point convert(String s) {
+      return Point.parse(s);
     }
-    if (out == null || points.isEmpty()) {
-      throw new IllegalArgumentException("usage: SimdFork --out FILE --fork K [--warmup N]"
-          + " [--warmup-ms MS] POINT...");
-    }
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new SimdFork()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
     Collections.shuffle(points, new Random(1000L + fork));
     // pre-warm passes over every point (results dropped): the Vector API kernels need about
     // half a second of running before C2 has compiled them with intrinsics; until then a call is
@@ -101,9 +125,7 @@ public final class SimdFork {
     write(results, out);
     System.out.printf("simd-fork: %d of %d points written to %s%n", results.size(),
         points.size(), out);
-    if (results.size() < points.size()) {
-      System.exit(3);
-    }
+    return results.size() < points.size() ? 3 : 0;
   }
 
   /** JMH options measuring one point inside this JVM. */

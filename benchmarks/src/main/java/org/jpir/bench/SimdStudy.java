@@ -25,6 +25,12 @@ import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * Where SIMD helps on the JVM, decomposed like the second seed paper. The same kernels
@@ -174,38 +180,97 @@ public final class SimdStudy {
     return new Profile(name, "8g", jobs);
   }
 
-  public static void main(String[] args) throws Exception {
-    if (args.length == 0) {
-      throw new IllegalArgumentException("usage: SimdStudy run [--profile full|reduced] [--raw DIR]"
-          + " [--report FILE] [--jdk17 HOME] [--jdk25 HOME] [--variants a,b] [--jobs a,b]"
-          + " [--deadline-min M] | SimdStudy report RAW_DIR [--report FILE]");
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Cli()).addSubcommand(new RunCmd())
+        .addSubcommand(new ReportCmd()).execute(args));
+  }
+
+  /** {@code SimdStudy run|report}. */
+  @Command(name = "SimdStudy", description = "The SIMD study: fresh forks per point, then the"
+      + " Markdown report.")
+  static final class Cli implements java.util.concurrent.Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (run,"
+          + " report)");
     }
-    Map<String, String> opt = new LinkedHashMap<>();
-    String positional = null;
-    for (int i = 1; i < args.length; i++) {
-      if (args[i].startsWith("--")) {
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException("option " + args[i] + " needs a value");
+  }
+
+  @Command(name = "run", description = "Run a campaign, then write its report.")
+  static final class RunCmd implements java.util.concurrent.Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Option(names = "--profile", description = "full or reduced (default: ${DEFAULT-VALUE})")
+    String profile = "full";
+
+    @Option(names = "--raw", description = "raw result directory (default: a new one under"
+        + " benchmarks/results/simd)")
+    String raw;
+
+    @Option(names = "--report", description = "the Markdown report to write")
+    Path report = DEFAULT_REPORT;
+
+    @Option(names = "--jdk17", description = "JDK 17 home")
+    String jdk17;
+
+    @Option(names = "--jdk25", description = "JDK 25 home")
+    String jdk25;
+
+    @Option(names = "--variants", description = "only these variants (comma-separated)")
+    String variants;
+
+    @Option(names = "--jobs", description = "only these jobs (comma-separated)")
+    String jobs;
+
+    @Option(names = "--deadline-min", description = "start no fork after this many minutes")
+    String deadlineMin;
+
+    @Option(names = "--reuse", description = "a raw directory whose finished jobs are reused")
+    String reuse;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      Map<String, String> opt = new LinkedHashMap<>();
+      String[][] given = {{"profile", profile}, {"raw", raw}, {"jdk17", jdk17},
+          {"jdk25", jdk25}, {"variants", variants}, {"jobs", jobs},
+          {"deadline-min", deadlineMin}, {"reuse", reuse}};
+      for (String[] kv : given) {
+        if (kv[1] != null) {
+          opt.put(kv[0], kv[1]);
         }
-        opt.put(args[i].substring(2), args[++i]);
-      } else {
-        positional = args[i];
       }
+      Path rawDir = SimdStudy.run(opt, "run " + String.join(" ",
+          spec.commandLine().getParseResult().originalArgs()));
+      SimdReport.write(rawDir, report);
+      return 0;
     }
-    Path report = Path.of(opt.getOrDefault("report", DEFAULT_REPORT.toString()));
-    switch (args[0]) {
-      case "run":
-        Path raw = run(opt, String.join(" ", args));
-        SimdReport.write(raw, report);
-        break;
-      case "report":
-        if (positional == null) {
-          throw new IllegalArgumentException("usage: SimdStudy report RAW_DIR [--report FILE]");
-        }
-        SimdReport.write(Path.of(positional), report);
-        break;
-      default:
-        throw new IllegalArgumentException("unknown command '" + args[0] + "' (run, report)");
+  }
+
+  @Command(name = "report", description = "Write the report of a finished campaign.")
+  static final class ReportCmd implements java.util.concurrent.Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Parameters(paramLabel = "RAW_DIR", description = "the campaign's raw result directory")
+    Path raw;
+
+    @Option(names = "--report", description = "the Markdown report to write")
+    Path report = DEFAULT_REPORT;
+
+    @Override
+    public Integer call() throws Exception {
+      SimdReport.write(raw, report);
+      return 0;
     }
   }
 
