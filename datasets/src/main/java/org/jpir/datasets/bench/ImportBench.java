@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
@@ -13,6 +14,9 @@ import org.jpir.core.SyntheticRecords;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabase;
 import org.jpir.datasets.store.StoredDatabaseWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Import throughput on one thread: generates a synthetic database of {@code --mib} MiB
@@ -20,26 +24,35 @@ import org.jpir.datasets.store.StoredDatabaseWriter;
  * (fsync included), verifies every chunk, and prints MB/s and stored vs raw bytes. Also times the
  * generator alone, to split source cost from write cost. Deletes the database unless --keep.
  */
-public final class ImportBench {
-  private ImportBench() {}
+@Command(name = "ImportBench", description = "Import throughput of a synthetic database on one"
+    + " thread.")
+public final class ImportBench implements Callable<Integer> {
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+  boolean help;
 
-  public static void main(String[] args) throws IOException {
-    long mib = 1024;
-    int recordSize = 1024;
-    Path dir = Path.of(System.getProperty("java.io.tmpdir"), "jpir-import-bench");
-    Params p = Presets.ONIONPIR_4096;
-    boolean keep = false;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--mib": mib = Long.parseLong(args[++i]); break;
-        case "--record-size": recordSize = Integer.parseInt(args[++i]); break;
-        case "--dir": dir = Path.of(args[++i]); break;
-        case "--preset": p = Presets.byId(args[++i]); break;
-        case "--keep": keep = true; break;
-        default: throw new IllegalArgumentException("unknown option " + args[i]
-            + " (--mib --record-size --dir --preset --keep)");
-      }
-    }
+  @Option(names = "--mib", description = "raw database size (default: ${DEFAULT-VALUE})")
+  long mib = 1024;
+
+  @Option(names = "--record-size", description = "record size (default: ${DEFAULT-VALUE})")
+  int recordSize = 1024;
+
+  @Option(names = "--dir", description = "where to write (default: a directory under the"
+      + " temporary directory)")
+  Path dir = Path.of(System.getProperty("java.io.tmpdir"), "jpir-import-bench");
+
+  @Option(names = "--preset", description = "parameter preset (default: ${DEFAULT-VALUE})")
+  String preset = Presets.ONIONPIR_4096.id();
+
+  @Option(names = "--keep", description = "keep the database")
+  boolean keep;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ImportBench()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    Params p = Presets.byId(preset);
     long count = (mib << 20) / recordSize;
     SyntheticRecords src = new SyntheticRecords(count, recordSize, 1);
     Geometry g = Geometry.choose(p, count, recordSize, 1024);
@@ -83,6 +96,7 @@ public final class ImportBench {
     if (!keep) {
       deleteRecursively(dir);
     }
+    return 0;
   }
 
   private static void deleteRecursively(Path p) throws IOException {

@@ -40,6 +40,9 @@ import org.jpir.spark.SparkBatchMetrics;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.SyntheticSourceFactory;
 import org.jpir.vmp.Pmat;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The Spark overhead benchmark (a documented harness, not JMH: each point is a whole batch of a
@@ -74,35 +77,58 @@ public final class SparkOverheadBench {
   record Opts(long mib, int rows, int[] batches, int threads, int rounds, int forks,
       String path, Path tsv, int fork) {}
 
-  public static void main(String[] args) throws Exception {
+  /** The command line (picocli): the options of {@link Opts}. */
+  @Command(name = "SparkOverheadBench", description = "Spark against plain threads on the same"
+      + " prepared partitions, interleaved, in several JVMs.")
+  static final class Cli implements java.util.concurrent.Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Option(names = "--mib", description = "raw database size (default: ${DEFAULT-VALUE})")
     long mib = 256;
-    int rows = 0;
+
+    @Option(names = "--rows", description = "rows of the grid (default: Geometry.choose)")
+    int rows;
+
+    @Option(names = "--batches", split = ",", description = "batch sizes (default: 1,4)")
     int[] batches = {1, 4};
+
+    @Option(names = "--threads", description = "plain threads (default: ${DEFAULT-VALUE})")
     int threads = 2;
+
+    @Option(names = {"--rounds", "--reps"}, description = "rounds per fork (default:"
+        + " ${DEFAULT-VALUE})")
     int rounds = 7;
+
+    @Option(names = "--forks", description = "JVMs (default: ${DEFAULT-VALUE})")
     int forks = 3;
+
+    @Option(names = "--path", description = "prepared or client (default: ${DEFAULT-VALUE})")
     String path = "prepared";
-    Path tsv = null;
+
+    @Option(names = "--tsv", description = "the rows' file (default: a temporary file)")
+    Path tsv;
+
+    @Option(names = "--fork-index", description = "internal: run as fork K")
     int fork = -1;
-    for (int i = 0; i < args.length; i += 2) {
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("option " + args[i] + " needs a value");
-      }
-      switch (args[i]) {
-        case "--mib": mib = Long.parseLong(args[i + 1]); break;
-        case "--batches": batches = Arrays.stream(args[i + 1].split(",")).mapToInt(
-            Integer::parseInt).toArray(); break;
-        case "--rows": rows = Integer.parseInt(args[i + 1]); break;
-        case "--threads": threads = Integer.parseInt(args[i + 1]); break;
-        case "--rounds": rounds = Integer.parseInt(args[i + 1]); break;
-        case "--reps": rounds = Integer.parseInt(args[i + 1]); break;
-        case "--forks": forks = Integer.parseInt(args[i + 1]); break;
-        case "--path": path = args[i + 1]; break;
-        case "--tsv": tsv = Path.of(args[i + 1]); break;
-        case "--fork-index": fork = Integer.parseInt(args[i + 1]); break;
-        default: throw new IllegalArgumentException("unknown option " + args[i]);
-      }
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      run(mib, rows, batches, threads, rounds, forks, path, tsv, fork,
+          spec.commandLine().getParseResult().originalArgs().toArray(new String[0]));
+      return 0;
     }
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Cli()).execute(args));
+  }
+
+  static void run(long mib, int rows, int[] batches, int threads, int rounds, int forks,
+      String path, Path tsv, int fork, String[] args) throws Exception {
     if (!path.equals("prepared") && !path.equals("client")) {
       throw new IllegalArgumentException("--path " + path + ": prepared or client");
     }
