@@ -82,15 +82,35 @@ public final class HostileQueries {
     return Wire.forgeQuery(p.id(), fields.toByteArray());
   }
 
-  public static void main(String[] args) throws Exception {
-    Options o = new Options("HostileQueries", args, 0, java.util.Set.of("preset", "db", "out",
-        "max-rows"));
-    DatabaseSpec db = DatabaseSpec.parse(o.require("db"));
-    Params p = db.params(o.get("preset", null));
-    Geometry g = db.geometry(p, o.getInt("max-rows", 1024));
-    for (Map.Entry<String, String> e : write(Path.of(o.require("out")), p, g,
-        new SecureRandom()).entrySet()) {
-      System.out.println(e.getKey() + " " + e.getValue());
+  /** The command line: {@code --db D --out DIR [--preset P] [--max-rows R]}. */
+  @picocli.CommandLine.Command(name = "HostileQueries",
+      description = "Write the hostile query files of the cluster test.")
+  static final class Cli implements java.util.concurrent.Callable<Integer> {
+    @picocli.CommandLine.Option(names = "--db", required = true, description = "the database")
+    String db;
+
+    @picocli.CommandLine.Option(names = "--out", required = true, description = "the directory")
+    Path out;
+
+    @picocli.CommandLine.Option(names = "--preset", description = "the preset")
+    String preset;
+
+    @picocli.CommandLine.Option(names = "--max-rows", description = "most rows")
+    int maxRows = 1024;
+
+    @Override
+    public Integer call() throws Exception {
+      DatabaseSpec spec = DatabaseSpec.parse(db);
+      Params p = spec.params(preset);
+      Geometry g = spec.geometry(p, maxRows);
+      for (Map.Entry<String, String> e : write(out, p, g, new SecureRandom()).entrySet()) {
+        System.out.println(e.getKey() + " " + e.getValue());
+      }
+      return 0;
     }
+  }
+
+  public static void main(String[] args) {
+    System.exit(new picocli.CommandLine(new Cli()).execute(args));
   }
 }

@@ -40,6 +40,9 @@ import org.jpir.datasets.keyword.KeywordParams;
 import org.jpir.datasets.keyword.KeywordTable;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabaseWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code setup table}: a Parquet, CSV or JSON table read through Spark's DataFrame readers and
@@ -74,23 +77,80 @@ public final class TableImport {
 
   private TableImport() {}
 
-  /** The command line's options (see the class comment and README). */
-  public static final Set<String> OPTIONS = Set.of("format", "path", "key-column",
-      "value-column", "out", "mode", "record-size", "truncate", "header", "preset", "max-rows",
-      "columns-per-chunk", "keyword-seed", "master");
+  /** The options of {@code setup table} (see the class comment and README). */
+  @Command(name = "table", description = "Import a Parquet, CSV or JSON table through Spark's"
+      + " DataFrame readers.")
+  static final class Args {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Option(names = "--format", required = true, description = "parquet, csv or json")
+    String format;
+
+    @Option(names = "--path", required = true, description = "the table (any path Spark reads)")
+    String path;
+
+    @Option(names = "--key-column", required = true,
+        description = "the index (index mode) or key (keyword mode) column")
+    String keyColumn;
+
+    @Option(names = "--value-column", required = true, description = "the value column")
+    String valueColumn;
+
+    @Option(names = "--out", required = true, description = "a new database directory or URI")
+    String out;
+
+    @Option(names = "--mode", description = "index or keyword (default: ${DEFAULT-VALUE})")
+    String mode = "index";
+
+    @Option(names = "--record-size", description = "record (keyword: value field) size")
+    int recordSize;
+
+    @Option(names = "--truncate", description = "true: cut values longer than the record"
+        + " (default: ${DEFAULT-VALUE})")
+    String truncate = "false";
+
+    @Option(names = "--header", description = "CSV: a header row names the columns (default:"
+        + " ${DEFAULT-VALUE})")
+    String header = "true";
+
+    @Option(names = "--preset", description = "parameter preset (default: ${DEFAULT-VALUE})")
+    String preset = Presets.ONIONPIR_4096.id();
+
+    @Option(names = "--max-rows", description = "most rows of the grid (default:"
+        + " ${DEFAULT-VALUE})")
+    int maxRows = 1024;
+
+    @Option(names = "--columns-per-chunk", description = "columns per chunk file")
+    int columnsPerChunk;
+
+    @Option(names = "--keyword-seed", description = "keyword table seed (default:"
+        + " ${DEFAULT-VALUE})")
+    long keywordSeed = 1;
+
+    @Option(names = "--master", description = "Spark master when none is configured (default:"
+        + " ${DEFAULT-VALUE})")
+    String master = "local[*]";
+
+    /** Parses {@code args} (the options after {@code setup table}). */
+    static Args parse(String... args) {
+      Args a = new Args();
+      new CommandLine(a).parseArgs(args);
+      return a;
+    }
+  }
 
   /**
    * {@code setup table ...} from the command line: starts a Spark session (local mode unless a
    * master is given), imports, stops it. Returns 0; refused input is an {@link
    * IllegalArgumentException} naming the problem (exit code 2 from {@link PirJob#main}).
    */
-  public static int main(String[] args, PrintStream out) {
-    Options o = new Options("setup table", args, 2, OPTIONS);
-    Out.of(o.require("out")); // an existing --out is refused before Spark starts
+  public static int main(Args o, PrintStream out) {
+    Out.of(o.out); // an existing --out is refused before Spark starts
     SparkConf c = new SparkConf();
     c.setIfMissing("spark.app.name", "jpir setup table");
     if (!c.contains("spark.master")) {
-      c.setMaster(o.get("master", "local[*]"));
+      c.setMaster(o.master);
     }
     SparkSession spark = SparkSession.builder().config(c).getOrCreate();
     try {
@@ -105,36 +165,36 @@ public final class TableImport {
   }
 
   /** Imports with {@code spark}'s readers as {@code o} says; returns the manifest written. */
-  static Manifest run(SparkSession spark, Options o, PrintStream out) throws IOException {
-    String format = o.require("format").toLowerCase(Locale.ROOT);
+  static Manifest run(SparkSession spark, Args o, PrintStream out) throws IOException {
+    String format = o.format.toLowerCase(Locale.ROOT);
     if (!FORMATS.contains(format)) {
       throw new IllegalArgumentException("setup table: --format must be one of parquet, csv,"
           + " json, got '" + format + "'");
     }
-    String mode = o.get("mode", "index");
+    String mode = o.mode;
     if (!mode.equals("index") && !mode.equals("keyword")) {
       throw new IllegalArgumentException("setup table: --mode must be index or keyword, got '"
           + mode + "'");
     }
-    String path = o.require("path");
-    String keyName = o.require("key-column");
-    String valueName = o.require("value-column");
-    Out outDir = Out.of(o.require("out"));
-    int recordSize = o.getInt("record-size", 0);
-    String cut = o.get("truncate", "false");
+    String path = o.path;
+    String keyName = o.keyColumn;
+    String valueName = o.valueColumn;
+    Out outDir = Out.of(o.out);
+    int recordSize = o.recordSize;
+    String cut = o.truncate;
     if (!cut.equals("true") && !cut.equals("false")) {
       throw new IllegalArgumentException("setup table: --truncate must be true or false, got '"
           + cut + "'");
     }
     boolean truncate = cut.equals("true");
-    Params p = Presets.byId(o.get("preset", Presets.ONIONPIR_4096.id()));
-    int maxRows = o.getInt("max-rows", 1024);
-    int cpc = o.getInt("columns-per-chunk", 0);
+    Params p = Presets.byId(o.preset);
+    int maxRows = o.maxRows;
+    int cpc = o.columnsPerChunk;
 
     DataFrameReader reader = spark.read().format(format);
     if (format.equals("csv")) {
       // a CSV table names its columns in a header row; every field is a string unless inferred
-      reader = reader.option("header", o.get("header", "true")).option("inferSchema", "true");
+      reader = reader.option("header", o.header).option("inferSchema", "true");
     }
     Dataset<Row> df;
     try {
@@ -201,7 +261,7 @@ public final class TableImport {
     return write(outDir, p, maxRows, cpc, src, desc, Map.of(), out);
   }
 
-  private static Manifest keyword(Dataset<Row> kv, Options o, Params p, int maxRows, int cpc,
+  private static Manifest keyword(Dataset<Row> kv, Args o, Params p, int maxRows, int cpc,
       int valueSize, boolean truncate, Out outDir, String desc, String what, PrintStream out)
       throws IOException {
     List<byte[]> keys = new ArrayList<>();
@@ -220,7 +280,7 @@ public final class TableImport {
       throw new IllegalArgumentException(what + " has no rows");
     }
     KeywordTable t = KeywordTable.build(new KeyValueList(keys, values),
-        KeywordTable.Options.defaults(o.getLong("keyword-seed", 1))
+        KeywordTable.Options.defaults(o.keywordSeed)
             .withValueField(valueSize, truncate));
     KeywordParams kp = t.params();
     out.printf("keyword table: %d entries in %d buckets of %d bytes, %d retrievals per lookup%n",

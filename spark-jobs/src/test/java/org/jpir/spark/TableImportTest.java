@@ -52,11 +52,7 @@ class TableImportTest {
   }
 
   static org.jpir.datasets.store.Manifest run(String... args) throws Exception {
-    String[] full = new String[args.length + 2];
-    full[0] = "setup";
-    full[1] = "table";
-    System.arraycopy(args, 0, full, 2, args.length);
-    return TableImport.run(spark, new Options("setup table", full, 2, TableImport.OPTIONS),
+    return TableImport.run(spark, TableImport.Args.parse(args),
         new PrintStream(new ByteArrayOutputStream()));
   }
 

@@ -1,0 +1,385 @@
+package org.jpir.spark;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.Presets;
+import org.jpir.core.QueryIdMap;
+import org.jpir.core.SecretKey;
+import org.jpir.core.Wire;
+import org.jpir.datasets.keyword.KeywordParams;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The client's commands ({@code client keygen|evk|query|decode|verify|lookup}): everything that
+ * touches the secret key runs here, on the client's machine; the files they write for the server
+ * are named by random ids, the id -> index map ({@code --ids}) stays with the client.
+ */
+final class ClientCommands {
+  private ClientCommands() {}
+
+  /** The {@code client} command: one of its subcommands. */
+  @Command(name = "client", description = "The client's side: keys, queries, decoding.")
+  static final class Client implements Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      throw new CommandLine.ParameterException(spec.commandLine(), "missing client command"
+          + " (keygen, evk, query, decode, verify, lookup)");
+    }
+  }
+
+  /** The commands' tree under {@code client}. */
+  static CommandLine commandLine() {
+    return new CommandLine(new Client()).addSubcommand(new Keygen()).addSubcommand(new Evk())
+        .addSubcommand(new Query()).addSubcommand(new Decode()).addSubcommand(new Verify())
+        .addSubcommand(new Lookup());
+  }
+
+  /** The database and the client's key: what every command but keygen needs. */
+  static final class KeyOptions {
+    @Option(names = "--db", required = true, description = "the database (its manifest gives the"
+        + " preset and the geometry)")
+    String db;
+
+    @Option(names = "--key", required = true, description = "the secret key file")
+    Path key;
+
+    @Option(names = "--client-id", description = "the client's id (compact presets: required)")
+    String clientId;
+
+    @Option(names = "--evk", description = "the client's evaluation keys (compact presets)")
+    Path evk;
+
+    @Option(names = "--preset", description = "the preset (default: the database's)")
+    String preset;
+
+    @Option(names = "--max-rows", description = "most rows of the grid (default:"
+        + " ${DEFAULT-VALUE})")
+    int maxRows = 1024;
+
+    /** The client of these options. */
+    AnyClient client(SecureRandom random) throws java.io.IOException {
+      DatabaseSpec spec = DatabaseSpec.parse(db);
+      Params p = spec.params(preset);
+      Geometry g = spec.geometry(p, maxRows);
+      AnyClient c = AnyClient.withKey(p, g, Files.readAllBytes(key), () -> {
+        if (clientId == null) {
+          throw new IllegalArgumentException("option --client-id is required for the compact"
+              + " preset " + p.id());
+        }
+        return clientId;
+      }, random);
+      if (evk != null && c.isCompact()) {
+        c.useEvaluationKeys(Files.readAllBytes(evk));
+      }
+      return c;
+    }
+  }
+
+  /** {@code --ids FILE}: the client's private map from query ids to record indices. */
+  static final class IdsOption {
+    @Option(names = "--ids", required = true, description = "the client's private map from the"
+        + " random query ids (the file names the server sees) to record indices")
+    Path ids;
+  }
+
+  @Command(name = "keygen", description = "A secret key from SecureRandom.")
+  static final class Keygen implements Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Option(names = "--preset", description = "the preset (default: ${DEFAULT-VALUE})")
+    String preset = Presets.DEFAULT.id();
+
+    @Option(names = "--out", required = true, description = "the key file to write")
+    Path out;
+
+    @Override
+    public Integer call() throws java.io.IOException {
+      SecureRandom random = new SecureRandom();
+      Params p = Presets.byId(preset);
+      org.jpir.core.CompactParams cp = Presets.compactFor(p);
+      SecretKey sk = cp != null ? org.jpir.core.CompactClient.generateSecret(cp, random)
+          : SecretKey.generate(p, random);
+      writeLocal(out, Wire.writeSecretKey(sk));
+      System.out.println("client: secret key for " + p.id() + " written to " + out);
+      return 0;
+    }
+  }
+
+  @Command(name = "evk", description = "The client's evaluation keys, uploaded once into the"
+      + " server's --keys directory (compact presets).")
+  static final class Evk implements Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Mixin
+    KeyOptions k;
+
+    @Option(names = "--out", required = true, description = "the .evk file to write")
+    Path out;
+
+    @Override
+    public Integer call() throws java.io.IOException {
+      byte[] evk = k.client(new SecureRandom()).evaluationKeys();
+      writeLocal(out, evk);
+      System.out.println("client: evaluation keys of '" + k.clientId + "' (" + evk.length
+          + " bytes) written; the server reads <client-id>.evk from its --keys directory");
+      return 0;
+    }
+  }
+
+  @Command(name = "query", description = "Queries for records, as <random id>.cquery (.query"
+      + " for a classic preset).")
+  static final class Query implements Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Mixin
+    KeyOptions k;
+
+    @Mixin
+    IdsOption ids;
+
+    @Option(names = "--index", split = ",", description = "record indices I[,J...]")
+    List<Long> index;
+
+    @Option(names = "--random", description = "N random records instead of --index")
+    int random;
+
+    @Option(names = "--out", required = true, description = "the query directory to write into")
+    Path out;
+
+    @Override
+    public Integer call() throws java.io.IOException {
+      SecureRandom rnd = new SecureRandom();
+      AnyClient client = k.client(rnd);
+      long[] idx = indices(client.recordCount(), rnd);
+      Path dir = Files.createDirectories(out.toAbsolutePath());
+      QueryIdMap map = QueryIdMap.load(ids.ids, true);
+      long bytes = 0;
+      for (long i : idx) {
+        byte[] q = client.query(i);
+        String id = map.add(i, rnd);
+        AnswerJob.write(dir.resolve(id + client.extension()), q);
+        bytes = q.length;
+      }
+      map.save(ids.ids);
+      System.out.println("client: " + idx.length + " queries (" + bytes + " bytes each) written"
+          + " to " + dir + " as <random id>" + client.extension() + "; their ids are in "
+          + ids.ids + " (keep it: decoding needs it, the server must never see it)");
+      return 0;
+    }
+
+    private long[] indices(long count, SecureRandom rnd) {
+      if ((index == null) == (random <= 0)) {
+        throw new IllegalArgumentException("client query: give --index I[,J,...] or --random N");
+      }
+      long[] out = index != null ? index.stream().mapToLong(Long::longValue).toArray()
+          : rnd.longs(random, 0, count).toArray();
+      for (long i : out) {
+        if (i < 0 || i >= count) {
+          throw new IllegalArgumentException("client query: index " + i + " is outside the "
+              + count + " records");
+        }
+      }
+      return out;
+    }
+  }
+
+  @Command(name = "decode", description = "Decode one answer (the index comes from the map).")
+  static final class Decode implements Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Mixin
+    KeyOptions k;
+
+    @Option(names = "--ids", description = "the client's id -> index map (unless --index)")
+    Path ids;
+
+    @Option(names = "--index", description = "the record index (instead of the map's)")
+    Long index;
+
+    @Option(names = "--answer", required = true, description = "the answer file")
+    Path answer;
+
+    @Option(names = "--out", required = true, description = "the record file to write")
+    Path out;
+
+    @Override
+    public Integer call() throws java.io.IOException {
+      if (index == null && ids == null) {
+        throw new IllegalArgumentException("client decode: --ids FILE (or --index I) is"
+            + " required: the client's private map from the random query ids to record"
+            + " indices");
+      }
+      long i = index != null ? index
+          : QueryIdMap.load(ids, false).index(AnswerJob.stem(answer));
+      byte[] rec = k.client(new SecureRandom()).decode(answer, i);
+      writeLocal(out, rec);
+      System.out.println("client: record (" + rec.length + " bytes) written to " + out);
+      return 0;
+    }
+  }
+
+  @Command(name = "verify", description = "Decode the answer of every id in the map and compare"
+      + " it with the database (exit 1 unless every id has an exact answer).")
+  static final class Verify implements Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Mixin
+    KeyOptions k;
+
+    @Mixin
+    IdsOption ids;
+
+    @Option(names = "--answers", required = true, description = "the answer directory")
+    Path answers;
+
+    @Override
+    public Integer call() throws Exception {
+      DatabaseSpec db = DatabaseSpec.parse(k.db);
+      AnyClient client = k.client(new SecureRandom());
+      QueryIdMap map = QueryIdMap.load(ids.ids, false);
+      org.jpir.core.RecordSource truth = db.factory().open();
+      int ok = 0;
+      int bad = 0;
+      int errors = 0;
+      int missing = 0;
+      for (Map.Entry<String, Long> e : map.entries().entrySet()) {
+        Path f = answers.resolve(e.getKey() + ".answer");
+        if (Files.exists(f)) {
+          byte[] want = new byte[truth.recordSize()];
+          truth.read(e.getValue(), want, 0);
+          byte[] got;
+          try {
+            got = client.decode(f, e.getValue());
+          } catch (IllegalArgumentException ex) {
+            got = null;
+            System.out.println("client: answer " + f.getFileName() + " refused: "
+                + ex.getMessage());
+          }
+          if (got != null && Arrays.equals(want, got)) {
+            ok++;
+          } else {
+            bad++;
+            System.out.println("client: answer " + f.getFileName() + " DIFFERS from the"
+                + " database");
+          }
+        } else if (Files.exists(answers.resolve(e.getKey() + ".error"))) {
+          errors++;
+          System.out.println("client: query " + e.getKey() + " has an error file: "
+              + Files.readString(answers.resolve(e.getKey() + ".error")).trim());
+        } else {
+          missing++;
+        }
+      }
+      System.out.println("client: verified " + ok + " answers exact, " + bad + " wrong, "
+          + errors + " with an error file, " + missing + " without an answer (of " + map.size()
+          + " ids)");
+      return ok > 0 && bad == 0 && errors == 0 && missing == 0 ? 0 : 1;
+    }
+  }
+
+  /**
+   * Private keyword lookup in a keyword database (a cuckoo table; {@code data import ...
+   * --keyword}): with {@code --out q}, one query per candidate bucket of {@code --keyword}
+   * (always all of them, so the server sees the same files for every key, present or not) named
+   * by random ids recorded in {@code --ids}; with {@code --answers a}, decodes those buckets'
+   * answers, searches them and the stash from the manifest, prints the value (exit 0) or
+   * "absent" (exit 3).
+   */
+  @Command(name = "lookup", description = "Private keyword lookup: --out writes the queries of"
+      + " every candidate bucket, --answers decodes them (the value, or 'absent' with exit 3).")
+  static final class Lookup implements Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Mixin
+    KeyOptions k;
+
+    @Mixin
+    IdsOption ids;
+
+    @Option(names = "--keyword", required = true, description = "the key to look up")
+    String keyword;
+
+    @Option(names = "--out", description = "write the queries into this directory")
+    Path out;
+
+    @Option(names = "--answers", description = "decode the answers in this directory")
+    Path answers;
+
+    @Override
+    public Integer call() throws Exception {
+      KeywordParams kp = PirJob.keywordParams(k.db);
+      byte[] key = keyword.getBytes(StandardCharsets.UTF_8);
+      int[] buckets = kp.candidates(key);
+      SecureRandom random = new SecureRandom();
+      AnyClient client = k.client(random);
+      if ((out == null) == (answers == null)) {
+        throw new IllegalArgumentException("client lookup: give --out DIR (write the queries)"
+            + " or --answers DIR (decode the answers)");
+      }
+      if (out != null) {
+        Path dir = Files.createDirectories(out.toAbsolutePath());
+        QueryIdMap map = QueryIdMap.load(ids.ids, true);
+        for (int b : buckets) {
+          byte[] q = client.query(b);
+          AnswerJob.write(dir.resolve(map.add(b, random) + client.extension()), q);
+        }
+        map.save(ids.ids);
+        System.out.println("client: " + buckets.length + " queries (one per candidate bucket,"
+            + " as for every key) written to " + dir + "; their ids are in " + ids.ids);
+        return 0;
+      }
+      QueryIdMap map = QueryIdMap.load(ids.ids, false);
+      byte[][] got = new byte[buckets.length][];
+      for (int j = 0; j < buckets.length; j++) {
+        for (Map.Entry<String, Long> e : map.entries().entrySet()) {
+          Path f = answers.resolve(e.getKey() + ".answer");
+          if (e.getValue() == buckets[j] && Files.exists(f)) {
+            got[j] = client.decode(f, buckets[j]);
+            break;
+          }
+        }
+        if (got[j] == null) {
+          throw new IllegalArgumentException("client lookup: no answer in " + answers + " for"
+              + " candidate bucket " + (j + 1) + " of " + buckets.length + " (were the queries"
+              + " of this keyword written with --ids " + ids.ids + " and answered?)");
+        }
+      }
+      Optional<byte[]> v = kp.find(key, got);
+      System.out.println(v.map(b -> new String(b, StandardCharsets.UTF_8)).orElse("absent"));
+      return v.isPresent() ? 0 : 3;
+    }
+  }
+
+  /** Writes a client-side file atomically, creating its directory first. */
+  static void writeLocal(Path file, byte[] bytes) throws java.io.IOException {
+    Path abs = file.toAbsolutePath();
+    Files.createDirectories(abs.getParent());
+    AnswerJob.write(abs, bytes);
+  }
+}

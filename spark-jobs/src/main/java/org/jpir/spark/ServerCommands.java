@@ -1,0 +1,207 @@
+package org.jpir.spark;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.Presets;
+import org.jpir.datasets.progress.Progress;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The server's commands, {@code answer} and {@code serve}: both prepare the database once on the
+ * executors ({@link ServedOptions}) and then answer query files.
+ */
+final class ServerCommands {
+  private ServerCommands() {}
+
+  /** The options of a prepared database: what {@code answer} and {@code serve} share. */
+  static final class ServedOptions {
+    @Option(names = "--db", required = true,
+        description = "a stored database directory or URI, or synthetic:<count>x<size>[:seed]")
+    String db;
+
+    @Option(names = "--queries", required = true, description = "the query directory")
+    String queries;
+
+    @Option(names = "--out", required = true, description = "the answer directory")
+    String out;
+
+    @Option(names = "--keys", description = "the clients' <client-id>.evk files (compact"
+        + " presets: required)")
+    String keys;
+
+    @Option(names = "--batch", description = "queries per batch (default: ${DEFAULT-VALUE})")
+    int batch = 4;
+
+    @Option(names = "--partitions", description = "prepared partitions (default: planned from"
+        + " executors x cores)")
+    int partitions;
+
+    @Option(names = "--max-rows", description = "most rows of the grid (default:"
+        + " ${DEFAULT-VALUE})")
+    int maxRows = 1024;
+
+    @Option(names = "--preset", description = "the preset (default: the database's)")
+    String preset;
+
+    @Option(names = "--expand", description = "executor or driver: where queries are expanded"
+        + " (default: ${DEFAULT-VALUE})")
+    String expand = "executor";
+
+    @Option(names = "--event-log", description = "write Spark's event log into this directory")
+    String eventLog;
+
+    @Option(names = "--metrics", description = "a JSON metrics file")
+    String metrics;
+
+    @Option(names = "--progress", description = "auto, bar, lines or quiet (default: auto, a bar"
+        + " on a terminal, else quiet)")
+    String progress = "auto";
+
+    Progress.Mode progressMode() {
+      return Progress.Mode.parse(progress);
+    }
+  }
+
+  /** The prepared database of {@code answer} and {@code serve}, with what their queries need. */
+  record Served(DistributedPirServer server, Params params, int batch,
+      AnswerJob.Compact compact, DistributedPirServer.ExpandMode mode) {
+    static Served prepare(String command, ServedOptions o, JavaSparkContext sc) {
+      DatabaseSpec db = DatabaseSpec.parse(o.db);
+      Params p = db.params(o.preset);
+      Geometry g = db.geometry(p, o.maxRows);
+      org.jpir.core.CompactParams cp = Presets.compactFor(p);
+      DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
+          o.expand.toUpperCase(Locale.ROOT));
+      if (cp != null && o.keys == null) {
+        throw new IllegalArgumentException(command + ": preset " + p.id() + " answers"
+            + " compact queries: --keys DIR (the clients' <client-id>.evk files) is required;"
+            + " classic queries need a database of a classic preset (--preset "
+            + Presets.ONIONPIR_4096.id() + ")");
+      }
+      DistributedPirServer server;
+      try (PrepareProgress shown = PrepareProgress.start(sc, o.progressMode(), System.err,
+          g.rawBytes())) {
+        server = DistributedPirServer.prepare(sc, p, g, db.factory(), o.partitions,
+            new DistributedPirServer.Workload(o.batch, mode, cp));
+      }
+      AnswerJob.Compact compact = cp == null ? null
+          : new AnswerJob.Compact(cp, PirJob.keyStore(cp, o.keys), mode);
+      return new Served(server, p, o.batch, compact, mode);
+    }
+  }
+
+  @Command(name = "answer", description = "Answer every *.cquery / *.query file of a directory"
+      + " (exit 0 when each has an answer or an error file).")
+  static final class Answer implements Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Mixin
+    ServedOptions o;
+
+    @Option(names = "--summary", description = "one line of key=value figures for experiment"
+        + " runners")
+    String summary;
+
+    @Override
+    public Integer call() {
+      HeapWatch heap = HeapWatch.start();
+      try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.eventLog(
+          SparkSetup.conf("jpir answer", "local[*]"), o.eventLog))) {
+        Served sv = Served.prepare("answer", o, sc);
+        DistributedPirServer server = sv.server();
+        Geometry g = server.geometry();
+        AnswerJob.Summary s = AnswerJob.run(server, sv.params(), PirJob.storage(o.queries),
+            PirJob.storage(o.out), sv.batch(), sv.compact(), sv.mode(), o.progressMode());
+        System.out.println(String.format(Locale.ROOT, "answer: %d answered, %d with an error"
+            + " file, %d skipped (answered before) in %.2f s; %.3f GB/s of raw database; %.2f"
+            + " queries/s", s.answered(), s.rejected(), s.skipped(), s.seconds(),
+            s.bytesPerSecond() / 1e9, s.answered() / s.serverSeconds()));
+        System.out.println("answer: spark " + s.spark().describe());
+        System.out.println("answer: " + heap.stop());
+        if (o.metrics != null) {
+          PirJob.writeFile(o.metrics, s.json());
+        }
+        if (summary != null) {
+          // one line of key=value pairs for experiment runners (deploy/scaling.sh)
+          String line = String.format(Locale.ROOT, "executors=%d partitions=%d rows=%d cols=%d"
+              + " raw_bytes=%d batch=%d answered=%d rejected=%d skipped=%d seconds=%.4f"
+              + " server_seconds=%.4f phase1_task_seconds=%.4f phase2_task_seconds=%.4f"
+              + " gbps=%.5f qps=%.4f heap_peak_bytes=%d%n",
+              sc.sc().getExecutorMemoryStatus().size() - (sc.isLocal() ? 0 : 1),
+              server.partitioning().count(), g.rows(), g.cols(), g.rawBytes(), sv.batch(),
+              s.answered(), s.rejected(), s.skipped(), s.seconds(), s.serverSeconds(),
+              s.phase1Seconds(), s.phase2Seconds(), s.bytesPerSecond() / 1e9,
+              s.answered() / s.serverSeconds(), heap.peakBytes());
+          PirJob.writeFile(summary, line);
+        }
+        // bad queries have their error files; the job itself succeeded
+        return 0;
+      }
+    }
+  }
+
+  @Command(name = "serve", description = "Prepare once, then answer query files as they arrive"
+      + " (stop: touch <out>/STOP, or --max-idle-s).")
+  static final class Serve implements Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    @Mixin
+    ServedOptions o;
+
+    @Option(names = "--poll-ms", description = "how often the query directory is listed"
+        + " (default: ${DEFAULT-VALUE})")
+    long pollMs = 500;
+
+    @Option(names = "--max-idle-s", description = "stop after this many seconds without queries"
+        + " (default: never)")
+    long maxIdleS;
+
+    @Option(names = "--micro-batch", description = "most queries per micro-batch (default:"
+        + " ${DEFAULT-VALUE})")
+    int microBatch = 64;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.eventLog(
+          SparkSetup.conf("jpir serve", "local[*]"), o.eventLog))) {
+        Served sv = Served.prepare("serve", o, sc);
+        Storage out = PirJob.storage(o.out);
+        Storage queries = PirJob.storage(o.queries);
+        ServeJob.Summary s = ServeJob.serve(sv.server(), sv.params(), queries, out,
+            sv.batch(), microBatch, sv.compact(), sv.mode(), pollMs, maxIdleS * 1000, () -> {
+              if (out.exists("STOP")) {
+                System.out.println("serve: " + out + "/STOP found, stopping");
+                return true;
+              }
+              return false;
+            }, micro -> {
+              // one JSON document per micro-batch, appended (the job's own file, not the
+              // answer directory, whose names are query ids only)
+              if (o.metrics != null) {
+                try {
+                  Files.writeString(Path.of(o.metrics), micro.json().replace('\n', ' ').trim()
+                      + "\n", java.nio.file.StandardOpenOption.CREATE,
+                      java.nio.file.StandardOpenOption.APPEND);
+                } catch (java.io.IOException e) {
+                  throw new java.io.UncheckedIOException("serve: cannot append to --metrics "
+                      + o.metrics, e);
+                }
+              }
+            });
+        System.out.println(String.format(Locale.ROOT, "serve: %d answered, %d with an error"
+            + " file in %d micro-batches over %.1f s", s.answered(), s.rejected(),
+            s.microBatches(), s.seconds()));
+        return 0;
+      }
+    }
+  }
+}
