@@ -115,6 +115,7 @@ public final class PirJob {
             "max-idle-s", "micro-batch", "metrics"));
         try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.eventLog(
             SparkSetup.conf("jpir serve", "local[*]"), o.get("event-log", null)))) {
+          VersionWatch watch = VersionWatch.of(o.require("db")); // before preparing
           Served sv = Served.prepare(o, sc);
           Storage out = storage(o.require("out"));
           Storage queries = storage(o.require("queries"));
@@ -139,7 +140,7 @@ public final class PirJob {
                         + o.get("metrics", null), e);
                   }
                 }
-              });
+              }, watch);
           System.out.println(String.format(Locale.ROOT, "serve: %d answered, %d with an error"
               + " file in %d micro-batches over %.1f s", s.answered(), s.rejected(),
               s.microBatches(), s.seconds()));
@@ -149,6 +150,9 @@ public final class PirJob {
       case "client":
         return client(args);
       case "setup":
+        if (args.length > 1 && args[1].equals("update")) {
+          return DatabaseUpdate.main(args, System.out);
+        }
         if (args.length > 1 && args[1].equals("table")) {
           // Parquet, CSV, JSON through Spark's DataFrame readers
           return TableImport.main(args, System.out);

@@ -1,0 +1,142 @@
+package org.jpir.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.PirClient;
+import org.jpir.core.Presets;
+import org.jpir.core.QueryIdMap;
+import org.jpir.core.SecretKey;
+import org.jpir.core.SyntheticRecords;
+import org.jpir.core.Wire;
+import org.jpir.datasets.store.LocalDatabaseFiles;
+import org.jpir.datasets.store.Manifest;
+import org.jpir.datasets.store.StoredDatabaseUpdater;
+import org.jpir.datasets.store.StoredDatabaseWriter;
+import org.jpir.datasets.store.UpdateFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The service across a database update: a micro-batch answered on version 1, the update applied
+ * between micro-batches, the next micro-batch answered on version 2 with only the partitions of
+ * the changed chunks prepared again, every answer decoding to its version's record and tagged
+ * with that version.
+ */
+class VersionedServeTest extends SparkTestBase {
+  static final Params P = Presets.TEST_INSECURE_256;
+  static final SecureRandom RANDOM = new SecureRandom();
+  /** 8 rows x 20 columns, 136 records a column, 4 columns a chunk: 5 chunks. */
+  static final SyntheticRecords SRC = new SyntheticRecords(8 * 17 * 19 + 5, 100, 7);
+  @TempDir Path dir;
+
+  @Test
+  void oneMicroBatchOnTheOldVersionTheNextOnTheNewWithOnlyChangedPartitionsPreparedAgain()
+      throws Exception {
+    Geometry g = Geometry.of(P, SRC.recordCount(), SRC.recordSize(), 8);
+    Path db = dir.resolve("db");
+    StoredDatabaseWriter.write(db, P, g, SRC, 4, "test", Map.of(), null);
+    String uri = db.toUri().toString();
+    VersionWatch watch = new VersionWatch(uri);
+    assertEquals(1, watch.version());
+    DistributedPirServer server = DistributedPirServer.prepare(sc, P, g,
+        new HadoopStoredSourceFactory(uri, 4, 1), ColumnPartitioning.of(new int[] {0, 4, 8, 12, 16, 20}, 4),
+        new DistributedPirServer.Workload(2, DistributedPirServer.ExpandMode.EXECUTOR, null));
+    int partitions = server.partitioning().count();
+    assertEquals(5, partitions, "one partition a chunk");
+    long rpc = Manifest.recordsPerColumn(g);
+    long changedRecord = 6 * rpc + 3; // column 6: chunk 1, partition 1
+    long untouched = 17 * rpc + 1; // column 17: chunk 4
+    byte[] newValue = new byte[SRC.recordSize()];
+    RANDOM.nextBytes(newValue);
+
+    Path qdir = Files.createDirectories(dir.resolve("q"));
+    Path adir = dir.resolve("a");
+    Storage qs = Storage.at(qdir.toUri().toString());
+    Storage as = Storage.at(adir.toUri().toString());
+    PirClient c = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
+    QueryIdMap ids = new QueryIdMap();
+    List<String> wave1 = new ArrayList<>();
+    List<String> wave2 = new ArrayList<>();
+    for (long i : new long[] {changedRecord, untouched}) {
+      String id = ids.add(i, RANDOM);
+      Files.write(qdir.resolve(id + ".query"), Wire.writeQuery(c.query(i)));
+      wave1.add(id);
+    }
+    List<AnswerJob.Summary> micro = new ArrayList<>();
+    ServeJob.Summary s = ServeJob.serve(server, P, qs, as, 2, 10, null,
+        DistributedPirServer.ExpandMode.EXECUTOR, 10, 0, () -> micro.size() == 2, m -> {
+          micro.add(m);
+          if (micro.size() == 1) {
+            try {
+              StoredDatabaseUpdater.apply(new LocalDatabaseFiles(db), UpdateFile.parse(
+                  new StringReader("put " + changedRecord + " hex:"
+                      + HexFormat.of().formatHex(newValue) + "\n"), "u", SRC.recordSize()));
+              for (long i : new long[] {changedRecord, untouched}) {
+                String id = ids.add(i, RANDOM);
+                Files.write(qdir.resolve(id + ".query"), Wire.writeQuery(c.query(i)));
+                wave2.add(id);
+              }
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          }
+        }, watch);
+    assertEquals(4, s.answered());
+    assertEquals(2, s.microBatches());
+    assertEquals(1, s.versionSwitches());
+    assertEquals(2, s.dataVersion());
+    assertEquals(1, s.repreparedPartitions(), "only the partition of the changed chunk");
+    assertEquals(2, micro.get(0).answered());
+    assertEquals(2, micro.get(1).answered());
+    for (String id : wave1) {
+      assertEquals("data.version=1\n", Files.readString(adir.resolve(id + ".version")));
+      long i = ids.entries().get(id);
+      assertArrayEquals(SRC.record(i), decode(c, adir, id, i, g), "v1 record " + i);
+    }
+    for (String id : wave2) {
+      assertEquals("data.version=2\n", Files.readString(adir.resolve(id + ".version")));
+      long i = ids.entries().get(id);
+      assertArrayEquals(i == changedRecord ? newValue : SRC.record(i), decode(c, adir, id, i, g),
+          "v2 record " + i);
+    }
+  }
+
+  static byte[] decode(PirClient c, Path adir, String id, long i, Geometry g) throws Exception {
+    return c.decode(Wire.readAnswer(Files.readAllBytes(adir.resolve(id + ".answer")), P, g), i);
+  }
+
+  @Test
+  void changedPartitionsAreThoseHoldingAChangedChunk() throws Exception {
+    Geometry g = Geometry.of(P, SRC.recordCount(), SRC.recordSize(), 8);
+    Path db = dir.resolve("db2");
+    StoredDatabaseWriter.write(db, P, g, SRC, 4, "test", Map.of(), null);
+    Manifest a = org.jpir.datasets.store.StoredDatabase.readManifest(db);
+    long rpc = Manifest.recordsPerColumn(g);
+    // chunks 0 (column 1) and 3 (column 13); partitions of 8, 8 and 4 columns
+    StoredDatabaseUpdater.apply(new LocalDatabaseFiles(db), UpdateFile.parse(new StringReader(
+        "delete " + (rpc + 2) + "\nput " + (13 * rpc) + " hex:01\n"), "u", SRC.recordSize()));
+    Manifest b = org.jpir.datasets.store.StoredDatabase.readManifest(db);
+    ColumnPartitioning parts = ColumnPartitioning.of(new int[] {0, 8, 16, 20}, 4);
+    java.util.BitSet ch = VersionWatch.changedPartitions(a, b, parts);
+    Set<Integer> got = new TreeSet<>();
+    ch.stream().forEach(got::add);
+    assertEquals(Set.of(0, 1), got);
+    assertFalse(VersionWatch.changedPartitions(a, a, parts).get(2));
+    assertTrue(VersionWatch.changedPartitions(a, a, parts).isEmpty());
+  }
+}
