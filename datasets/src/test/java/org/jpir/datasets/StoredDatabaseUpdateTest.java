@@ -167,6 +167,13 @@ class StoredDatabaseUpdateTest {
           () -> StoredDatabaseUpdater.apply(new LocalDatabaseFiles(dir), parse(c[0])), c[0]);
       assertTrue(e.getMessage().contains(c[1]) && e.getMessage().contains(c[2]), e.getMessage());
     }
+    StoredDatabaseException tooLong = assertThrows(StoredDatabaseException.class,
+        () -> parse("put 1 hex:" + "0".repeat(UpdateFile.MAX_LINE) + "\n"));
+    assertTrue(tooLong.getMessage().contains("line 1: longer than"), tooLong.getMessage());
+    UpdateFile noNewline = parse("delete 3\nput 4 hex:01");
+    assertEquals(2, noNewline.ops().size(), "a last line without a newline counts");
+    assertEquals(4, noNewline.ops().get(1).index());
+    assertEquals(2, noNewline.ops().get(1).line());
     // well-formed lines that the database refuses: past the end, past the grid
     String[][] refused = {{"put 1 hex:00\ndelete 2589\n", "line 2", "past the last record"},
         {"put 3 hex:00\nput 2720 hex:00\n", "line 2", "larger grid"}};

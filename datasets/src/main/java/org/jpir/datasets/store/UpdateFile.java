@@ -1,12 +1,12 @@
 package org.jpir.datasets.store;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * An update file: UTF-8 text, one operation per line, applied in order (a later line on the same
@@ -25,6 +25,8 @@ import java.util.List;
 public final class UpdateFile {
   /** Longest line accepted, in characters (a line is refused unread beyond this). */
   public static final int MAX_LINE = 4 << 20;
+  private static final Pattern FIELDS = Pattern.compile("[ \t]+");
+  private static final Pattern DIGITS = Pattern.compile("[0-9]{1,18}");
 
   /** One operation: {@code value == null} deletes; {@code line} is its 1-based line number. */
   public record Op(int line, long index, byte[] value) {
@@ -58,14 +60,14 @@ public final class UpdateFile {
    */
   public static UpdateFile parse(Reader in, String where, int maxValueBytes) throws IOException {
     List<Op> ops = new ArrayList<>();
-    BufferedReader r = new BufferedReader(in, 1 << 16);
-    StringBuilder line = new StringBuilder();
-    for (int no = 1; readLine(r, line, where, no); no++) {
-      String l = line.toString().strip();
+    Lines lines = new Lines(in, where);
+    String raw;
+    for (int no = 1; (raw = lines.next(no)) != null; no++) {
+      String l = raw.strip();
       if (l.isEmpty() || l.startsWith("#")) {
         continue;
       }
-      String[] f = l.split("[ \t]+");
+      String[] f = FIELDS.split(l);
       String at = where + " line " + no + ": ";
       switch (f[0]) {
         case "put" -> {
@@ -89,27 +91,55 @@ public final class UpdateFile {
     return new UpdateFile(ops);
   }
 
-  private static boolean readLine(BufferedReader r, StringBuilder line, String where, int no)
-      throws IOException {
-    line.setLength(0);
-    int c;
-    boolean any = false;
-    while ((c = r.read()) >= 0) {
-      any = true;
-      if (c == '\n') {
-        return true;
-      }
-      if (line.length() >= MAX_LINE) {
-        throw new StoredDatabaseException(where + " line " + no + ": longer than " + MAX_LINE
-            + " characters");
-      }
-      line.append((char) c);
+  /** Lines of a reader, each refused beyond {@link #MAX_LINE} characters before it is kept. */
+  private static final class Lines {
+    private final Reader in;
+    private final String where;
+    private final char[] buf = new char[1 << 16];
+    private int pos;
+    private int end;
+
+    Lines(Reader in, String where) {
+      this.in = in;
+      this.where = where;
     }
-    return any;
+
+    /** The next line without its '\n', or null at the end. */
+    String next(int no) throws IOException {
+      StringBuilder line = null;
+      while (true) {
+        if (pos == end) {
+          end = in.read(buf, 0, buf.length);
+          pos = 0;
+          if (end <= 0) {
+            end = 0;
+            return line == null ? null : line.toString();
+          }
+        }
+        int i = pos;
+        while (i < end && buf[i] != '\n') {
+          i++;
+        }
+        int len = (line == null ? 0 : line.length()) + (i - pos);
+        if (len > MAX_LINE) {
+          throw new StoredDatabaseException(where + " line " + no + ": longer than " + MAX_LINE
+              + " characters");
+        }
+        if (line == null) {
+          line = new StringBuilder(Math.max(16, i - pos));
+        }
+        line.append(buf, pos, i - pos);
+        if (i < end) {
+          pos = i + 1;
+          return line.toString();
+        }
+        pos = end;
+      }
+    }
   }
 
   private static long index(String s, String at) {
-    if (!s.matches("[0-9]{1,18}")) {
+    if (!DIGITS.matcher(s).matches()) {
       throw new StoredDatabaseException(at + "index '" + Manifest.printable(s)
           + "' is not a non-negative decimal number");
     }
