@@ -118,8 +118,8 @@ public final class ServeJob {
             System.out.println(line);
             LOG.info(line);
           }
-        } catch (IllegalArgumentException | IllegalStateException e) {
-          LOG.error("serve: staying on data version {}: {}", watch.version(), e.getMessage());
+        } catch (Exception e) { // a failed Spark job too: the old version goes on serving
+          LOG.error("serve: staying on data version {}: {}", watch.version(), e.toString());
         }
       }
       List<String> todo = pending(queries, out);

@@ -55,8 +55,9 @@ public final class VersionWatch {
    * otherwise the server moved to the new version, the old server still cached (the caller
    * unpersists it).
    *
-   * @throws IllegalArgumentException when the new version is not the same grid and chunking (it
-   *     is then remembered as refused and the old version goes on serving)
+   * @throws IllegalArgumentException when the new version is not the same grid and chunking
+   * @throws IllegalStateException when its partitions could not all be cached (either way the
+   *     version is remembered as refused, and the old version goes on serving)
    */
   public Switch poll(DistributedPirServer server) {
     int v = HadoopStoredSourceFactory.currentVersion(uri);
@@ -74,8 +75,14 @@ public final class VersionWatch {
       throw e;
     }
     long[] n = new long[1];
-    DistributedPirServer next = server.withChangedPartitions(m.geometry(),
-        new HadoopStoredSourceFactory(uri, m.columnsPerChunk(), v), changed, n);
+    DistributedPirServer next;
+    try {
+      next = server.withChangedPartitions(m.geometry(),
+          new HadoopStoredSourceFactory(uri, m.columnsPerChunk(), v), changed, n);
+    } catch (Exception e) { // also a SparkException from the job, rethrown as it came
+      refused = v; // not tried again on every poll; a later version is
+      throw e;
+    }
     int from = current.dataVersion();
     current = m;
     return new Switch(next, from, v, n[0], server.partitioning().count(),

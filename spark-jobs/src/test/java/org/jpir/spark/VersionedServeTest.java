@@ -72,6 +72,7 @@ class VersionedServeTest extends SparkTestBase {
     QueryIdMap ids = new QueryIdMap();
     List<String> wave1 = new ArrayList<>();
     List<String> wave2 = new ArrayList<>();
+    List<String> wave3 = new ArrayList<>();
     for (long i : new long[] {changedRecord, untouched}) {
       String id = ids.add(i, RANDOM);
       Files.write(qdir.resolve(id + ".query"), Wire.writeQuery(c.query(i)));
@@ -79,7 +80,7 @@ class VersionedServeTest extends SparkTestBase {
     }
     List<AnswerJob.Summary> micro = new ArrayList<>();
     ServeJob.Summary s = ServeJob.serve(server, P, qs, as, 2, 10, null,
-        DistributedPirServer.ExpandMode.EXECUTOR, 10, 0, () -> micro.size() == 2, m -> {
+        DistributedPirServer.ExpandMode.EXECUTOR, 10, 0, () -> micro.size() == 3, m -> {
           micro.add(m);
           if (micro.size() == 1) {
             try {
@@ -94,10 +95,20 @@ class VersionedServeTest extends SparkTestBase {
             } catch (Exception e) {
               throw new IllegalStateException(e);
             }
+          } else if (micro.size() == 2) {
+            // a broken version 3 (a manifest that fails its checksum): refused, v2 goes on
+            try {
+              Files.writeString(db.resolve("manifest-v000003.txt"), "format=jpir-stored-database\n");
+              String id = ids.add(untouched, RANDOM);
+              Files.write(qdir.resolve(id + ".query"), Wire.writeQuery(c.query(untouched)));
+              wave3.add(id);
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
           }
         }, watch);
-    assertEquals(4, s.answered());
-    assertEquals(2, s.microBatches());
+    assertEquals(5, s.answered());
+    assertEquals(3, s.microBatches());
     assertEquals(1, s.versionSwitches());
     assertEquals(2, s.dataVersion());
     assertEquals(1, s.repreparedPartitions(), "only the partition of the changed chunk");
@@ -108,6 +119,8 @@ class VersionedServeTest extends SparkTestBase {
       long i = ids.entries().get(id);
       assertArrayEquals(SRC.record(i), decode(c, adir, id, i, g), "v1 record " + i);
     }
+    assertEquals("data.version=2\n", Files.readString(adir.resolve(wave3.get(0) + ".version")));
+    assertArrayEquals(SRC.record(untouched), decode(c, adir, wave3.get(0), untouched, g));
     for (String id : wave2) {
       assertEquals("data.version=2\n", Files.readString(adir.resolve(id + ".version")));
       long i = ids.entries().get(id);
