@@ -368,15 +368,10 @@ public final class DistributedPirServer {
           + geometry + " this server holds");
     }
     org.apache.spark.util.LongAccumulator fresh = sc.sc().longAccumulator("jpir re-prepared");
-    PrepareFn prep = new PrepareFn(params.id(), g, parts, source);
-    java.util.BitSet which = (java.util.BitSet) changed.clone();
-    JavaRDD<PreparedPartition> rdd = prepared.mapPartitionsWithIndex((i, old) -> {
-      if (!which.get(i)) {
-        return old;
-      }
-      fresh.add(1);
-      return java.util.List.of(prep.call(i)).iterator();
-    }, true).setName("jpir prepared columns " + source.describe())
+    JavaRDD<PreparedPartition> rdd = prepared.mapPartitionsWithIndex(
+        new RefreshFn(new PrepareFn(params.id(), g, parts, source),
+            (java.util.BitSet) changed.clone(), fresh), true)
+        .setName("jpir prepared columns " + source.describe())
         .persist(StorageLevel.MEMORY_ONLY());
     rdd.count();
     org.apache.spark.storage.BlockManagerMaster master = sc.sc().env().blockManager().master();
@@ -389,6 +384,42 @@ public final class DistributedPirServer {
     }
     reprepared[0] = fresh.value();
     return new DistributedPirServer(sc, params, g, parts, rdd, plan);
+  }
+
+  /**
+   * Partition {@code i} of the next version: prepared again when {@code changed.get(i)}, else the
+   * cached one passed through. Lazy: a later version's task that computes this iterator without
+   * consuming it (its partition changed again) prepares nothing here.
+   */
+  private record RefreshFn(PrepareFn prepare, java.util.BitSet changed,
+      org.apache.spark.util.LongAccumulator fresh) implements
+      org.apache.spark.api.java.function.Function2<Integer, java.util.Iterator<PreparedPartition>,
+          java.util.Iterator<PreparedPartition>> {
+    @Override
+    public java.util.Iterator<PreparedPartition> call(Integer i,
+        java.util.Iterator<PreparedPartition> old) {
+      if (!changed.get(i)) {
+        return old;
+      }
+      return new java.util.Iterator<>() {
+        private boolean done;
+
+        @Override
+        public boolean hasNext() {
+          return !done;
+        }
+
+        @Override
+        public PreparedPartition next() {
+          if (done) {
+            throw new java.util.NoSuchElementException();
+          }
+          done = true;
+          fresh.add(1);
+          return prepare.call(i);
+        }
+      };
+    }
   }
 
   /**

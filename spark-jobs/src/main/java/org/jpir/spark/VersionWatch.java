@@ -53,7 +53,7 @@ public final class VersionWatch {
   /**
    * Null while the database's current version is the one served (or one already refused);
    * otherwise the server moved to the new version, the old server still cached (the caller
-   * unpersists it).
+   * unpersists it) unless every partition changed (then it is dropped before preparing).
    *
    * @throws IllegalArgumentException when the new version is not the same grid and chunking
    * @throws IllegalStateException when its partitions could not all be cached (either way the
@@ -76,6 +76,11 @@ public final class VersionWatch {
     }
     long[] n = new long[1];
     DistributedPirServer next;
+    if (changed.cardinality() == server.partitioning().count()) {
+      // nothing to pass through: drop the old partitions first, so memory holds one version
+      // (the old server then prepares again from its source if it is used after a failure)
+      server.unpersist();
+    }
     try {
       next = server.withChangedPartitions(m.geometry(),
           new HadoopStoredSourceFactory(uri, m.columnsPerChunk(), v), changed, n);

@@ -152,4 +152,70 @@ class VersionedServeTest extends SparkTestBase {
     assertFalse(VersionWatch.changedPartitions(a, a, parts).get(2));
     assertTrue(VersionWatch.changedPartitions(a, a, parts).isEmpty());
   }
+
+  /** Counts the partitions it prepares (local mode: executors share this JVM). */
+  record CountingFactory(RecordSourceFactory inner) implements RecordSourceFactory {
+    static final java.util.concurrent.atomic.AtomicInteger PREPARED =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public org.jpir.core.RecordSource open() {
+      return inner.open();
+    }
+
+    @Override
+    public org.jpir.core.PreparedDatabase prepare(Params p, Geometry g, int first, int count) {
+      PREPARED.incrementAndGet();
+      return inner.prepare(p, g, first, count);
+    }
+
+    @Override
+    public String describe() {
+      return "counting " + inner.describe();
+    }
+  }
+
+  @Test
+  void aChainOfVersionsPreparesEachChangedPartitionOnceAndNoOlderOne() throws Exception {
+    Geometry g = Geometry.of(P, SRC.recordCount(), SRC.recordSize(), 8);
+    Path db = dir.resolve("db3");
+    StoredDatabaseWriter.write(db, P, g, SRC, 4, "test", Map.of(), null);
+    String uri = db.toUri().toString();
+    ColumnPartitioning parts = ColumnPartitioning.of(new int[] {0, 8, 16, 20}, 4);
+    CountingFactory.PREPARED.set(0);
+    DistributedPirServer s0 = DistributedPirServer.prepare(sc, P, g,
+        new CountingFactory(new HadoopStoredSourceFactory(uri, 4, 1)), parts,
+        DistributedPirServer.Workload.single());
+    assertEquals(3, CountingFactory.PREPARED.get());
+    java.util.BitSet all = new java.util.BitSet();
+    all.set(0, 3);
+    java.util.BitSet one = new java.util.BitSet();
+    one.set(1);
+    long[] n = new long[1];
+    // each older server dropped before the next is built (as the service does when every
+    // partition changes): building version k must not prepare version k-1's partitions again
+    s0.unpersist();
+    DistributedPirServer s1 = s0.withChangedPartitions(g,
+        new CountingFactory(new HadoopStoredSourceFactory(uri, 4, 1)), all, n);
+    assertEquals(3, n[0]);
+    assertEquals(6, CountingFactory.PREPARED.get());
+    s1.unpersist();
+    DistributedPirServer s2 = s1.withChangedPartitions(g,
+        new CountingFactory(new HadoopStoredSourceFactory(uri, 4, 1)), all, n);
+    assertEquals(9, CountingFactory.PREPARED.get(), "nothing of s1 prepared again");
+    DistributedPirServer s3 = s2.withChangedPartitions(g,
+        new CountingFactory(new HadoopStoredSourceFactory(uri, 4, 1)), one, n);
+    assertEquals(1, n[0]);
+    assertEquals(10, CountingFactory.PREPARED.get(), "one partition, the others passed through");
+    // local mode: the executor is this JVM, so identity hashes name the cached objects
+    java.util.List<Integer> a = s2.cachedPartitions()
+        .map(pp -> System.identityHashCode(pp.database())).collect();
+    java.util.List<Integer> b = s3.cachedPartitions()
+        .map(pp -> System.identityHashCode(pp.database())).collect();
+    assertEquals(a.get(0), b.get(0), "the same cached object");
+    assertEquals(a.get(2), b.get(2), "the same cached object");
+    assertTrue(!a.get(1).equals(b.get(1)), "partition 1 prepared again");
+    s2.unpersist();
+    s3.unpersist();
+  }
 }
