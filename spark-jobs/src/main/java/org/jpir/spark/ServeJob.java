@@ -116,7 +116,6 @@ public final class ServeJob {
                 + " partitions prepared again in %.2f s", sw.from(), sw.to(), sw.reprepared(),
                 sw.partitions(), sw.seconds());
             System.out.println(line);
-            LOG.info(line);
           }
         } catch (Exception e) { // a failed Spark job too: the old version goes on serving
           LOG.error("serve: staying on data version {}: {}", watch.version(), e.toString());
