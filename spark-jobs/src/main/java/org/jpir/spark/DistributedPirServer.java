@@ -351,6 +351,78 @@ public final class DistributedPirServer {
   }
 
   /**
+   * A server over another version of the same grid (rows, columns, planes, record size): partition
+   * {@code i} is prepared again from {@code source} when {@code changed.get(i)}, else this server's
+   * cached partition is passed through (the same object). Returns once every new partition is
+   * cached; this server stays usable until the caller unpersists it. {@code reprepared[0]} gets
+   * the number of partitions prepared again.
+   *
+   * @throws IllegalArgumentException when {@code g} is not the same grid
+   * @throws IllegalStateException when the new partitions could not all be cached
+   */
+  public DistributedPirServer withChangedPartitions(Geometry g, RecordSourceFactory source,
+      java.util.BitSet changed, long[] reprepared) {
+    if (g.rows() != geometry.rows() || g.cols() != geometry.cols()
+        || g.planes() != geometry.planes() || g.recordSize() != geometry.recordSize()) {
+      throw new IllegalArgumentException("new version has geometry " + g + ", not the grid "
+          + geometry + " this server holds");
+    }
+    org.apache.spark.util.LongAccumulator fresh = sc.sc().longAccumulator("jpir re-prepared");
+    JavaRDD<PreparedPartition> rdd = prepared.mapPartitionsWithIndex(
+        new RefreshFn(new PrepareFn(params.id(), g, parts, source),
+            (java.util.BitSet) changed.clone(), fresh), true)
+        .setName("jpir prepared columns " + source.describe())
+        .persist(StorageLevel.MEMORY_ONLY());
+    rdd.count();
+    org.apache.spark.storage.BlockManagerMaster master = sc.sc().env().blockManager().master();
+    for (int i = 0; i < parts.count(); i++) {
+      if (!master.contains(new org.apache.spark.storage.RDDBlockId(rdd.id(), i))) {
+        rdd.unpersist(false);
+        throw new IllegalStateException("partition " + i + " of the new version did not stay"
+            + " cached (both versions are cached while switching): raise the executors' memory");
+      }
+    }
+    reprepared[0] = fresh.value();
+    return new DistributedPirServer(sc, params, g, parts, rdd, plan);
+  }
+
+  /**
+   * Partition {@code i} of the next version: prepared again when {@code changed.get(i)}, else the
+   * cached one passed through. Lazy: a later version's task that computes this iterator without
+   * consuming it (its partition changed again) prepares nothing here.
+   */
+  private record RefreshFn(PrepareFn prepare, java.util.BitSet changed,
+      org.apache.spark.util.LongAccumulator fresh) implements
+      org.apache.spark.api.java.function.Function2<Integer, java.util.Iterator<PreparedPartition>,
+          java.util.Iterator<PreparedPartition>> {
+    @Override
+    public java.util.Iterator<PreparedPartition> call(Integer i,
+        java.util.Iterator<PreparedPartition> old) {
+      if (!changed.get(i)) {
+        return old;
+      }
+      return new java.util.Iterator<>() {
+        private boolean done;
+
+        @Override
+        public boolean hasNext() {
+          return !done;
+        }
+
+        @Override
+        public PreparedPartition next() {
+          if (done) {
+            throw new java.util.NoSuchElementException();
+          }
+          done = true;
+          fresh.add(1);
+          return prepare.call(i);
+        }
+      };
+    }
+  }
+
+  /**
    * Test hook: the first attempt of the task for partition {@code p} fails with an exception
    * (Spark retries it when the master allows retries, e.g. {@code local[2,3]}); -1 disables.
    */

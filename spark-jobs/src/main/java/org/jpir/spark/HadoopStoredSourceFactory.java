@@ -14,10 +14,27 @@ import org.jpir.datasets.store.StoredDatabase;
  * the same URI ({@code hdfs://nn/db}, {@code s3a://bucket/db}, {@code file:///shared/db}) serves
  * the driver and every executor: each partition reads its manifest (at most {@link
  * Manifest#MAX_BYTES}) and only the chunks of its columns, each checked against the manifest's
- * length before it is allocated and against its CRC32C after it is read.
+ * length before it is allocated and against its CRC32C after it is read. {@code dataVersion > 0}
+ * pins the factory to that data version (a partition lost and prepared again reads the same
+ * version after an update); 0 reads the current version each time.
  */
-public record HadoopStoredSourceFactory(String uri, int columnsPerChunk)
+public record HadoopStoredSourceFactory(String uri, int columnsPerChunk, int dataVersion)
     implements RecordSourceFactory {
+
+  /** A factory reading the current data version. */
+  public HadoopStoredSourceFactory(String uri, int columnsPerChunk) {
+    this(uri, columnsPerChunk, 0);
+  }
+
+  /** The current data version of the database at {@code uri} (its highest manifest file). */
+  public static int currentVersion(String uri) {
+    String name = Manifest.currentFile(Storage.at(uri).list(".txt"));
+    if (name == null) {
+      throw new IllegalArgumentException(uri + ": no " + Manifest.FILE
+          + " (not a stored database, or an incomplete write)");
+    }
+    return Manifest.versionOfFile(name);
+  }
 
   /**
    * Reads and checks the manifest at {@code uri} (preset allowed, geometry valid for it, every
@@ -26,15 +43,25 @@ public record HadoopStoredSourceFactory(String uri, int columnsPerChunk)
    * @throws IllegalArgumentException naming what is wrong
    */
   public static Manifest manifest(String uri) {
+    return manifest(uri, 0);
+  }
+
+  /** {@link #manifest(String)} of data version {@code version} ({@code <= 0}: the current one). */
+  public static Manifest manifest(String uri, int version) {
     Storage dir = Storage.at(uri);
     if (!dir.isDirectory()) {
       throw new IllegalArgumentException("stored database " + uri + " is not a directory");
     }
+    int v = version > 0 ? version : currentVersion(uri);
     Manifest m;
     try {
-      m = Manifest.parse(dir.read(Manifest.FILE, Manifest.MAX_BYTES, "manifest"), uri);
+      m = Manifest.parse(dir.read(Manifest.fileOf(v), Manifest.MAX_BYTES, "manifest"), uri);
     } catch (org.jpir.datasets.store.StoredDatabaseException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    if (m.dataVersion() != v) {
+      throw new IllegalArgumentException(uri + ": " + Manifest.fileOf(v) + " says data.version="
+          + m.dataVersion() + " (renamed or copied from another version)");
     }
     Params p;
     try {
@@ -66,13 +93,13 @@ public record HadoopStoredSourceFactory(String uri, int columnsPerChunk)
 
   @Override
   public RecordSource open() {
-    Manifest m = manifest(uri);
+    Manifest m = manifest(uri, dataVersion);
     return load(m, 0, m.geometry().cols());
   }
 
   @Override
   public PreparedDatabase prepare(Params p, Geometry g, int first, int count) {
-    Manifest m = manifest(uri);
+    Manifest m = manifest(uri, dataVersion);
     if (!m.geometry().equals(g) || !m.presetId().equals(p.id())) {
       throw new IllegalStateException("stored database " + uri + " has preset " + m.presetId()
           + " and geometry " + m.geometry() + ", the job expects " + p.id() + " and " + g);
@@ -99,6 +126,6 @@ public record HadoopStoredSourceFactory(String uri, int columnsPerChunk)
 
   @Override
   public String describe() {
-    return "stored(" + uri + ")";
+    return "stored(" + uri + (dataVersion > 0 ? " v" + dataVersion : "") + ")";
   }
 }

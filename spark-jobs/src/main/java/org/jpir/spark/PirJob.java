@@ -57,6 +57,11 @@ public final class PirJob implements Callable<Integer> {
     CommandLine cl = commandLine();
     Exception[] failed = {null};
     cl.setExecutionExceptionHandler((e, line, parsed) -> {
+      if (e instanceof CommandLine.ParameterException pe) { // a nested command line's usage
+        line.getErr().println(pe.getMessage());
+        pe.getCommandLine().usage(line.getErr());
+        return 2;
+      }
       failed[0] = e;
       return 2;
     });
@@ -163,8 +168,8 @@ public final class PirJob implements Callable<Integer> {
    * TableImport}) or {@code setup <source> ...}, which is {@code data import <source> ...}.
    */
   @Command(name = "setup", description = "Import a source into a stored database: setup table"
-      + " ... (Spark's readers) or setup synthetic|lines|csv|tsv|binary|wordlist ... (= data"
-      + " import; see its --help).")
+      + " ... (Spark's readers), setup update ... (a new data version), or setup"
+      + " synthetic|lines|csv|tsv|binary|wordlist ... (= data import; see its --help).")
   static final class Setup implements Callable<Integer> {
     @Unmatched
     List<String> rest = new ArrayList<>();
@@ -178,6 +183,11 @@ public final class PirJob implements Callable<Integer> {
         throw new CommandLine.ParameterException(spec.commandLine(), "missing source (table,"
             + " synthetic, lines, csv, tsv, binary, wordlist)");
       }
+      if (rest.get(0).equals("update")) {
+        List<String> all = new ArrayList<>(List.of("setup"));
+        all.addAll(rest);
+        return DatabaseUpdate.main(all.toArray(new String[0]), System.out);
+      }
       if (rest.get(0).equals("table")) {
         CommandLine table = new CommandLine(new TableImport.Args());
         CommandLine.ParseResult r = table.parseArgs(rest.subList(1, rest.size())
@@ -186,7 +196,7 @@ public final class PirJob implements Callable<Integer> {
           table.usage(System.out);
           return 0;
         }
-        return TableImport.main(table.getCommand(), System.out);
+        return TableImport.main(table.<TableImport.Args>getCommand(), System.out);
       }
       List<String> imp = new ArrayList<>();
       imp.add("import");

@@ -21,6 +21,12 @@ import org.jpir.core.Params;
  * a checkpoint of its own. A file source would add a DataFrame per micro-batch and a checkpoint
  * directory that can disagree with the answers already written.
  *
+ * <p>With a {@link VersionWatch}, the service checks the stored database for a new data version
+ * before each micro-batch and moves to it there (only partitions with changed chunks are
+ * prepared again, {@link DistributedPirServer#withChangedPartitions}), so one micro-batch is
+ * answered on one version; next to each answer it writes {@code <id>.version} ({@code
+ * data.version=N}, the same for every query of the micro-batch).
+ *
  * <p>Clients must write query files atomically (temporary name not ending in {@code .query} or
  * {@code .cquery}, then rename), as {@code client query} does.
  */
@@ -29,8 +35,12 @@ public final class ServeJob {
 
   private ServeJob() {}
 
-  /** Totals of a service run. */
-  public record Summary(int answered, int rejected, int microBatches, double seconds) {}
+  /**
+   * Totals of a service run; with a version watch, the data version served last, the switches to
+   * new versions and the partitions prepared again for them (0 without a watch).
+   */
+  public record Summary(int answered, int rejected, int microBatches, double seconds,
+      int dataVersion, int versionSwitches, long repreparedPartitions) {}
 
   /** Query files in {@code queries} with neither an answer nor an error file in {@code out}. */
   static List<String> pending(Storage queries, Storage out) {
@@ -55,7 +65,7 @@ public final class ServeJob {
       DistributedPirServer.ExpandMode mode, long pollMillis, BooleanSupplier stop)
       throws InterruptedException {
     return serve(server, p, queries, out, batch, maxPerMicroBatch, compact, mode, pollMillis, 0,
-        stop, s -> { });
+        stop, s -> { }, null);
   }
 
   /**
@@ -66,6 +76,22 @@ public final class ServeJob {
       Storage out, int batch, int maxPerMicroBatch, AnswerJob.Compact compact,
       DistributedPirServer.ExpandMode mode, long pollMillis, long maxIdleMillis,
       BooleanSupplier stop, Consumer<AnswerJob.Summary> each) throws InterruptedException {
+    return serve(server, p, queries, out, batch, maxPerMicroBatch, compact, mode, pollMillis,
+        maxIdleMillis, stop, each, null);
+  }
+
+  /**
+   * {@link #serve} that, given a {@code watch} (null: none), moves to each new data version of
+   * the stored database between micro-batches; a new version that cannot be served (another
+   * grid, too little memory) is logged and the current one goes on serving.
+   */
+  public static Summary serve(DistributedPirServer server, Params p, Storage queries,
+      Storage out, int batch, int maxPerMicroBatch, AnswerJob.Compact compact,
+      DistributedPirServer.ExpandMode mode, long pollMillis, long maxIdleMillis,
+      BooleanSupplier stop, Consumer<AnswerJob.Summary> each, VersionWatch watch)
+      throws InterruptedException {
+    int switches = 0;
+    long reprepared = 0;
     if (!queries.isDirectory()) {
       throw new IllegalArgumentException("serve: query directory " + queries
           + " is not a directory");
@@ -78,6 +104,23 @@ public final class ServeJob {
     LOG.info("serve: watching {} (answers in {}), polling every {} ms", queries, out, pollMillis);
     long busy = System.nanoTime();
     while (!stop.getAsBoolean()) {
+      if (watch != null) {
+        try {
+          VersionWatch.Switch sw = watch.poll(server);
+          if (sw != null) {
+            server.unpersist();
+            server = sw.server();
+            switches++;
+            reprepared += sw.reprepared();
+            String line = String.format(Locale.ROOT, "serve: data version %d -> %d: %d of %d"
+                + " partitions prepared again in %.2f s", sw.from(), sw.to(), sw.reprepared(),
+                sw.partitions(), sw.seconds());
+            System.out.println(line);
+          }
+        } catch (Exception e) { // a failed Spark job too: the old version goes on serving
+          LOG.error("serve: staying on data version {}: {}", watch.version(), e.toString());
+        }
+      }
       List<String> todo = pending(queries, out);
       if (todo.isEmpty()) {
         if (maxIdleMillis > 0 && System.nanoTime() - busy > maxIdleMillis * 1_000_000L) {
@@ -92,19 +135,30 @@ public final class ServeJob {
           compact, mode);
       busy = System.nanoTime();
       micro++;
+      if (watch != null) {
+        byte[] tag = ("data.version=" + watch.version() + "\n")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (String f : now) {
+          String stem = AnswerJob.stem(f);
+          if (out.exists(stem + ".answer")) {
+            out.write(stem + ".version", tag);
+          }
+        }
+      }
       each.accept(s);
       answered += s.answered();
       rejected += s.rejected();
       double secs = (System.nanoTime() - start) / 1e9;
       System.out.println(String.format(Locale.ROOT, "serve: micro-batch %d: %d answered, %d"
           + " with an error file in %.2f s (%.2f queries/s); %d pending; %d answered in %.0f s"
-          + " so far", micro, s.answered(), s.rejected(), s.serverSeconds(),
+          + " so far%s", micro, s.answered(), s.rejected(), s.serverSeconds(),
           s.answered() / Math.max(1e-9, s.serverSeconds()), todo.size() - now.size(), answered,
-          secs));
+          secs, watch == null ? "" : "; data version " + watch.version()));
     }
     double secs = (System.nanoTime() - start) / 1e9;
     LOG.info("serve: stopped after {} micro-batches: {} answered, {} with an error file", micro,
         answered, rejected);
-    return new Summary(answered, rejected, micro, secs);
+    return new Summary(answered, rejected, micro, secs, watch == null ? 0 : watch.version(),
+        switches, reprepared);
   }
 }

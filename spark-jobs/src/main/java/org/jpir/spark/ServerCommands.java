@@ -173,6 +173,7 @@ final class ServerCommands {
     public Integer call() throws InterruptedException {
       try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.eventLog(
           SparkSetup.conf("jpir serve", "local[*]"), o.eventLog))) {
+        VersionWatch watch = VersionWatch.of(o.db); // before preparing
         Served sv = Served.prepare("serve", o, sc);
         Storage out = PirJob.storage(o.out);
         Storage queries = PirJob.storage(o.queries);
@@ -196,7 +197,7 @@ final class ServerCommands {
                       + o.metrics, e);
                 }
               }
-            });
+            }, watch);
         System.out.println(String.format(Locale.ROOT, "serve: %d answered, %d with an error"
             + " file in %d micro-batches over %.1f s", s.answered(), s.rejected(),
             s.microBatches(), s.seconds()));

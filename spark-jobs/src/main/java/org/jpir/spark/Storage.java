@@ -267,6 +267,102 @@ public final class Storage {
     }
   }
 
+  /**
+   * This directory as the {@link org.jpir.datasets.store.DatabaseFiles} of a stored database
+   * (updates): on the local file system with fsync and link-then-unlink publishing; elsewhere
+   * written with {@code hsync}, published by a rename that fails when the target exists (HDFS).
+   */
+  public org.jpir.datasets.store.DatabaseFiles databaseFiles() {
+    if (local()) {
+      return new org.jpir.datasets.store.LocalDatabaseFiles(localFile(dir).toPath());
+    }
+    return new org.jpir.datasets.store.DatabaseFiles() {
+      @Override
+      public List<String> list() {
+        return Storage.this.list("");
+      }
+
+      @Override
+      public long length(String name) {
+        return Storage.this.length(name);
+      }
+
+      @Override
+      public byte[] read(String name, long maxBytes) {
+        return Storage.this.read(name, maxBytes, "database file");
+      }
+
+      private Path writeTemp(String name, byte[] bytes) throws IOException {
+        Path tmp = new Path(dir, "." + name + ".tmp-" + UUID.randomUUID());
+        try (FSDataOutputStream out = fs.create(tmp, false)) {
+          out.write(bytes);
+          out.hsync();
+        }
+        return tmp;
+      }
+
+      @Override
+      public void writeDurable(String name, byte[] bytes) {
+        Path target = new Path(dir, name);
+        try {
+          Path tmp = writeTemp(name, bytes);
+          if (fs.exists(target)) {
+            fs.delete(target, false); // a stale file of an unpublished version
+          }
+          if (!fs.rename(tmp, target)) {
+            fs.delete(tmp, false);
+            throw new IOException("cannot rename " + tmp + " to " + target);
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot write " + target, e);
+        }
+      }
+
+      @Override
+      public void publish(String name, byte[] bytes) {
+        Path target = new Path(dir, name);
+        try {
+          if (fs.exists(target)) {
+            throw new org.jpir.datasets.store.StoredDatabaseException(target + " already exists");
+          }
+          Path tmp = writeTemp(name, bytes);
+          if (!fs.rename(tmp, target)) {
+            fs.delete(tmp, false);
+            throw new org.jpir.datasets.store.StoredDatabaseException("cannot rename " + tmp
+                + " to " + target + " (it exists, or the file system refused)");
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot publish " + target, e);
+        }
+      }
+
+      @Override
+      public boolean createExclusive(String name, byte[] bytes) {
+        try (FSDataOutputStream out = fs.create(new Path(dir, name), false)) {
+          out.write(bytes);
+          return true;
+        } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+          return false;
+        } catch (IOException e) {
+          if (exists(name)) {
+            return false;
+          }
+          throw new UncheckedIOException("cannot create " + name + " in " + dir, e);
+        }
+      }
+
+      @Override
+      public void delete(String name) {
+        Storage.this.delete(name);
+      }
+
+      @Override
+      public String describe() {
+        return dir.toString();
+      }
+    };
+  }
+
   private boolean local() {
     return fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
   }

@@ -15,6 +15,7 @@ import org.jpir.core.Geometry;
  * <pre>
  * format=jpir-stored-database
  * version=1
+ * data.version=N                              (1 for a fresh import, +1 per update)
  * preset=onionpir-4096-128                    (a Presets id)
  * source=...                                  (free text: what was imported)
  * record.count=..., record.size=...
@@ -26,9 +27,66 @@ import org.jpir.core.Geometry;
  * keyword.*=...                               (only for keyword databases, see KeywordParams)
  * manifest.crc32c=XXXXXXXX                    (CRC32C of every byte before this line)
  * </pre>
+ *
+ * <p>Data version 1 is {@code manifest.txt}; data version {@code v >= 2} (written by {@link
+ * StoredDatabaseUpdater}) is {@code manifest-vNNNNNN.txt} ({@link #fileOf}); the database's current
+ * version is the highest one present ({@link #currentFile}). Chunk {@code K} rewritten by version
+ * {@code v} is {@code chunk-KKKKKK-vNNNNNN.bin}; unchanged chunks keep the name of the version that
+ * wrote them.
  */
 public record Manifest(int version, String presetId, String source, Geometry geometry,
-    int columnsPerChunk, List<Chunk> chunks, Map<String, String> extra) {
+    int columnsPerChunk, List<Chunk> chunks, Map<String, String> extra, int dataVersion) {
+
+  /** A data-version-1 manifest (a fresh import). */
+  public Manifest(int version, String presetId, String source, Geometry geometry,
+      int columnsPerChunk, List<Chunk> chunks, Map<String, String> extra) {
+    this(version, presetId, source, geometry, columnsPerChunk, chunks, extra, 1);
+  }
+
+  /** Largest data version accepted (six digits in file names). */
+  public static final int MAX_DATA_VERSION = 999_999;
+  private static final java.util.regex.Pattern VERSIONED =
+      java.util.regex.Pattern.compile("manifest-v(\\d{6})\\.txt");
+
+  /** The manifest file of data version {@code v}: {@code manifest.txt} for 1. */
+  public static String fileOf(int v) {
+    if (v < 1 || v > MAX_DATA_VERSION) {
+      throw new IllegalArgumentException("data version " + v + " is outside [1, "
+          + MAX_DATA_VERSION + "]");
+    }
+    return v == 1 ? FILE : String.format("manifest-v%06d.txt", v);
+  }
+
+  /** The data version a manifest file name stands for, or -1 when it names none. */
+  public static int versionOfFile(String name) {
+    if (FILE.equals(name)) {
+      return 1;
+    }
+    java.util.regex.Matcher m = VERSIONED.matcher(name);
+    if (!m.matches()) {
+      return -1;
+    }
+    int v = Integer.parseInt(m.group(1));
+    return v >= 2 ? v : -1;
+  }
+
+  /**
+   * The manifest file of the current (highest) data version among the directory entries {@code
+   * names}, or null when there is none.
+   */
+  public static String currentFile(Iterable<String> names) {
+    int best = -1;
+    for (String n : names) {
+      best = Math.max(best, versionOfFile(n));
+    }
+    return best < 1 ? null : fileOf(best);
+  }
+
+  /** The file of chunk {@code k} as written by data version {@code v}. */
+  public static String chunkFile(int k, int v) {
+    return v == 1 ? String.format("chunk-%06d.bin", k) : String.format("chunk-%06d-v%06d.bin", k,
+        v);
+  }
 
   /** The format version this code writes and reads. */
   public static final int VERSION = 1;
@@ -68,6 +126,7 @@ public record Manifest(int version, String presetId, String source, Geometry geo
     Geometry g = geometry;
     line(b, "format", FORMAT);
     line(b, "version", version);
+    line(b, "data.version", dataVersion);
     line(b, "preset", presetId);
     line(b, "source", source.replace('\n', ' '));
     line(b, "record.count", g.recordCount());
@@ -240,8 +299,13 @@ public record Manifest(int version, String presetId, String source, Geometry geo
       throw new StoredDatabaseException(where + ": manifest preset "
           + (preset == null ? "is missing" : "'" + printable(preset) + "' is not a preset id"));
     }
+    int dataVersion = kv.containsKey("data.version") ? intNum(kv, "data.version", where) : 1;
+    if (dataVersion < 1 || dataVersion > MAX_DATA_VERSION) {
+      throw new StoredDatabaseException(where + ": manifest data.version=" + dataVersion
+          + " is outside [1, " + MAX_DATA_VERSION + "]");
+    }
     Manifest m = new Manifest(version, preset, kv.getOrDefault("source", ""), g, cpc,
-        List.copyOf(chunks), extra);
+        List.copyOf(chunks), extra, dataVersion);
     m.checkLayout(where);
     return m;
   }
@@ -294,11 +358,29 @@ public record Manifest(int version, String presetId, String source, Geometry geo
       Chunk e = expect.get(i);
       if (a.firstColumn() != e.firstColumn() || a.columns() != e.columns()
           || a.firstRecord() != e.firstRecord() || a.records() != e.records()
-          || a.bytes() != e.bytes() || !a.file().equals(e.file())) {
+          || a.bytes() != e.bytes() || !chunkFileOk(a.file(), i)) {
         throw new StoredDatabaseException(where + ": manifest chunk." + i + " (" + a.file()
             + ") does not match the geometry");
       }
     }
+  }
+
+  /** True when {@code name} is chunk {@code k}'s file as written by a version up to ours. */
+  private boolean chunkFileOk(String name, int k) {
+    if (name.equals(chunkFile(k, 1))) {
+      return true;
+    }
+    String prefix = String.format("chunk-%06d-v", k);
+    if (!name.startsWith(prefix) || !name.endsWith(".bin")
+        || name.length() != prefix.length() + 6 + 4) {
+      return false;
+    }
+    String digits = name.substring(prefix.length(), prefix.length() + 6);
+    if (!digits.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
+      return false;
+    }
+    int v = Integer.parseInt(digits);
+    return v >= 2 && v <= dataVersion && name.equals(chunkFile(k, v));
   }
 
   /** Records per column in the grid (records are consecutive down a column). */
@@ -318,7 +400,7 @@ public record Manifest(int version, String presetId, String source, Geometry geo
       int n = Math.min(columnsPerChunk, g.cols() - c);
       long first = firstRecordOfColumn(g, c);
       long end = firstRecordOfColumn(g, c + n);
-      out.add(new Chunk(String.format("chunk-%06d.bin", k), c, n, first, end - first,
+      out.add(new Chunk(chunkFile(k, 1), c, n, first, end - first,
           (end - first) * g.recordSize(), 0));
     }
     return out;

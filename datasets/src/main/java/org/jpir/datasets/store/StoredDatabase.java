@@ -52,7 +52,16 @@ public final class StoredDatabase implements RecordSource, Closeable {
    * preset).
    */
   public static StoredDatabase open(Path dir, Params expected) {
-    Manifest m = readManifest(dir);
+    return open(dir, expected, 0);
+  }
+
+  /**
+   * Opens data version {@code dataVersion} of the database in {@code dir} ({@code <= 0}: the
+   * current one), checking it was built for {@code expected} (null: any preset). An open database
+   * keeps reading its version's files, also after an update made a newer version current.
+   */
+  public static StoredDatabase open(Path dir, Params expected, int dataVersion) {
+    Manifest m = dataVersion <= 0 ? readManifest(dir) : readManifest(dir, dataVersion);
     Params p;
     try {
       p = Presets.byId(m.presetId());
@@ -96,26 +105,50 @@ public final class StoredDatabase implements RecordSource, Closeable {
   }
 
   /**
-   * Reads and parses {@code dir/manifest.txt}; a manifest that is not a regular file or is larger
-   * than {@link Manifest#MAX_BYTES} is refused unread.
+   * Reads and parses the manifest of the current data version of {@code dir} (the highest {@link
+   * Manifest#versionOfFile} among its entries; {@code manifest.txt} when never updated); a
+   * manifest that is not a regular file or is larger than {@link Manifest#MAX_BYTES} is refused
+   * unread.
    */
   public static Manifest readManifest(Path dir) {
-    Path mf = dir.resolve(Manifest.FILE);
+    java.util.List<String> names = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+      s.forEach(f -> names.add(f.getFileName().toString()));
+    } catch (IOException e) {
+      // not a directory or unreadable: reported below as a missing manifest
+    }
+    String current = Manifest.currentFile(names);
+    return readManifest(dir, current == null ? 1 : Manifest.versionOfFile(current));
+  }
+
+  /** Reads and parses the manifest of data version {@code dataVersion} of {@code dir}. */
+  public static Manifest readManifest(Path dir, int dataVersion) {
+    String name = Manifest.fileOf(dataVersion);
+    Manifest m = readManifestFile(dir, name);
+    if (m.dataVersion() != dataVersion) {
+      throw new StoredDatabaseException(dir + ": " + name + " says data.version="
+          + m.dataVersion() + " (renamed or copied from another version)");
+    }
+    return m;
+  }
+
+  private static Manifest readManifestFile(Path dir, String name) {
+    Path mf = dir.resolve(name);
     byte[] bytes;
     if (!Files.exists(mf)) {
-      throw new StoredDatabaseException(dir + ": no " + Manifest.FILE
+      throw new StoredDatabaseException(dir + ": no " + name
           + " (not a stored database, or an incomplete write)");
     }
     if (!Files.isRegularFile(mf)) {
-      throw new StoredDatabaseException(dir + ": " + Manifest.FILE + " is not a regular file");
+      throw new StoredDatabaseException(dir + ": " + name + " is not a regular file");
     }
     try (java.io.InputStream in = Files.newInputStream(mf)) {
       bytes = in.readNBytes(Manifest.MAX_BYTES + 1);
     } catch (NoSuchFileException e) {
-      throw new StoredDatabaseException(dir + ": no " + Manifest.FILE
+      throw new StoredDatabaseException(dir + ": no " + name
           + " (not a stored database, or an incomplete write)", e);
     } catch (IOException e) {
-      throw new StoredDatabaseException(dir + ": cannot read " + Manifest.FILE + ": " + e, e);
+      throw new StoredDatabaseException(dir + ": cannot read " + name + ": " + e, e);
     }
     return Manifest.parse(bytes, dir.toString());
   }
