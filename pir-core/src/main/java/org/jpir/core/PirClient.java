@@ -134,7 +134,7 @@ public final class PirClient {
     double max = 0;
     for (int pl = 0; pl < a.planes(); pl++) {
       double[] e = noise(a, pl, expectedDigits[pl]);
-      for (int j = 0; j < a.bCoefficients(); j++) {
+      for (int j = 0; j < a.bCoefficients(pl); j++) {
         max = Math.max(max, Math.abs(e[j]));
       }
     }
@@ -143,7 +143,7 @@ public final class PirClient {
 
   /**
    * The noise of every coefficient of plane {@code plane} of an answer against the expected
-   * plaintext digits (tests): meaningful for the first {@code a.bCoefficients()} coefficients.
+   * plaintext digits (tests): meaningful for the first {@code a.bCoefficients(plane)} coefficients.
    */
   public double[] noise(Answer a, int plane, long[] expectedDigits) {
     checkAnswer(a);

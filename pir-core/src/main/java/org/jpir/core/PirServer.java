@@ -70,31 +70,34 @@ public final class PirServer {
   }
 
   /**
-   * The answer for geometry {@code g}: as {@link #toAnswer(Glwe[])} but b holds only the {@link
-   * AnswerSwitch#bCoefficients} coefficients that carry a record.
+   * The answer for geometry {@code g}: as {@link #toAnswer(Glwe[])} but the last plane's b holds
+   * only the {@link AnswerSwitch#bCoefficients} coefficients that carry record bytes.
    */
   public Answer toAnswer(Glwe[] planeRoots, Geometry g) {
     return toAnswer(planeRoots, AnswerSwitch.bCoefficients(p, g));
   }
 
+  /** The switched answer; the last plane's b keeps {@code nb} coefficients, the others N. */
   private Answer toAnswer(Glwe[] planeRoots, int nb) {
     int n = p.n();
     int k = p.base2k();
-    long[] values = new long[planeRoots.length * (nb + n)];
-    for (int pl = 0; pl < planeRoots.length; pl++) {
+    int planes = planeRoots.length;
+    long[] values = new long[(int) Answer.valueCount(planes, n, nb)];
+    for (int pl = 0; pl < planes; pl++) {
       Glwe r = planeRoots[pl];
       long[] d = r.data();
-      int off = pl * (nb + n);
-      for (int j = 0; j < nb; j++) {
+      int off = pl * 2 * n;
+      int bHere = pl == planes - 1 ? nb : n;
+      for (int j = 0; j < bHere; j++) {
         values[off + j] = AnswerSwitch.round(AnswerSwitch.fixed64(d, r.offset(0, 0) + j, n,
             r.limbs(), k), p.answerBitsB());
       }
       for (int j = 0; j < n; j++) {
-        values[off + nb + j] = AnswerSwitch.round(AnswerSwitch.fixed64(d, r.offset(1, 0) + j, n,
-            r.limbs(), k), p.answerBitsA());
+        values[off + bHere + j] = AnswerSwitch.round(AnswerSwitch.fixed64(d, r.offset(1, 0) + j,
+            n, r.limbs(), k), p.answerBitsA());
       }
     }
-    return new Answer(p.id(), planeRoots.length, n, p.answerBitsB(), p.answerBitsA(), nb, values);
+    return new Answer(p.id(), planes, n, p.answerBitsB(), p.answerBitsA(), nb, values);
   }
 
   /**

@@ -92,18 +92,29 @@ public final class Sizes {
 
   /**
    * An answer ({@link Wire#writeAnswer}) of preset {@code p} made for geometry {@code g} ({@link
-   * PirServer#toAnswer(Glwe[], Geometry)}: b trimmed to {@link AnswerSwitch#bCoefficients}).
+   * PirServer#toAnswer(Glwe[], Geometry)}: the last plane's b trimmed to {@link
+   * AnswerSwitch#bCoefficients}).
    */
   public static Breakdown answer(Params p, Geometry g) {
     int nb = AnswerSwitch.bCoefficients(p, g);
+    int n = p.n();
     List<Part> parts = new ArrayList<>();
-    long plane = Answer.planeBytes(p.n(), p.answerBitsB(), p.answerBitsA(), nb);
-    long bBits = (long) nb * p.answerBitsB();
     parts.add(framing(p.id(), 4 + 4 + 1 + 1 + 4, ", planes, N, 2 bit widths, b count"));
-    parts.add(new Part("b parts (modulus switched), one per plane", g.planes(), bBits / 8,
-        nb + " coefficients x " + p.answerBitsB() + " bits"));
-    parts.add(new Part("a parts (modulus switched), one per plane", g.planes(),
-        plane - bBits / 8, p.n() + " coefficients x " + p.answerBitsA() + " bits, + padding"));
+    if (g.planes() > 1) {
+      long full = Answer.planeBytes(n, p.answerBitsB(), p.answerBitsA(), n);
+      long fullB = (long) n * p.answerBitsB() / 8;
+      parts.add(new Part("b parts (modulus switched), planes before the last", g.planes() - 1,
+          fullB, n + " coefficients x " + p.answerBitsB() + " bits"));
+      parts.add(new Part("a parts (modulus switched), planes before the last", g.planes() - 1,
+          full - fullB, n + " coefficients x " + p.answerBitsA() + " bits, + padding"));
+    }
+    long plane = Answer.planeBytes(n, p.answerBitsB(), p.answerBitsA(), nb);
+    long bBytes = (long) nb * p.answerBitsB() / 8;
+    parts.add(new Part("b part (modulus switched), " + (g.planes() > 1 ? "last plane" : "plane"),
+        1, bBytes, nb + " coefficients x " + p.answerBitsB() + " bits (those holding record"
+            + " bytes)"));
+    parts.add(new Part("a part (modulus switched), " + (g.planes() > 1 ? "last plane" : "plane"),
+        1, plane - bBytes, n + " coefficients x " + p.answerBitsA() + " bits, + padding"));
     return new Breakdown("answer (" + p.id() + ", " + g.planes() + " plane"
         + (g.planes() == 1 ? "" : "s") + ")", parts);
   }

@@ -418,10 +418,13 @@ public final class Wire {
     return answerBytes(p, g.planes(), p.n());
   }
 
-  /** The exact size of an answer of {@code planes} planes whose b holds {@code nb} coefficients. */
+  /**
+   * The exact size of an answer of {@code planes} planes whose last plane's b holds {@code nb}
+   * coefficients (the others N).
+   */
   public static long answerBytes(Params p, int planes, int nb) {
     return headerBytes(p.id()) + 4 + 4 + 1 + 1 + 4
-        + planes * Answer.planeBytes(p.n(), p.answerBitsB(), p.answerBitsA(), nb) + CRC_BYTES;
+        + Answer.payloadBytes(planes, p.n(), p.answerBitsB(), p.answerBitsA(), nb) + CRC_BYTES;
   }
 
   /** The largest evaluation-key message for {@code cp} (client id of 64 bytes). */
@@ -543,9 +546,8 @@ public final class Wire {
   /** Serializes an answer: its values bit-packed, most significant bit first, per plane. */
   public static byte[] writeAnswer(Answer a) {
     try {
-      long planeBytes = Answer.planeBytes(a.n(), a.bitsB(), a.bitsA(), a.bCoefficients());
       ByteArrayOutputStream bytes = new Exact(headerBytes(a.paramsId()) + 14
-          + a.planes() * planeBytes + CRC_BYTES);
+          + a.sizeBytes() + CRC_BYTES);
       DataOutputStream out = header(bytes, TYPE_ANSWER, a.paramsId());
       out.writeInt(a.planes());
       out.writeInt(a.n());
@@ -553,14 +555,14 @@ public final class Wire {
       out.writeByte(a.bitsA());
       out.writeInt(a.bCoefficients());
       long[] v = a.values();
-      int per = a.bCoefficients() + a.n();
-      byte[] buf = new byte[(int) planeBytes];
       for (int pl = 0; pl < a.planes(); pl++) {
-        java.util.Arrays.fill(buf, (byte) 0);
+        int nb = a.bCoefficients(pl);
+        byte[] buf = new byte[(int) Answer.planeBytes(a.n(), a.bitsB(), a.bitsA(), nb)];
+        int off = a.planeOffset(pl);
         long bit = 0;
-        for (int j = 0; j < per; j++) {
-          int bits = j < a.bCoefficients() ? a.bitsB() : a.bitsA();
-          bit = putBits(buf, bit, v[pl * per + j], bits);
+        for (int j = 0; j < nb + a.n(); j++) {
+          int bits = j < nb ? a.bitsB() : a.bitsA();
+          bit = putBits(buf, bit, v[off + j], bits);
         }
         out.write(buf);
       }
@@ -624,16 +626,17 @@ public final class Wire {
           + (g != null ? ", planes " + g.planes() + ", b of " + trimmed + " or " + p.n()
               + " coefficients" : "") + ")");
     }
-    long planeBytes = Answer.planeBytes(n, bitsB, bitsA, nb);
-    in.need((long) planes * planeBytes, "data");
-    int per = nb + n;
-    long[] v = new long[Math.multiplyExact(planes, per)];
+    in.need(Answer.payloadBytes(planes, n, bitsB, bitsA, nb), "data");
+    long[] v = new long[Math.toIntExact(Answer.valueCount(planes, n, nb))];
     int base = in.pos;
     for (int pl = 0; pl < planes; pl++) {
+      int nbHere = pl == planes - 1 ? nb : n;
+      long planeBytes = Answer.planeBytes(n, bitsB, bitsA, nbHere);
+      int off = pl * 2 * n;
       long bit = 0;
-      for (int j = 0; j < per; j++) {
-        int bits = j < nb ? bitsB : bitsA;
-        v[pl * per + j] = getBits(msg, base, bit, bits);
+      for (int j = 0; j < nbHere + n; j++) {
+        int bits = j < nbHere ? bitsB : bitsA;
+        v[off + j] = getBits(msg, base, bit, bits);
         bit += bits;
       }
       long pad = planeBytes * 8 - bit;
