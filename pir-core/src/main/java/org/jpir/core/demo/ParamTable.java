@@ -354,12 +354,7 @@ public final class ParamTable {
   }
 
   private static String kernels() {
-    try {
-      return String.valueOf(Class.forName("org.jpir.vmp.Kernels").getMethod("choice")
-          .invoke(null));
-    } catch (ReflectiveOperationException e) {
-      return "unknown";
-    }
+    return String.valueOf(org.jpir.vmp.Kernels.choice());
   }
 
   private static String run(String... cmd) {
