@@ -13,6 +13,7 @@ public final class PirClient {
   private final SecureRandom random;
   private final GlweOps ops;
   private final PlaintextCodec codec;
+  private PlanePacking.Key packing;
 
   /**
    * A client of a database laid out as {@code geometry}, with secret key {@code sk}.
@@ -73,6 +74,32 @@ public final class PirClient {
     return new ClientQuery(p.id(), rows, cols, seed, b1, b2);
   }
 
+  /**
+   * This client's plane-packing key ({@link PlanePacking}) for its geometry's planes, made on
+   * first use: its rows go to the server, its answer secrets stay here and decrypt shared-mask
+   * answers.
+   *
+   * @throws IllegalArgumentException when the geometry has one plane
+   */
+  public synchronized PlanePacking.Key packingKey() {
+    if (packing == null) {
+      packing = new PlanePacking(p, geometry.planes()).generate(sk, random);
+    }
+    return packing;
+  }
+
+  /** The secret plane {@code plane} of answer {@code a} decrypts under. */
+  private synchronized SecretKey secretOf(Answer a, int plane) {
+    if (!a.sharedA()) {
+      return sk;
+    }
+    if (packing == null) {
+      throw new IllegalArgumentException("a shared-mask answer needs this client's packing key,"
+          + " which it never made");
+    }
+    return packing.secrets()[plane];
+  }
+
   /** Checks that an answer is of this preset and this database's shape. */
   private void checkAnswer(Answer a) {
     if (!a.paramsId().equals(p.id())) {
@@ -99,7 +126,7 @@ public final class PirClient {
     for (int pl = 0; pl < a.planes(); pl++) {
       Glwe c = a.toGlwe(pl, p.base2k());
       long[] ph = new long[c.limbs() * n];
-      ops.phase(sk, c, ph);
+      ops.phase(secretOf(a, pl), c, ph);
       long[] rounded = new long[p.plaintextLimbs() * n];
       org.jpir.vmp.Znx.normalize(n, p.base2k(), ph, 0, c.limbs(), rounded, 0,
           p.plaintextLimbs(), new long[n]);
@@ -150,6 +177,6 @@ public final class PirClient {
     Glwe c = a.toGlwe(plane, p.base2k());
     long[] msg = new long[Math.max(c.limbs(), p.plaintextLimbs()) * p.n()];
     System.arraycopy(expectedDigits, 0, msg, 0, p.plaintextLimbs() * p.n());
-    return ops.noise(sk, c, msg);
+    return ops.noise(secretOf(a, plane), c, msg);
   }
 }

@@ -77,6 +77,27 @@ public final class PirServer {
     return toAnswer(planeRoots, AnswerSwitch.bCoefficients(p, g));
   }
 
+  /**
+   * The shared-mask answer for geometry {@code g} ({@link PlanePacking}): the plane roots packed
+   * with the client's prepared packing key into one ciphertext of {@code planes} b parts and one
+   * a, modulus-switched, the last b trimmed to {@link AnswerSwitch#bCoefficients}.
+   */
+  public Answer toSharedAnswer(Glwe[] planeRoots, Geometry g, Pmat packingKey) {
+    PlanePacking pk = new PlanePacking(p, planeRoots.length);
+    return pk.toAnswer(pk.pack(planeRoots, packingKey), AnswerSwitch.bCoefficients(p, g));
+  }
+
+  /** {@link #answer} with a shared-mask answer ({@link #toSharedAnswer}). */
+  public Answer answerShared(PreparedDatabase db, PreparedQuery q, Timings t, Pmat packingKey) {
+    Geometry g = db.geometry();
+    if (db.firstColumn() != 0 || db.columnCount() != g.cols()) {
+      throw new IllegalArgumentException("database holds columns [" + db.firstColumn() + ", "
+          + (db.firstColumn() + db.columnCount()) + "), not the whole grid of " + g.cols());
+    }
+    Glwe[] roots = answerRange(db, new PreparedQuery[] {q}, t)[0];
+    return toSharedAnswer(roots, g, packingKey);
+  }
+
   /** The switched answer; the last plane's b keeps {@code nb} coefficients, the others N. */
   private Answer toAnswer(Glwe[] planeRoots, int nb) {
     int n = p.n();
