@@ -14,6 +14,7 @@ public final class PirClient {
   private final GlweOps ops;
   private final PlaintextCodec codec;
   private PlanePacking.Key packing;
+  private SecretKey[] answerSecrets;
 
   /**
    * A client of a database laid out as {@code geometry}, with secret key {@code sk}.
@@ -76,8 +77,8 @@ public final class PirClient {
 
   /**
    * This client's plane-packing key ({@link PlanePacking}) for its geometry's planes, made on
-   * first use: its rows go to the server, its answer secrets stay here and decrypt shared-mask
-   * answers.
+   * first use: its rows go to the server; its answer secrets, derived from the secret key, stay
+   * here and decrypt shared-mask answers (also in a later process with the same key).
    *
    * @throws IllegalArgumentException when the geometry has one plane
    */
@@ -93,11 +94,10 @@ public final class PirClient {
     if (!a.sharedA()) {
       return sk;
     }
-    if (packing == null) {
-      throw new IllegalArgumentException("a shared-mask answer needs this client's packing key,"
-          + " which it never made");
+    if (answerSecrets == null) {
+      answerSecrets = new PlanePacking(p, a.planes()).answerSecrets(sk);
     }
-    return packing.secrets()[plane];
+    return answerSecrets[plane];
   }
 
   /** Checks that an answer is of this preset and this database's shape. */

@@ -14,7 +14,7 @@ import org.jpir.vmp.Znx;
  * ({@link AnswerSwitch}). The answer then carries t b parts and one a part instead of t of each.
  *
  * <p>Key ({@link Key}, made by the client, uploaded once): for input plane p and level i &lt; L
- * ({@link #LEVELS} K-bit digits), a row with one uniform mask {@code A_{p,i}} (from a seed) and t
+ * ({@link #levels} K-bit digits), a row with one uniform mask {@code A_{p,i}} (from a seed) and t
  * b parts {@code B_{p,i,j} = -A_{p,i} s_j + [j == p] s 2^(-K(i+1)) + e}, i.e. GLWE encryptions of
  * {@code [j == p] g_i s} under s_j sharing their mask. Row {@code r = p L + i}, component j &lt; t
  * is {@code B_{p,i,j}}, component t is {@code A_{p,i}}; limb l of component c at {@code (c limbs +
@@ -29,13 +29,20 @@ import org.jpir.vmp.Znx;
  * they encrypt s under the s_j (a key-switching key, the usual assumption).
  */
 public final class PlanePacking {
-  /** Gadget digits of a_p: 4 digits of K = 16 bits cover 64 bits (truncation 2^-60 at N 4096). */
-  public static final int LEVELS = 4;
+  /**
+   * Gadget digits of a_p: {@code glweLimbs - 1} digits of K bits (4 at the compact preset: a_p
+   * rounded to 64 bits, truncation std 2^-60 against an answer noise of 2^-44.5; 5 at the classic
+   * one, 2^-76 against 2^-60).
+   */
+  public static int levels(Params p) {
+    return p.glweLimbs() - 1;
+  }
 
   private final Params p;
   private final int t;
   private final int n;
   private final int limbs;
+  private final int levels;
   private final FftPlan plan;
 
   /** Packing of {@code planes} planes at parameters {@code p} (the server's). */
@@ -43,14 +50,15 @@ public final class PlanePacking {
     if (planes < 2 || planes > 64) {
       throw new IllegalArgumentException("plane packing needs 2 to 64 planes, got " + planes);
     }
-    if (LEVELS > p.glweLimbs()) {
-      throw new IllegalArgumentException("plane packing needs " + LEVELS + " limbs of a, preset "
-          + p.id() + " has " + p.glweLimbs());
+    if (p.glweLimbs() < 2) {
+      throw new IllegalArgumentException("plane packing needs 2 limbs, preset " + p.id()
+          + " has " + p.glweLimbs());
     }
     this.p = p;
     this.t = planes;
     this.n = p.n();
     this.limbs = p.glweLimbs();
+    this.levels = levels(p);
     this.plan = FftPlan.of(n);
   }
 
@@ -66,7 +74,7 @@ public final class PlanePacking {
 
   /** Key rows: {@code t L}. */
   public int rows() {
-    return t * LEVELS;
+    return t * levels;
   }
 
   /**
@@ -74,8 +82,8 @@ public final class PlanePacking {
    * u^2/12}, {@code u = 2^(-K L)}.
    */
   public static double variance(Params p, int planes) {
-    double u2 = Math.pow(2, -2.0 * p.base2k() * LEVELS);
-    return (double) planes * LEVELS * p.n() * Noise.uniformDigitSquare(p.base2k())
+    double u2 = Math.pow(2, -2.0 * p.base2k() * levels(p));
+    return (double) planes * levels(p) * p.n() * Noise.uniformDigitSquare(p.base2k())
         * Noise.fresh(p) + p.n() * 2.0 / 3 * u2 / 12;
   }
 
@@ -112,16 +120,46 @@ public final class PlanePacking {
     return (3L << 32) + r;
   }
 
-  /** A fresh packing key for the client whose query secret is {@code s}. */
-  public Key generate(SecretKey s, SecureRandom random) {
+  /**
+   * The t answer secrets of the client whose query secret is {@code s}: uniform ternary, derived
+   * from s (the PRG keyed by {@code SHA-256("jpir plane packing" || s)}, stream j), so a client
+   * needs no secret beyond its key file to decode shared-mask answers.
+   */
+  public SecretKey[] answerSecrets(SecretKey s) {
     if (!s.params().equals(p)) {
       throw new IllegalArgumentException("secret of preset " + s.params().id() + ", packing for "
           + p.id());
     }
+    byte[] seed;
+    try {
+      java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+      md.update("jpir plane packing".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      for (long c : s.coefficients()) {
+        md.update((byte) c);
+      }
+      seed = md.digest();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available in this JVM", e);
+    }
     SecretKey[] sj = new SecretKey[t];
     for (int j = 0; j < t; j++) {
-      sj[j] = SecretKey.generate(p, random);
+      Prg prg = new Prg(seed, j);
+      long[] c = new long[n];
+      for (int i = 0; i < n; i++) {
+        c[i] = prg.nextTernary();
+      }
+      sj[j] = new SecretKey(p, c);
     }
+    java.util.Arrays.fill(seed, (byte) 0);
+    return sj;
+  }
+
+  /**
+   * A packing key for the client whose query secret is {@code s}: its answer secrets ({@link
+   * #answerSecrets}) and fresh rows (mask seed and noise from {@code random}).
+   */
+  public Key generate(SecretKey s, SecureRandom random) {
+    SecretKey[] sj = answerSecrets(s);
     byte[] seed = Prg.newSeed(random);
     Prg noise = Prg.fromSecureRandom(random);
     GlweOps ops = new GlweOps(p);
@@ -129,8 +167,8 @@ public final class PlanePacking {
     long[] sCoeffs = s.coefficients();
     long[] msg = new long[limbs * n];
     for (int pl = 0; pl < t; pl++) {
-      for (int i = 0; i < LEVELS; i++) {
-        int r = pl * LEVELS + i;
+      for (int i = 0; i < levels; i++) {
+        int r = pl * levels + i;
         long[] mask = mask(seed, r);
         for (int j = 0; j < t; j++) {
           Glwe c = new Glwe(n, limbs);
@@ -203,7 +241,7 @@ public final class PlanePacking {
     double[] vec = new double[rows() * n];
     for (int pl = 0; pl < t; pl++) {
       Glwe c = roots[pl];
-      Znx.normalize(n, k, c.data(), c.offset(1, 0), c.limbs(), digits, pl * LEVELS * n, LEVELS,
+      Znx.normalize(n, k, c.data(), c.offset(1, 0), c.limbs(), digits, pl * levels * n, levels,
           carry);
     }
     for (int r = 0; r < rows(); r++) {

@@ -144,7 +144,7 @@ public final class Sizes {
     PlanePacking pk = new PlanePacking(p, planes);
     List<Part> parts = new ArrayList<>();
     parts.add(framing(p.id(), 1 + Prg.SEED_BYTES + 4, ", planes, seed, length"));
-    parts.add(new Part("key rows: " + planes + " planes x " + PlanePacking.LEVELS
+    parts.add(new Part("key rows: " + planes + " planes x " + PlanePacking.levels(p)
         + " levels, " + planes + " b parts each (seeded mask)", (long) pk.rows() * planes,
         2L * p.glweLimbs() * p.n(), "2 B x " + p.glweLimbs() + " limbs x N " + p.n()));
     return new Breakdown("plane-packing key (" + p.id() + ", " + planes + " planes, once per"

@@ -26,6 +26,7 @@ import org.jpir.core.Noise;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.PirServer;
+import org.jpir.core.PlanePacking;
 import org.jpir.core.PlaintextCodec;
 import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
@@ -44,7 +45,9 @@ import org.jpir.core.Wire;
  * {@code --write README.md} the markdown replaces the text between {@value #BEGIN} and {@value
  * #END}. Options: {@code --mib M} (measured database, default 256), {@code --record-size B}
  * (default 3072), {@code --queries Q} (timed queries after one warm-up, default 2), {@code
- * --write FILE}, {@code --no-measure} (model columns only). Exits 1 when a record decodes wrong.
+ * --large-mib L} (database of 30 KiB records answered with shared-mask answers, default 64; 0:
+ * none), {@code --write FILE}, {@code --no-measure} (model columns only). Exits 1 when a record
+ * decodes wrong.
  */
 public final class ParamTable {
   private ParamTable() {}
@@ -76,16 +79,27 @@ public final class ParamTable {
    * @param answerBytes wire bytes of an answer there
    * @param keyBytes wire bytes of the evaluation keys there (0 for classic)
    * @param largeGeometry the geometry of 1 GiB of 30 KiB records
-   * @param largeAnswerBytes wire bytes of an answer there
+   * @param largeAnswerBytes wire bytes of a per-plane answer there
+   * @param largeSharedBytes wire bytes of a shared-mask answer there ({@link
+   *     org.jpir.core.PlanePacking})
+   * @param packingKeyBytes wire bytes of the client's packing key for that geometry
+   * @param log2FailureShared log2 failure per coefficient at the largest geometry with the
+   *     packing's noise added
    */
   public record Row(Params params, CompactParams compact, int maxRows, int maxCols,
       double log2Std, double log2Failure, Security.Estimate security,
       Security.Estimate keySecurity, Geometry sizeGeometry, long queryBytes, long answerBytes,
-      long keyBytes, Geometry largeGeometry, long largeAnswerBytes) {
+      long keyBytes, Geometry largeGeometry, long largeAnswerBytes, long largeSharedBytes,
+      long packingKeyBytes, double log2FailureShared) {
 
-    /** Record bytes per answer byte at 30 KiB records. */
+    /** Record bytes per answer byte at 30 KiB records, per-plane answers. */
     public double largeRate() {
       return (double) LARGE_RECORD / largeAnswerBytes;
+    }
+
+    /** Record bytes per answer byte at 30 KiB records, shared-mask answers. */
+    public double largeSharedRate() {
+      return (double) LARGE_RECORD / largeSharedBytes;
     }
 
     /** The smaller classical estimate of the server and (compact) key parameters. */
@@ -112,10 +126,28 @@ public final class ParamTable {
    * @param phase2Seconds median phase 2 (and the answer's modulus switch)
    * @param totalSeconds median thread CPU time of expansion + answer
    * @param correct every measured record decoded exactly
+   * @param large the shared-mask answers to 30 KiB records (null when not measured)
    */
   public record Measurement(Geometry geometry, double log2MeasuredStd, double log2EstimatedStd,
       double expandSeconds, double phase1Seconds, double phase2Seconds, double totalSeconds,
-      boolean correct) {}
+      boolean correct, Large large) {}
+
+  /**
+   * Shared-mask answers to large records, measured.
+   *
+   * @param geometry the database's geometry
+   * @param answerBytes the wire length of each answer (all equal)
+   * @param log2MeasuredStd log2 RMS noise over every plane's b coefficients
+   * @param log2EstimatedStd log2 of the estimate (answer + packing)
+   * @param correct every record decoded exactly
+   */
+  public record Large(Geometry geometry, long answerBytes, double log2MeasuredStd,
+      double log2EstimatedStd, boolean correct) {
+    /** Record bytes per answer byte. */
+    public double rate() {
+      return (double) geometry.recordSize() / answerBytes;
+    }
+  }
 
   /** The production presets, classic then compact (insecure test presets excluded). */
   public static List<Params> productionPresets() {
@@ -163,10 +195,13 @@ public final class ParamTable {
     Geometry large = geometry(p, SIZE_BYTES, LARGE_RECORD);
     long query = cp != null ? Sizes.compactQuery(cp, g).total() : Sizes.query(p, g).total();
     long keys = cp != null ? Sizes.evaluationKeys(cp, g).total() : 0;
+    double vShared = v + PlanePacking.variance(p, large.planes());
     return new Row(p, cp, rows, cols, Math.log(v) / Math.log(4),
         Noise.log2FailureProbability(p, v), p.estimatedSecurity(),
         cp != null ? cp.keys().estimatedSecurity() : null, g, query, Sizes.answer(p, g).total(),
-        keys, large, Sizes.answer(p, large).total());
+        keys, large, Sizes.answer(p, large).total(), Sizes.sharedAnswer(p, large).total(),
+        Sizes.packingKey(p, large.planes()).total(),
+        Noise.log2FailureProbability(p, vShared));
   }
 
   /**
@@ -175,7 +210,8 @@ public final class ParamTable {
    * CPU time of expansion and answer, on the calling thread: one core), each decoded and
    * compared, and the answer noise of each against its plaintext.
    */
-  public static Measurement measure(Params p, long mib, int recordSize, int queries) {
+  public static Measurement measure(Params p, long mib, int recordSize, int queries,
+      long largeMib) {
     CompactParams cp = Presets.compactFor(p);
     Geometry g = geometry(p, mib << 20, recordSize);
     SyntheticRecords src = new SyntheticRecords(g.recordCount(), recordSize, 2026);
@@ -258,9 +294,73 @@ public final class ParamTable {
     }
     double est = cp != null ? Noise.compactAnswer(cp, g.rows(), g.cols())
         : Noise.answer(p, g.rows(), g.cols());
+    db = null;
     return new Measurement(g, Math.log(Math.sqrt(sumSq / count)) / Math.log(2),
         Math.log(est) / Math.log(4), median(expand), median(ph1), median(ph2), median(total),
-        ok);
+        ok, largeMib > 0 ? measureLarge(p, largeMib, queries + 1) : null);
+  }
+
+  /**
+   * Shared-mask answers ({@link PlanePacking}) to {@code queries} queries on {@code mib} MiB of
+   * 30 KiB records: the client's packing key and every answer through the wire, each record
+   * compared and its noise measured.
+   */
+  public static Large measureLarge(Params p, long mib, int queries) {
+    CompactParams cp = Presets.compactFor(p);
+    Geometry g = geometry(p, mib << 20, LARGE_RECORD);
+    SyntheticRecords src = new SyntheticRecords(g.recordCount(), LARGE_RECORD, 2027);
+    PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
+    SecureRandom random = new SecureRandom();
+    PirServer server = new PirServer(p);
+    ColumnEncoder enc = new ColumnEncoder(p, g, src);
+    PlaintextCodec codec = new PlaintextCodec(p);
+    byte[] poly = new byte[codec.polynomialBytes()];
+    CompactClient cc = null;
+    PirClient pc = null;
+    EvaluationKeyStore store = null;
+    byte[] keyBytes;
+    if (cp != null) {
+      cc = new CompactClient(cp, g, CompactClient.generateSecret(cp, random), "large", random);
+      store = new EvaluationKeyStore(cp);
+      store.register("large", Wire.writeEvaluationKeys(cc.evaluationKeys()));
+      keyBytes = Wire.writePackingKey(p, cc.packingKey().upload());
+    } else {
+      pc = new PirClient(p, g, SecretKey.generate(p, random), random);
+      keyBytes = Wire.writePackingKey(p, pc.packingKey().upload());
+    }
+    org.jpir.vmp.Pmat key = new PlanePacking(p, g.planes())
+        .prepare(Wire.readPackingKey(keyBytes, p, g));
+    java.util.SplittableRandom pick = new java.util.SplittableRandom(11);
+    boolean ok = true;
+    long bytes = 0;
+    double sumSq = 0;
+    long count = 0;
+    for (int qi = 0; qi < queries; qi++) {
+      long index = qi == 0 ? g.recordCount() - 1 : pick.nextLong(g.recordCount());
+      PreparedQuery pq = cp != null
+          ? new CompactExpander(cp).expand(Wire.readCompactQuery(Wire.writeCompactQuery(
+              cc.query(index)), cp), g, store, null)
+          : new QueryExpander(p).expand(Wire.readQuery(Wire.writeQuery(pc.query(index)), p), g);
+      byte[] ab = Wire.writeAnswer(server.answerShared(db, pq, null, key));
+      bytes = ab.length;
+      Answer a = Wire.readAnswer(ab, p, g);
+      byte[] got = cp != null ? cc.decode(a, index) : pc.decode(a, index);
+      ok &= a.sharedA() && Arrays.equals(got, src.record(index));
+      for (int pl = 0; pl < g.planes(); pl++) {
+        enc.polynomialBytes(pl, g.polynomialOf(index), poly);
+        long[] digits = new long[p.plaintextLimbs() * p.n()];
+        codec.encode(poly, 0, poly.length, digits, 0);
+        double[] e = cp != null ? cc.noise(a, pl, digits) : pc.noise(a, pl, digits);
+        for (int j = 0; j < a.bCoefficients(pl); j++) {
+          sumSq += e[j] * e[j];
+          count++;
+        }
+      }
+    }
+    double est = (cp != null ? Noise.compactAnswer(cp, g.rows(), g.cols())
+        : Noise.answer(p, g.rows(), g.cols())) + PlanePacking.variance(p, g.planes());
+    return new Large(g, bytes, Math.log(Math.sqrt(sumSq / count)) / Math.log(2),
+        Math.log(est) / Math.log(4), ok);
   }
 
   private static double median(double[] x) {
@@ -274,10 +374,12 @@ public final class ParamTable {
   public static String sizeCells(Row r) {
     Geometry g = r.sizeGeometry();
     Geometry l = r.largeGeometry();
-    return String.format(Locale.ROOT, "%d x %d | %,d | %,d | %s | %.3f (%d x %d x %d, %,d B)",
-        g.rows(), g.cols(), r.queryBytes(), r.answerBytes(),
-        r.keyBytes() > 0 ? String.format(Locale.ROOT, "%,d", r.keyBytes()) : "none",
-        r.largeRate(), l.rows(), l.cols(), l.planes(), r.largeAnswerBytes());
+    return String.format(Locale.ROOT, "%d x %d | %,d | %,d | %s | %d x %d x %d: per-plane %,d B"
+        + " (%.3f); shared mask %,d B (**%.3f**), packing key %,d B", g.rows(), g.cols(),
+        r.queryBytes(), r.answerBytes(),
+        r.keyBytes() > 0 ? String.format(Locale.ROOT, "%,d", r.keyBytes()) : "none", l.rows(),
+        l.cols(), l.planes(), r.largeAnswerBytes(), r.largeRate(), r.largeSharedBytes(),
+        r.largeSharedRate(), r.packingKeyBytes());
   }
 
   /** The markdown table (measurements may be null: those cells say "not measured"). */
@@ -310,7 +412,7 @@ public final class ParamTable {
               r.keySecurity().classicalBits(), r.keySecurity().quantumBits(),
               r.security().classicalBits(), r.security().quantumBits());
       String meas = m == null ? "not measured" : String.format(Locale.ROOT,
-          "2^%.1f / 2^%.1f (%d x %d)", m.log2MeasuredStd(), m.log2EstimatedStd(),
+          "2^%.2f / 2^%.2f (%d x %d)", m.log2MeasuredStd(), m.log2EstimatedStd(),
           m.geometry().rows(), m.geometry().cols());
       sb.append(String.format(Locale.ROOT, "| `%s` | %d | %s | %d bits in %d limbs | %s |"
           + " %d / %d bits | %d x %d | 2^%.1f | 2^%.0f | %s | %s |\n", p.id(), p.n(), q,
@@ -324,7 +426,8 @@ public final class ParamTable {
     sb.append("| ").append(String.join(", ", tests)).append(" | 256, 1024 | as above |"
         + " | | | | | | | insecure: tests only, refused elsewhere |\n\n");
     sb.append(String.format(Locale.ROOT, "| preset | geometry at 1 GiB / 3 KiB | query (B) |"
-        + " answer (B) | evaluation keys (B) | answer rate at 30 KiB records (geometry, answer)"
+        + " answer (B) | evaluation keys (B) | 30 KiB records at 1 GiB (geometry): answer"
+        + " bytes (rate = record / answer)"
         + " | server time, one query, one core, %d MiB / %d B records (geometry): expansion +"
         + " phase 1 + phase 2 = total | records exact |\n", mib, recordSize));
     sb.append("|---|---|---:|---:|---:|---|---|---|\n");
@@ -337,6 +440,23 @@ public final class ParamTable {
           m.geometry().cols(), m.geometry().rawBytes() / m.totalSeconds() / 1e9);
       sb.append(String.format(Locale.ROOT, "| `%s` | %s | %s | %s |\n", r.params().id(),
           sizeCells(r), t, m == null ? "" : m.correct() ? "yes" : "NO"));
+    }
+    if (ms != null) {
+      sb.append("\nShared-mask answers to 30 KiB records, measured in the same run (packing key"
+          + " and answers through the wire):\n\n");
+      sb.append("| preset | database (geometry) | answer (B) | rate | noise std measured /"
+          + " estimated | records exact |\n|---|---|---:|---:|---|---|\n");
+      for (int i = 0; i < rows.size(); i++) {
+        Large l = ms.get(i).large();
+        if (l == null) {
+          continue;
+        }
+        Geometry lg = l.geometry();
+        sb.append(String.format(Locale.ROOT, "| `%s` | %,d x 30 KiB (%d x %d x %d) | %,d |"
+            + " %.3f | 2^%.2f / 2^%.2f | %s |\n", rows.get(i).params().id(), lg.recordCount(),
+            lg.rows(), lg.cols(), lg.planes(), l.answerBytes(), l.rate(), l.log2MeasuredStd(),
+            l.log2EstimatedStd(), l.correct() ? "yes" : "NO"));
+      }
     }
     return sb.toString();
   }
@@ -451,6 +571,7 @@ public final class ParamTable {
     long mib = 256;
     int recordSize = SIZE_RECORD;
     int queries = 2;
+    long largeMib = 64;
     Path write = null;
     boolean measure = true;
     for (int i = 0; i < args.length; i++) {
@@ -460,9 +581,10 @@ public final class ParamTable {
         case "--mib": mib = Long.parseLong(need(v, args[i])); break;
         case "--record-size": recordSize = Integer.parseInt(need(v, args[i])); break;
         case "--queries": queries = Integer.parseInt(need(v, args[i])); break;
+        case "--large-mib": largeMib = Long.parseLong(need(v, args[i])); break;
         case "--write": write = Path.of(need(v, args[i])); break;
         default: throw new IllegalArgumentException("unknown option '" + args[i] + "' (known:"
-            + " --mib --record-size --queries --write --no-measure)");
+            + " --mib --record-size --queries --large-mib --write --no-measure)");
       }
       i++;
     }
@@ -473,9 +595,9 @@ public final class ParamTable {
       rows.add(row(p));
       if (measure) {
         System.err.printf(Locale.ROOT, "measuring %s at %d MiB ...%n", p.id(), mib);
-        Measurement m = measure(p, mib, recordSize, queries);
+        Measurement m = measure(p, mib, recordSize, queries, largeMib);
         ms.add(m);
-        ok &= m.correct();
+        ok &= m.correct() && (m.large() == null || m.large().correct());
         System.gc();
       }
     }

@@ -17,6 +17,7 @@ import org.jpir.core.Noise;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.PirServer;
+import org.jpir.core.PlanePacking;
 import org.jpir.core.Presets;
 import org.jpir.core.SecretKey;
 import org.jpir.core.Security;
@@ -44,6 +45,9 @@ class ParamTableTest {
           r.classicalBits(), 1e-9);
       assertTrue(r.quantumBits() < r.classicalBits());
       assertTrue(r.log2Failure() <= Presets.MAX_LOG2_FAILURE, p.id() + ": 2^" + r.log2Failure());
+      assertTrue(r.log2FailureShared() <= Presets.MAX_LOG2_FAILURE, p.id() + " shared: 2^"
+          + r.log2FailureShared());
+      assertTrue(r.largeSharedRate() > r.largeRate(), p.id());
       assertTrue(r.log2Std() < Math.log(Noise.margin(p)) / Math.log(2) - 2, p.id());
       // the largest geometry is the one the preset's budget and geometry checks use
       if (r.compact() != null) {
@@ -87,6 +91,16 @@ class ParamTableTest {
         long bytes = Wire.writeAnswer(new PirServer(p).toAnswer(roots, at)).length;
         assertEquals(bytes, at == g ? r.answerBytes() : r.largeAnswerBytes(), p.id() + " answer");
       }
+      Geometry large = r.largeGeometry();
+      Glwe[] roots = new Glwe[large.planes()];
+      for (int i = 0; i < roots.length; i++) {
+        roots[i] = new Glwe(p.n(), p.glweLimbs());
+      }
+      PlanePacking pk = new PlanePacking(p, large.planes());
+      PlanePacking.Upload u = pk.generate(SecretKey.generate(p, RANDOM), RANDOM).upload();
+      assertEquals(Wire.writePackingKey(p, u).length, r.packingKeyBytes(), p.id() + " key");
+      assertEquals(Wire.writeAnswer(new PirServer(p).toSharedAnswer(roots, large,
+          pk.prepare(u))).length, r.largeSharedBytes(), p.id() + " shared answer");
       assertEquals(30 * 1024, r.largeGeometry().recordSize());
       assertEquals((double) r.largeGeometry().recordSize() / r.largeAnswerBytes(),
           r.largeRate(), 1e-12);
