@@ -124,6 +124,10 @@ public final class Sizes {
    * a geometry of at least 2 planes: every plane's b (the last trimmed) and one a.
    */
   public static Breakdown sharedAnswer(Params p, Geometry g) {
+    if (g.planes() < 2) {
+      throw new IllegalArgumentException("a shared-mask answer needs at least 2 planes, the"
+          + " geometry has " + g.planes());
+    }
     int nb = AnswerSwitch.bCoefficients(p, g);
     int n = p.n();
     long bits = ((long) (g.planes() - 1) * n + nb) * p.answerBitsB();

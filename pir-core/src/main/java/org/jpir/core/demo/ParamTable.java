@@ -466,11 +466,22 @@ public final class ParamTable {
     String rev = run("git", "rev-parse", "--short", "HEAD");
     String dirty = run("git", "status", "--porcelain", "--untracked-files=no");
     return String.format(Locale.ROOT, "Generated %s by `%s`; revision %s%s; %s %s; kernels %s;"
-        + " CPU %s, %d cores; %s; caches %s.", Instant.now().truncatedTo(ChronoUnit.SECONDS),
-        command, rev.isEmpty() ? "unknown" : rev, dirty.isEmpty() ? "" : " (with local changes)",
+        + " CPU %s, %d cores; %s; caches %s; load average at the end %s. Server times are the"
+        + " answering thread's CPU time (medians of the timed queries).",
+        Instant.now().truncatedTo(ChronoUnit.SECONDS), command,
+        rev.isEmpty() ? "unknown" : rev, dirty.isEmpty() ? "" : " (with local changes)",
         System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
         kernels(), cpuField("model name"), Runtime.getRuntime().availableProcessors(),
-        cpuFlags(), caches());
+        cpuFlags(), caches(), loadAverage());
+  }
+
+  private static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " / " + f[1] + " / " + f[2] + " (1 / 5 / 15 min)";
+    } catch (IOException | ArrayIndexOutOfBoundsException e) {
+      return "unknown";
+    }
   }
 
   private static String kernels() {
