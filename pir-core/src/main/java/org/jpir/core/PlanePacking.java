@@ -38,6 +38,12 @@ public final class PlanePacking {
     return p.glweLimbs() - 1;
   }
 
+  /**
+   * Most planes one packing covers: the key grows as {@code t^2} ({@code t^2 L glweLimbs N}
+   * digits: 10.5 MB at t = 8, N = 4096); records of more planes would need groups of planes.
+   */
+  public static final int MAX_PLANES = 8;
+
   private final Params p;
   private final int t;
   private final int n;
@@ -47,8 +53,9 @@ public final class PlanePacking {
 
   /** Packing of {@code planes} planes at parameters {@code p} (the server's). */
   public PlanePacking(Params p, int planes) {
-    if (planes < 2 || planes > 64) {
-      throw new IllegalArgumentException("plane packing needs 2 to 64 planes, got " + planes);
+    if (planes < 2 || planes > MAX_PLANES) {
+      throw new IllegalArgumentException("plane packing needs 2 to " + MAX_PLANES
+          + " planes, got " + planes);
     }
     if (p.glweLimbs() < 2) {
       throw new IllegalArgumentException("plane packing needs 2 limbs, preset " + p.id()

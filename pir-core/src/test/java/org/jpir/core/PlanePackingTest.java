@@ -182,6 +182,9 @@ class PlanePackingTest {
     assertTrue(e.getMessage().contains("planes"), e.getMessage());
     assertThrows(IllegalArgumentException.class,
         () -> new Answer(p.id(), 1, p.n(), 44, 50, 10, new long[10 + p.n()], true));
+    assertThrows(IllegalArgumentException.class,
+        () -> new PlanePacking(p, PlanePacking.MAX_PLANES + 1));
+    assertThrows(IllegalArgumentException.class, () -> new PlanePacking(p, 1));
     PlanePacking.Upload u = new PlanePacking(p, 2).generate(SecretKey.generate(p, RANDOM),
         RANDOM).upload();
     byte[] key = Wire.writePackingKey(p, u);

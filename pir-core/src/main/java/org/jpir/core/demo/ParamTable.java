@@ -140,9 +140,12 @@ public final class ParamTable {
    * @param log2MeasuredStd log2 RMS noise over every plane's b coefficients
    * @param log2EstimatedStd log2 of the estimate (answer + packing)
    * @param correct every record decoded exactly
+   * @param sharedMs median thread CPU time of forming the shared-mask answer from the plane
+   *     roots (key switch and modulus switch), milliseconds
+   * @param perPlaneMs the same for the per-plane answer (modulus switch only)
    */
   public record Large(Geometry geometry, long answerBytes, double log2MeasuredStd,
-      double log2EstimatedStd, boolean correct) {
+      double log2EstimatedStd, boolean correct, double sharedMs, double perPlaneMs) {
     /** Record bytes per answer byte. */
     public double rate() {
       return (double) geometry.recordSize() / answerBytes;
@@ -331,6 +334,9 @@ public final class ParamTable {
     org.jpir.vmp.Pmat key = new PlanePacking(p, g.planes())
         .prepare(Wire.readPackingKey(keyBytes, p, g));
     java.util.SplittableRandom pick = new java.util.SplittableRandom(11);
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    double[] sharedMs = new double[queries];
+    double[] perPlaneMs = new double[queries];
     boolean ok = true;
     long bytes = 0;
     double sumSq = 0;
@@ -341,7 +347,15 @@ public final class ParamTable {
           ? new CompactExpander(cp).expand(Wire.readCompactQuery(Wire.writeCompactQuery(
               cc.query(index)), cp), g, store, null)
           : new QueryExpander(p).expand(Wire.readQuery(Wire.writeQuery(pc.query(index)), p), g);
-      byte[] ab = Wire.writeAnswer(server.answerShared(db, pq, null, key));
+      org.jpir.core.Glwe[] roots = server.answerRange(db, new PreparedQuery[] {pq}, null)[0];
+      long c0 = mx.getCurrentThreadCpuTime();
+      Answer shared = server.toSharedAnswer(roots, g, key);
+      long c1 = mx.getCurrentThreadCpuTime();
+      server.toAnswer(roots, g);
+      long c2 = mx.getCurrentThreadCpuTime();
+      sharedMs[qi] = (c1 - c0) / 1e6;
+      perPlaneMs[qi] = (c2 - c1) / 1e6;
+      byte[] ab = Wire.writeAnswer(shared);
       bytes = ab.length;
       Answer a = Wire.readAnswer(ab, p, g);
       byte[] got = cp != null ? cc.decode(a, index) : pc.decode(a, index);
@@ -360,7 +374,7 @@ public final class ParamTable {
     double est = (cp != null ? Noise.compactAnswer(cp, g.rows(), g.cols())
         : Noise.answer(p, g.rows(), g.cols())) + PlanePacking.variance(p, g.planes());
     return new Large(g, bytes, Math.log(Math.sqrt(sumSq / count)) / Math.log(2),
-        Math.log(est) / Math.log(4), ok);
+        Math.log(est) / Math.log(4), ok, median(sharedMs), median(perPlaneMs));
   }
 
   private static double median(double[] x) {
@@ -445,7 +459,8 @@ public final class ParamTable {
       sb.append("\nShared-mask answers to 30 KiB records, measured in the same run (packing key"
           + " and answers through the wire):\n\n");
       sb.append("| preset | database (geometry) | answer (B) | rate | noise std measured /"
-          + " estimated | records exact |\n|---|---|---:|---:|---|---|\n");
+          + " estimated | forming the answer from the plane GLWEs: shared mask / per plane |"
+          + " records exact |\n|---|---|---:|---:|---|---|---|\n");
       for (int i = 0; i < rows.size(); i++) {
         Large l = ms.get(i).large();
         if (l == null) {
@@ -453,9 +468,10 @@ public final class ParamTable {
         }
         Geometry lg = l.geometry();
         sb.append(String.format(Locale.ROOT, "| `%s` | %,d x 30 KiB (%d x %d x %d) | %,d |"
-            + " %.3f | 2^%.2f / 2^%.2f | %s |\n", rows.get(i).params().id(), lg.recordCount(),
-            lg.rows(), lg.cols(), lg.planes(), l.answerBytes(), l.rate(), l.log2MeasuredStd(),
-            l.log2EstimatedStd(), l.correct() ? "yes" : "NO"));
+            + " %.3f | 2^%.2f / 2^%.2f | %.1f / %.1f ms | %s |\n", rows.get(i).params().id(),
+            lg.recordCount(), lg.rows(), lg.cols(), lg.planes(), l.answerBytes(), l.rate(),
+            l.log2MeasuredStd(), l.log2EstimatedStd(), l.sharedMs(), l.perPlaneMs(),
+            l.correct() ? "yes" : "NO"));
       }
     }
     return sb.toString();
