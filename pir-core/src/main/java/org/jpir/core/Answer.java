@@ -37,7 +37,10 @@ public record Answer(String paramsId, int planes, int n, int bitsB, int bitsA, i
     return valueCount(planes, n, bLast, false);
   }
 
-  /** Values of an answer: per plane {@code (planes - 1) 2N + bLast + N}; shared a {@code (planes - 1) N + bLast + N}. */
+  /**
+   * Values of an answer: per plane {@code (planes - 1) 2N + bLast + N}; with a shared a {@code
+   * (planes - 1) N + bLast + N}.
+   */
   public static long valueCount(int planes, int n, int bLast, boolean sharedA) {
     return (long) (planes - 1) * (sharedA ? 1 : 2) * n + bLast + n;
   }
