@@ -63,14 +63,17 @@ public final class AnswerSwitch {
   }
 
   /**
-   * Coefficients of b an answer needs for geometry {@code g}: those that hold the record's bytes
-   * when every polynomial holds one record of one plane ({@code ceil(recordSize / bytes per
-   * coefficient)}), else N. The count depends only on the geometry, never on the index.
+   * Coefficients of b the last plane of an answer needs for geometry {@code g}: those that hold
+   * record bytes when every polynomial holds one record ({@code ceil(bytes in the last plane /
+   * bytes per coefficient)}: the whole record for one plane, {@code recordSize - (planes - 1)
+   * polyBytes} for a record spanning planes), else N; the other planes carry N. The count depends
+   * only on the geometry, never on the index.
    */
   public static int bCoefficients(Params p, Geometry g) {
-    if (g.planes() == 1 && g.recordsPerPoly() == 1) {
+    if (g.recordsPerPoly() == 1) {
       int b = p.bytesPerCoefficient();
-      return Math.min(p.n(), (g.recordSize() + b - 1) / b);
+      long last = g.recordSize() - (long) (g.planes() - 1) * p.bytesPerPolynomial();
+      return (int) Math.min(p.n(), (last + b - 1) / b);
     }
     return p.n();
   }

@@ -191,6 +191,15 @@ public final class CompactClient {
         b1, b2);
   }
 
+  /**
+   * This client's plane-packing key for its geometry ({@link PirClient#packingKey}): uploaded
+   * once next to the evaluation keys, it lets the server answer records spanning planes with one
+   * shared mask.
+   */
+  public PlanePacking.Key packingKey() {
+    return decoder.packingKey();
+  }
+
   /** The bytes of record {@code index} from the answer to its compact query. */
   public byte[] decode(Answer a, long index) {
     return decoder.decode(a, index);

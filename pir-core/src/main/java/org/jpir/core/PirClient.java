@@ -13,6 +13,8 @@ public final class PirClient {
   private final SecureRandom random;
   private final GlweOps ops;
   private final PlaintextCodec codec;
+  private PlanePacking.Key packing;
+  private SecretKey[] answerSecrets;
 
   /**
    * A client of a database laid out as {@code geometry}, with secret key {@code sk}.
@@ -73,6 +75,31 @@ public final class PirClient {
     return new ClientQuery(p.id(), rows, cols, seed, b1, b2);
   }
 
+  /**
+   * This client's plane-packing key ({@link PlanePacking}) for its geometry's planes, made on
+   * first use: its rows go to the server; its answer secrets, derived from the secret key, stay
+   * here and decrypt shared-mask answers (also in a later process with the same key).
+   *
+   * @throws IllegalArgumentException when the geometry has one plane
+   */
+  public synchronized PlanePacking.Key packingKey() {
+    if (packing == null) {
+      packing = new PlanePacking(p, geometry.planes()).generate(sk, random);
+    }
+    return packing;
+  }
+
+  /** The secret plane {@code plane} of answer {@code a} decrypts under. */
+  private synchronized SecretKey secretOf(Answer a, int plane) {
+    if (!a.sharedA()) {
+      return sk;
+    }
+    if (answerSecrets == null) {
+      answerSecrets = new PlanePacking(p, a.planes()).answerSecrets(sk);
+    }
+    return answerSecrets[plane];
+  }
+
   /** Checks that an answer is of this preset and this database's shape. */
   private void checkAnswer(Answer a) {
     if (!a.paramsId().equals(p.id())) {
@@ -99,7 +126,7 @@ public final class PirClient {
     for (int pl = 0; pl < a.planes(); pl++) {
       Glwe c = a.toGlwe(pl, p.base2k());
       long[] ph = new long[c.limbs() * n];
-      ops.phase(sk, c, ph);
+      ops.phase(secretOf(a, pl), c, ph);
       long[] rounded = new long[p.plaintextLimbs() * n];
       org.jpir.vmp.Znx.normalize(n, p.base2k(), ph, 0, c.limbs(), rounded, 0,
           p.plaintextLimbs(), new long[n]);
@@ -134,7 +161,7 @@ public final class PirClient {
     double max = 0;
     for (int pl = 0; pl < a.planes(); pl++) {
       double[] e = noise(a, pl, expectedDigits[pl]);
-      for (int j = 0; j < a.bCoefficients(); j++) {
+      for (int j = 0; j < a.bCoefficients(pl); j++) {
         max = Math.max(max, Math.abs(e[j]));
       }
     }
@@ -143,13 +170,13 @@ public final class PirClient {
 
   /**
    * The noise of every coefficient of plane {@code plane} of an answer against the expected
-   * plaintext digits (tests): meaningful for the first {@code a.bCoefficients()} coefficients.
+   * plaintext digits (tests): meaningful for the first {@code a.bCoefficients(plane)} coefficients.
    */
   public double[] noise(Answer a, int plane, long[] expectedDigits) {
     checkAnswer(a);
     Glwe c = a.toGlwe(plane, p.base2k());
     long[] msg = new long[Math.max(c.limbs(), p.plaintextLimbs()) * p.n()];
     System.arraycopy(expectedDigits, 0, msg, 0, p.plaintextLimbs() * p.n());
-    return ops.noise(sk, c, msg);
+    return ops.noise(secretOf(a, plane), c, msg);
   }
 }

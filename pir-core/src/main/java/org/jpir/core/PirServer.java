@@ -70,31 +70,55 @@ public final class PirServer {
   }
 
   /**
-   * The answer for geometry {@code g}: as {@link #toAnswer(Glwe[])} but b holds only the {@link
-   * AnswerSwitch#bCoefficients} coefficients that carry a record.
+   * The answer for geometry {@code g}: as {@link #toAnswer(Glwe[])} but the last plane's b holds
+   * only the {@link AnswerSwitch#bCoefficients} coefficients that carry record bytes.
    */
   public Answer toAnswer(Glwe[] planeRoots, Geometry g) {
     return toAnswer(planeRoots, AnswerSwitch.bCoefficients(p, g));
   }
 
+  /**
+   * The shared-mask answer for geometry {@code g} ({@link PlanePacking}): the plane roots packed
+   * with the client's prepared packing key into one ciphertext of {@code planes} b parts and one
+   * a, modulus-switched, the last b trimmed to {@link AnswerSwitch#bCoefficients}.
+   */
+  public Answer toSharedAnswer(Glwe[] planeRoots, Geometry g, Pmat packingKey) {
+    PlanePacking pk = new PlanePacking(p, planeRoots.length);
+    return pk.toAnswer(pk.pack(planeRoots, packingKey), AnswerSwitch.bCoefficients(p, g));
+  }
+
+  /** {@link #answer} with a shared-mask answer ({@link #toSharedAnswer}). */
+  public Answer answerShared(PreparedDatabase db, PreparedQuery q, Timings t, Pmat packingKey) {
+    Geometry g = db.geometry();
+    if (db.firstColumn() != 0 || db.columnCount() != g.cols()) {
+      throw new IllegalArgumentException("database holds columns [" + db.firstColumn() + ", "
+          + (db.firstColumn() + db.columnCount()) + "), not the whole grid of " + g.cols());
+    }
+    Glwe[] roots = answerRange(db, new PreparedQuery[] {q}, t)[0];
+    return toSharedAnswer(roots, g, packingKey);
+  }
+
+  /** The switched answer; the last plane's b keeps {@code nb} coefficients, the others N. */
   private Answer toAnswer(Glwe[] planeRoots, int nb) {
     int n = p.n();
     int k = p.base2k();
-    long[] values = new long[planeRoots.length * (nb + n)];
-    for (int pl = 0; pl < planeRoots.length; pl++) {
+    int planes = planeRoots.length;
+    long[] values = new long[(int) Answer.valueCount(planes, n, nb)];
+    for (int pl = 0; pl < planes; pl++) {
       Glwe r = planeRoots[pl];
       long[] d = r.data();
-      int off = pl * (nb + n);
-      for (int j = 0; j < nb; j++) {
+      int off = pl * 2 * n;
+      int bHere = pl == planes - 1 ? nb : n;
+      for (int j = 0; j < bHere; j++) {
         values[off + j] = AnswerSwitch.round(AnswerSwitch.fixed64(d, r.offset(0, 0) + j, n,
             r.limbs(), k), p.answerBitsB());
       }
       for (int j = 0; j < n; j++) {
-        values[off + nb + j] = AnswerSwitch.round(AnswerSwitch.fixed64(d, r.offset(1, 0) + j, n,
-            r.limbs(), k), p.answerBitsA());
+        values[off + bHere + j] = AnswerSwitch.round(AnswerSwitch.fixed64(d, r.offset(1, 0) + j,
+            n, r.limbs(), k), p.answerBitsA());
       }
     }
-    return new Answer(p.id(), planeRoots.length, n, p.answerBitsB(), p.answerBitsA(), nb, values);
+    return new Answer(p.id(), planes, n, p.answerBitsB(), p.answerBitsA(), nb, values);
   }
 
   /**

@@ -92,20 +92,67 @@ public final class Sizes {
 
   /**
    * An answer ({@link Wire#writeAnswer}) of preset {@code p} made for geometry {@code g} ({@link
-   * PirServer#toAnswer(Glwe[], Geometry)}: b trimmed to {@link AnswerSwitch#bCoefficients}).
+   * PirServer#toAnswer(Glwe[], Geometry)}: the last plane's b trimmed to {@link
+   * AnswerSwitch#bCoefficients}).
    */
   public static Breakdown answer(Params p, Geometry g) {
     int nb = AnswerSwitch.bCoefficients(p, g);
+    int n = p.n();
     List<Part> parts = new ArrayList<>();
-    long plane = Answer.planeBytes(p.n(), p.answerBitsB(), p.answerBitsA(), nb);
-    long bBits = (long) nb * p.answerBitsB();
     parts.add(framing(p.id(), 4 + 4 + 1 + 1 + 4, ", planes, N, 2 bit widths, b count"));
-    parts.add(new Part("b parts (modulus switched), one per plane", g.planes(), bBits / 8,
-        nb + " coefficients x " + p.answerBitsB() + " bits"));
-    parts.add(new Part("a parts (modulus switched), one per plane", g.planes(),
-        plane - bBits / 8, p.n() + " coefficients x " + p.answerBitsA() + " bits, + padding"));
+    if (g.planes() > 1) {
+      long full = Answer.planeBytes(n, p.answerBitsB(), p.answerBitsA(), n);
+      long fullB = (long) n * p.answerBitsB() / 8;
+      parts.add(new Part("b parts (modulus switched), planes before the last", g.planes() - 1,
+          fullB, n + " coefficients x " + p.answerBitsB() + " bits"));
+      parts.add(new Part("a parts (modulus switched), planes before the last", g.planes() - 1,
+          full - fullB, n + " coefficients x " + p.answerBitsA() + " bits, + padding"));
+    }
+    long plane = Answer.planeBytes(n, p.answerBitsB(), p.answerBitsA(), nb);
+    long bBytes = (long) nb * p.answerBitsB() / 8;
+    parts.add(new Part("b part (modulus switched), " + (g.planes() > 1 ? "last plane" : "plane"),
+        1, bBytes, nb + " coefficients x " + p.answerBitsB() + " bits (those holding record"
+            + " bytes)"));
+    parts.add(new Part("a part (modulus switched), " + (g.planes() > 1 ? "last plane" : "plane"),
+        1, plane - bBytes, n + " coefficients x " + p.answerBitsA() + " bits, + padding"));
     return new Breakdown("answer (" + p.id() + ", " + g.planes() + " plane"
         + (g.planes() == 1 ? "" : "s") + ")", parts);
+  }
+
+  /**
+   * A shared-mask answer ({@link PlanePacking}, {@link Wire#writeAnswer}) of preset {@code p} for
+   * a geometry of at least 2 planes: every plane's b (the last trimmed) and one a.
+   */
+  public static Breakdown sharedAnswer(Params p, Geometry g) {
+    if (g.planes() < 2) {
+      throw new IllegalArgumentException("a shared-mask answer needs at least 2 planes, the"
+          + " geometry has " + g.planes());
+    }
+    int nb = AnswerSwitch.bCoefficients(p, g);
+    int n = p.n();
+    long bits = ((long) (g.planes() - 1) * n + nb) * p.answerBitsB();
+    List<Part> parts = new ArrayList<>();
+    parts.add(framing(p.id(), 4 + 4 + 1 + 1 + 4, ", planes, N, 2 bit widths, b count"));
+    parts.add(new Part("b parts (modulus switched), one per plane, the last trimmed", 1,
+        bits / 8, ((long) (g.planes() - 1) * n + nb) + " coefficients x " + p.answerBitsB()
+            + " bits"));
+    parts.add(new Part("a part shared by every plane (modulus switched)", 1,
+        Answer.sharedPayloadBytes(g.planes(), n, p.answerBitsB(), p.answerBitsA(), nb)
+            - bits / 8, n + " coefficients x " + p.answerBitsA() + " bits, + padding"));
+    return new Breakdown("shared-mask answer (" + p.id() + ", " + g.planes() + " planes)",
+        parts);
+  }
+
+  /** A client's plane-packing key ({@link Wire#writePackingKey}) for {@code planes} planes. */
+  public static Breakdown packingKey(Params p, int planes) {
+    PlanePacking pk = new PlanePacking(p, planes);
+    List<Part> parts = new ArrayList<>();
+    parts.add(framing(p.id(), 1 + Prg.SEED_BYTES + 4, ", planes, seed, length"));
+    parts.add(new Part("key rows: " + planes + " planes x " + PlanePacking.levels(p)
+        + " levels, " + planes + " b parts each (seeded mask)", (long) pk.rows() * planes,
+        2L * p.glweLimbs() * p.n(), "2 B x " + p.glweLimbs() + " limbs x N " + p.n()));
+    return new Breakdown("plane-packing key (" + p.id() + ", " + planes + " planes, once per"
+        + " client)", parts);
   }
 
   /** A client's evaluation keys ({@link Wire#writeEvaluationKeys}) for {@code cp}. */

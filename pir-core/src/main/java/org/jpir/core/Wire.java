@@ -31,6 +31,8 @@ public final class Wire {
   static final int TYPE_ANSWER = 3;
   static final int TYPE_EVALUATION_KEYS = 4;
   static final int TYPE_COMPACT_QUERY = 5;
+  static final int TYPE_SHARED_ANSWER = 6;
+  static final int TYPE_PACKING_KEY = 7;
 
   private Wire() {}
 
@@ -50,6 +52,8 @@ public final class Wire {
       case TYPE_ANSWER: return "answer";
       case TYPE_EVALUATION_KEYS: return "evaluation keys";
       case TYPE_COMPACT_QUERY: return "compact query";
+      case TYPE_SHARED_ANSWER: return "shared-mask answer";
+      case TYPE_PACKING_KEY: return "packing key";
       default: return "unknown type " + type;
     }
   }
@@ -418,10 +422,23 @@ public final class Wire {
     return answerBytes(p, g.planes(), p.n());
   }
 
-  /** The exact size of an answer of {@code planes} planes whose b holds {@code nb} coefficients. */
+  /**
+   * The exact size of an answer of {@code planes} planes whose last plane's b holds {@code nb}
+   * coefficients (the others N).
+   */
   public static long answerBytes(Params p, int planes, int nb) {
     return headerBytes(p.id()) + 4 + 4 + 1 + 1 + 4
-        + planes * Answer.planeBytes(p.n(), p.answerBitsB(), p.answerBitsA(), nb) + CRC_BYTES;
+        + Answer.payloadBytes(planes, p.n(), p.answerBitsB(), p.answerBitsA(), nb) + CRC_BYTES;
+  }
+
+  /**
+   * The exact size of a shared-mask answer ({@link PlanePacking}) of {@code planes} planes whose
+   * last plane's b holds {@code nb} coefficients.
+   */
+  public static long sharedAnswerBytes(Params p, int planes, int nb) {
+    return headerBytes(p.id()) + 4 + 4 + 1 + 1 + 4
+        + Answer.sharedPayloadBytes(planes, p.n(), p.answerBitsB(), p.answerBitsA(), nb)
+        + CRC_BYTES;
   }
 
   /** The largest evaluation-key message for {@code cp} (client id of 64 bytes). */
@@ -542,10 +559,12 @@ public final class Wire {
 
   /** Serializes an answer: its values bit-packed, most significant bit first, per plane. */
   public static byte[] writeAnswer(Answer a) {
+    if (a.sharedA()) {
+      return writeSharedAnswer(a);
+    }
     try {
-      long planeBytes = Answer.planeBytes(a.n(), a.bitsB(), a.bitsA(), a.bCoefficients());
       ByteArrayOutputStream bytes = new Exact(headerBytes(a.paramsId()) + 14
-          + a.planes() * planeBytes + CRC_BYTES);
+          + a.sizeBytes() + CRC_BYTES);
       DataOutputStream out = header(bytes, TYPE_ANSWER, a.paramsId());
       out.writeInt(a.planes());
       out.writeInt(a.n());
@@ -553,17 +572,47 @@ public final class Wire {
       out.writeByte(a.bitsA());
       out.writeInt(a.bCoefficients());
       long[] v = a.values();
-      int per = a.bCoefficients() + a.n();
-      byte[] buf = new byte[(int) planeBytes];
       for (int pl = 0; pl < a.planes(); pl++) {
-        java.util.Arrays.fill(buf, (byte) 0);
+        int nb = a.bCoefficients(pl);
+        byte[] buf = new byte[(int) Answer.planeBytes(a.n(), a.bitsB(), a.bitsA(), nb)];
+        int off = a.bOffset(pl);
         long bit = 0;
-        for (int j = 0; j < per; j++) {
-          int bits = j < a.bCoefficients() ? a.bitsB() : a.bitsA();
-          bit = putBits(buf, bit, v[pl * per + j], bits);
+        for (int j = 0; j < nb + a.n(); j++) {
+          int bits = j < nb ? a.bitsB() : a.bitsA();
+          bit = putBits(buf, bit, v[off + j], bits);
         }
         out.write(buf);
       }
+      return finish(bytes, out);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * A shared-mask answer ({@link PlanePacking}): the header of {@link #writeAnswer} with type
+   * {@value #TYPE_SHARED_ANSWER}, then one bit stream: the b values of every plane in order (N,
+   * .., N, bCoefficients), then the N values of the shared a, padded to a byte.
+   */
+  private static byte[] writeSharedAnswer(Answer a) {
+    try {
+      long payload = a.sizeBytes();
+      ByteArrayOutputStream bytes = new Exact(headerBytes(a.paramsId()) + 14 + payload
+          + CRC_BYTES);
+      DataOutputStream out = header(bytes, TYPE_SHARED_ANSWER, a.paramsId());
+      out.writeInt(a.planes());
+      out.writeInt(a.n());
+      out.writeByte(a.bitsB());
+      out.writeByte(a.bitsA());
+      out.writeInt(a.bCoefficients());
+      byte[] buf = new byte[(int) payload];
+      long[] v = a.values();
+      int nbAll = v.length - a.n();
+      long bit = 0;
+      for (int j = 0; j < v.length; j++) {
+        bit = putBits(buf, bit, v[j], j < nbAll ? a.bitsB() : a.bitsA());
+      }
+      out.write(buf);
       return finish(bytes, out);
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -608,14 +657,15 @@ public final class Wire {
    * @throws WireException naming the field that is wrong
    */
   public static Answer readAnswer(byte[] msg, Params p, Geometry g) {
-    Reader in = open(msg, TYPE_ANSWER, p);
+    boolean shared = msg != null && msg.length > 6 && (msg[6] & 0xFF) == TYPE_SHARED_ANSWER;
+    Reader in = open(msg, shared ? TYPE_SHARED_ANSWER : TYPE_ANSWER, p);
     int planes = in.i32("planes");
     int n = in.i32("ring degree");
     int bitsB = in.u8("bits of b");
     int bitsA = in.u8("bits of a");
     int nb = in.i32("b coefficients");
     int trimmed = g == null ? -1 : AnswerSwitch.bCoefficients(p, g);
-    if (planes < 1 || (g != null && planes != g.planes()) || n != p.n()
+    if (planes < (shared ? 2 : 1) || (g != null && planes != g.planes()) || n != p.n()
         || bitsB != p.answerBitsB() || bitsA != p.answerBitsA() || nb < 1 || nb > p.n()
         || (g != null && nb != p.n() && nb != trimmed)) {
       throw new WireException("answer shape " + planes + " planes, N = " + n + ", b of " + nb
@@ -624,16 +674,36 @@ public final class Wire {
           + (g != null ? ", planes " + g.planes() + ", b of " + trimmed + " or " + p.n()
               + " coefficients" : "") + ")");
     }
-    long planeBytes = Answer.planeBytes(n, bitsB, bitsA, nb);
-    in.need((long) planes * planeBytes, "data");
-    int per = nb + n;
-    long[] v = new long[Math.multiplyExact(planes, per)];
+    if (shared) {
+      long payload = Answer.sharedPayloadBytes(planes, n, bitsB, bitsA, nb);
+      in.need(payload, "data");
+      long[] v = new long[Math.toIntExact(Answer.valueCount(planes, n, nb, true))];
+      int nbAll = v.length - n;
+      long bit = 0;
+      for (int j = 0; j < v.length; j++) {
+        int bits = j < nbAll ? bitsB : bitsA;
+        v[j] = getBits(msg, in.pos, bit, bits);
+        bit += bits;
+      }
+      long pad = payload * 8 - bit;
+      if (pad > 0 && getBits(msg, in.pos, bit, (int) pad) != 0) {
+        throw new WireException("shared-mask answer has non-zero padding bits");
+      }
+      in.pos += (int) payload;
+      in.expectEnd();
+      return new Answer(p.id(), planes, n, bitsB, bitsA, nb, v, true);
+    }
+    in.need(Answer.payloadBytes(planes, n, bitsB, bitsA, nb), "data");
+    long[] v = new long[Math.toIntExact(Answer.valueCount(planes, n, nb))];
     int base = in.pos;
     for (int pl = 0; pl < planes; pl++) {
+      int nbHere = pl == planes - 1 ? nb : n;
+      long planeBytes = Answer.planeBytes(n, bitsB, bitsA, nbHere);
+      int off = pl * 2 * n;
       long bit = 0;
-      for (int j = 0; j < per; j++) {
-        int bits = j < nb ? bitsB : bitsA;
-        v[pl * per + j] = getBits(msg, base, bit, bits);
+      for (int j = 0; j < nbHere + n; j++) {
+        int bits = j < nbHere ? bitsB : bitsA;
+        v[off + j] = getBits(msg, base, bit, bits);
         bit += bits;
       }
       long pad = planeBytes * 8 - bit;
@@ -645,6 +715,60 @@ public final class Wire {
     in.pos = base;
     in.expectEnd();
     return new Answer(p.id(), planes, n, bitsB, bitsA, nb, v);
+  }
+
+  /**
+   * Serializes the upload of a plane-packing key ({@link PlanePacking}): planes (u8), the 32-byte
+   * seed, then the rows' b parts as 16-bit digits (u32 length, {@link PlanePacking#keyDigits}).
+   */
+  public static byte[] writePackingKey(Params p, PlanePacking.Upload u) {
+    try {
+      ByteArrayOutputStream bytes = new Exact(packingKeyBytes(p, u.planes()));
+      DataOutputStream out = header(bytes, TYPE_PACKING_KEY, p.id());
+      out.writeByte(u.planes());
+      out.write(u.seed());
+      short[] d = new short[u.rowsB().length];
+      for (int i = 0; i < d.length; i++) {
+        d[i] = (short) u.rowsB()[i];
+      }
+      writeShorts(out, d);
+      return finish(bytes, out);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The exact size of a packing key of preset {@code p} for {@code planes} planes. */
+  public static long packingKeyBytes(Params p, int planes) {
+    return headerBytes(p.id()) + 1 + Prg.SEED_BYTES + 4
+        + 2 * new PlanePacking(p, planes).keyDigits() + CRC_BYTES;
+  }
+
+  /**
+   * Parses a packing key of preset {@code p} for geometry {@code g} (its planes); sizes are
+   * checked before anything is allocated.
+   *
+   * @throws WireException naming the field that is wrong
+   */
+  public static PlanePacking.Upload readPackingKey(byte[] msg, Params p, Geometry g) {
+    Reader in = open(msg, TYPE_PACKING_KEY, p);
+    int planes = in.u8("planes");
+    if (planes != g.planes() || planes < 2) {
+      throw new WireException("packing key for " + planes + " planes, the database has "
+          + g.planes() + " (at least 2 needed)");
+    }
+    byte[] seed = in.bytes(Prg.SEED_BYTES, "seed");
+    short[] d = in.shorts("rows", new PlanePacking(p, planes).keyDigits());
+    in.expectEnd();
+    long[] rows = new long[d.length];
+    long half = 1L << (p.base2k() - 1);
+    for (int i = 0; i < d.length; i++) {
+      rows[i] = d[i];
+      if (rows[i] < -half || rows[i] >= half) {
+        throw new WireException("packing key digit " + rows[i] + " is outside the K-bit range");
+      }
+    }
+    return new PlanePacking.Upload(planes, seed, rows);
   }
 
   /** Serializes a secret key (for the client's own storage; never send it). */

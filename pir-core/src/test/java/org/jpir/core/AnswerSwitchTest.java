@@ -145,4 +145,49 @@ class AnswerSwitchTest {
           "noise " + max);
     }
   }
+
+  /**
+   * A record spanning planes: every plane but the last carries all of b, the last only the
+   * coefficients of the record's remaining bytes; records decode exactly with every plane's noise
+   * below the estimate, through the wire.
+   */
+  @Test
+  void recordsSpanningPlanesTrimOnlyTheLastPlane() {
+    CompactParams cp = CompactParams.TEST_INSECURE_256_COMPACT;
+    Params p = cp.server();
+    int recordSize = 2 * p.bytesPerPolynomial() + 333; // 2 full planes + 67 coefficients
+    Geometry g = Geometry.of(p, 24, recordSize, 4);
+    assertEquals(3, g.planes());
+    assertEquals(67, AnswerSwitch.bCoefficients(p, g));
+    SyntheticRecords src = new SyntheticRecords(24, recordSize, 9);
+    CompactClient client = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM),
+        "span", RANDOM);
+    PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(cp, client.evaluationKeys());
+    PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
+    ColumnEncoder enc = new ColumnEncoder(p, g, src);
+    PlaintextCodec codec = new PlaintextCodec(p);
+    double std = Math.sqrt(Noise.compactAnswer(cp, g.rows(), g.cols()));
+    for (long i : new long[] {0, 13, 23}) {
+      PreparedQuery pq = new CompactExpander(cp).expand(client.query(i), keys, null);
+      byte[] bytes = Wire.writeAnswer(new PirServer(p).answer(db, pq, null));
+      assertEquals(Sizes.answer(p, g).total(), bytes.length);
+      assertEquals(Wire.maxAnswerBytes(p, g) - Answer.planeBytes(p.n(), p.answerBitsB(),
+          p.answerBitsA(), p.n()) + Answer.planeBytes(p.n(), p.answerBitsB(), p.answerBitsA(),
+          67), bytes.length);
+      Answer a = Wire.readAnswer(bytes, p, g);
+      assertEquals(p.n(), a.bCoefficients(0));
+      assertEquals(67, a.bCoefficients(2));
+      assertArrayEquals(src.record(i), client.decode(a, i), "record " + i);
+      byte[] poly = new byte[codec.polynomialBytes()];
+      for (int pl = 0; pl < 3; pl++) {
+        enc.polynomialBytes(pl, g.polynomialOf(i), poly);
+        long[] digits = new long[p.plaintextLimbs() * p.n()];
+        codec.encode(poly, 0, poly.length, digits, 0);
+        double[] e = client.noise(a, pl, digits);
+        for (int j = 0; j < a.bCoefficients(pl); j++) {
+          assertTrue(Math.abs(e[j]) < 6 * std, "plane " + pl + " coefficient " + j + ": " + e[j]);
+        }
+      }
+    }
+  }
 }

@@ -53,6 +53,10 @@ class WireFuzzTest {
   static final byte[] ANSWER;
   static final byte[] EVALUATION_KEYS;
   static final byte[] COMPACT_QUERY;
+  /** 2 planes (records of 200 bytes in polynomials of 112): the last plane's b of 13. */
+  static final Geometry G2 = Geometry.of(P, 6, 200, 2);
+  static final byte[] SHARED_ANSWER;
+  static final byte[] PACKING_KEY;
 
   static {
     ANSWER = Wire.writeAnswer(WireTest.randomAnswer(P, 1, P.n()));
@@ -60,6 +64,11 @@ class WireFuzzTest {
         "fuzz-client", RANDOM);
     EVALUATION_KEYS = Wire.writeEvaluationKeys(cc.evaluationKeys(), CP);
     COMPACT_QUERY = Wire.writeCompactQuery(cc.query(9), CP);
+    PlanePacking pk = new PlanePacking(P, 2);
+    PlanePacking.Upload u = pk.generate(SK, RANDOM).upload();
+    PACKING_KEY = Wire.writePackingKey(P, u);
+    Glwe[] roots = {new Glwe(P.n(), P.glweLimbs()), new Glwe(P.n(), P.glweLimbs())};
+    SHARED_ANSWER = Wire.writeAnswer(new PirServer(P).toSharedAnswer(roots, G2, pk.prepare(u)));
   }
 
   /** One edit of a message; positions and lengths are reduced modulo the message's size. */
@@ -99,7 +108,11 @@ class WireFuzzTest {
         pos = addArrays(out, msg, pos, 2);
         break;
       case Wire.TYPE_ANSWER:
+      case Wire.TYPE_SHARED_ANSWER:
         out.addAll(List.of(h, h + 4, h + 8, h + 9, h + 10));
+        break;
+      case Wire.TYPE_PACKING_KEY:
+        out.addAll(List.of(h, h + 1 + Prg.SEED_BYTES));
         break;
       case Wire.TYPE_EVALUATION_KEYS: {
         out.add(h);
@@ -286,6 +299,22 @@ class WireFuzzTest {
 
   @Property(tries = TRIES, shrinking = ShrinkingMode.OFF, generation = GenerationMode.RANDOMIZED,
       edgeCases = EdgeCasesMode.NONE)
+  void sharedAnswerDecoder(@ForAll("mutations") Mutation m) {
+    byte[] b = mutate(SHARED_ANSWER, m);
+    decodeOrRefuse("shared answer", b, x -> Wire.writeAnswer(Wire.readAnswer(x, P)));
+    decodeOrRefuse("shared answer+geometry", b,
+        x -> Wire.writeAnswer(Wire.readAnswer(x, P, G2)));
+  }
+
+  @Property(tries = TRIES, shrinking = ShrinkingMode.OFF, generation = GenerationMode.RANDOMIZED,
+      edgeCases = EdgeCasesMode.NONE)
+  void packingKeyDecoder(@ForAll("mutations") Mutation m) {
+    decodeOrRefuse("packing key", mutate(PACKING_KEY, m),
+        b -> Wire.writePackingKey(P, Wire.readPackingKey(b, P, G2)));
+  }
+
+  @Property(tries = TRIES, shrinking = ShrinkingMode.OFF, generation = GenerationMode.RANDOMIZED,
+      edgeCases = EdgeCasesMode.NONE)
   void evaluationKeysDecoder(@ForAll("mutations") Mutation m) {
     decodeOrRefuse("evaluation keys", mutate(EVALUATION_KEYS, m),
         b -> Wire.writeEvaluationKeys(Wire.readEvaluationKeys(b, CP), CP));
@@ -392,6 +421,12 @@ class WireFuzzTest {
     Wire.readAnswer(ANSWER, P, G);
     Wire.readEvaluationKeys(EVALUATION_KEYS, CP);
     Wire.readCompactQuery(COMPACT_QUERY, CP, CG);
+    assertTrue(Wire.readAnswer(SHARED_ANSWER, P, G2).sharedA());
+    assertEquals(2, Wire.readPackingKey(PACKING_KEY, P, G2).planes());
+    assertEquals(2, G2.planes());
+    assertEquals(Wire.sharedAnswerBytes(P, 2, AnswerSwitch.bCoefficients(P, G2)),
+        SHARED_ANSWER.length);
+    assertEquals(Wire.packingKeyBytes(P, 2), PACKING_KEY.length);
     assertEquals(2, Noise.levels(G.cols()));
     assertTrue(Noise.levels(CG.cols()) > 0, "the compact query has a phase-2 part");
     // the largest-message bounds are exact for fixed-size messages

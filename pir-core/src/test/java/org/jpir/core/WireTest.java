@@ -44,6 +44,14 @@ class WireTest {
     Answer trimmed = randomAnswer(P, 1, 17);
     assertArrayEquals(trimmed.values(), Wire.readAnswer(Wire.writeAnswer(trimmed), P).values());
     assertEquals(Wire.answerBytes(P, 1, 17), Wire.writeAnswer(trimmed).length);
+    Answer lastTrimmed = randomAnswer(P, 3, 29);
+    assertArrayEquals(lastTrimmed.values(),
+        Wire.readAnswer(Wire.writeAnswer(lastTrimmed), P).values());
+    assertEquals(Wire.answerBytes(P, 3, 29), Wire.writeAnswer(lastTrimmed).length);
+    assertEquals(Wire.maxAnswerBytes(P, Geometry.of(P, 10, 2 * P.bytesPerPolynomial() + 1, 4))
+        - Answer.planeBytes(P.n(), P.answerBitsB(), P.answerBitsA(), P.n())
+        + Answer.planeBytes(P.n(), P.answerBitsB(), P.answerBitsA(), 29),
+        Wire.writeAnswer(lastTrimmed).length, "only the last plane is trimmed");
   }
 
   @Test
@@ -125,14 +133,15 @@ class WireTest {
         e.getMessage());
   }
 
-  /** An answer of random switched values (b of {@code nb} coefficients). */
+  /** An answer of random switched values (the last plane's b of {@code nb} coefficients). */
   static Answer randomAnswer(Params p, int planes, int nb) {
-    long[] v = new long[planes * (nb + p.n())];
+    long[] v = new long[(int) Answer.valueCount(planes, p.n(), nb)];
     for (int pl = 0; pl < planes; pl++) {
-      for (int j = 0; j < nb + p.n(); j++) {
-        int bits = j < nb ? p.answerBitsB() : p.answerBitsA();
+      int nbHere = pl == planes - 1 ? nb : p.n();
+      for (int j = 0; j < nbHere + p.n(); j++) {
+        int bits = j < nbHere ? p.answerBitsB() : p.answerBitsA();
         long r = RANDOM.nextLong();
-        v[pl * (nb + p.n()) + j] = bits == 64 ? r : r >>> (64 - bits);
+        v[pl * 2 * p.n() + j] = bits == 64 ? r : r >>> (64 - bits);
       }
     }
     return new Answer(p.id(), planes, p.n(), p.answerBitsB(), p.answerBitsA(), nb, v);

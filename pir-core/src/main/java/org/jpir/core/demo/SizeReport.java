@@ -4,14 +4,16 @@ import java.util.Locale;
 import org.jpir.core.CompactParams;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
+import org.jpir.core.PlanePacking;
 import org.jpir.core.Presets;
 import org.jpir.core.Sizes;
 
 /**
  * Prints where the bytes of a query, an answer and the evaluation keys go ({@link Sizes}) for a
- * preset and a database, at the geometry the preset would choose. Options: {@code --preset ID}
- * (default onionpir-4096-compact-128; a classic preset prints the classic query), {@code --mib
- * M} (default 1024), {@code --record-size B} (default 3072).
+ * preset and a database, at the geometry the preset would choose (for records spanning planes
+ * also the shared-mask answer and the packing key, {@link PlanePacking}). Options: {@code
+ * --preset ID} (default onionpir-4096-compact-128; a classic preset prints the classic query),
+ * {@code --mib M} (default 1024), {@code --record-size B} (default 3072).
  */
 public final class SizeReport {
   private SizeReport() {}
@@ -52,6 +54,10 @@ public final class SizeReport {
     } else {
       System.out.print(Sizes.query(p, g).describe());
       System.out.print(Sizes.answer(p, g).describe());
+    }
+    if (g.planes() > 1 && g.planes() <= PlanePacking.MAX_PLANES) {
+      System.out.print(Sizes.sharedAnswer(p, g).describe());
+      System.out.print(Sizes.packingKey(p, g.planes()).describe());
     }
   }
 }

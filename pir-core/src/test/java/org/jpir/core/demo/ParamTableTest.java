@@ -1,0 +1,131 @@
+package org.jpir.core.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.List;
+import org.jpir.core.CompactClient;
+import org.jpir.core.CompactParams;
+import org.jpir.core.Geometry;
+import org.jpir.core.Glwe;
+import org.jpir.core.Noise;
+import org.jpir.core.Params;
+import org.jpir.core.PirClient;
+import org.jpir.core.PirServer;
+import org.jpir.core.PlanePacking;
+import org.jpir.core.Presets;
+import org.jpir.core.SecretKey;
+import org.jpir.core.Security;
+import org.jpir.core.Wire;
+import org.junit.jupiter.api.Test;
+
+/** The parameter table's invariants, checked against the code that makes the messages. */
+class ParamTableTest {
+  static final SecureRandom RANDOM = new SecureRandom();
+
+  @Test
+  void everyProductionPresetIsInTheTableAndMeetsItsBounds() {
+    List<Params> prod = ParamTable.productionPresets();
+    assertTrue(prod.contains(Presets.ONIONPIR_4096) && prod.contains(Presets.ONIONPIR_4096_COMPACT));
+    assertEquals(Presets.all().size(), prod.size() + ParamTable.testPresets().size());
+    for (Params t : ParamTable.testPresets()) {
+      assertFalse(t.secure(), t.id());
+      assertTrue(t.id().contains("insecure"), t.id());
+    }
+    for (Params p : prod) {
+      ParamTable.Row r = ParamTable.row(p);
+      assertTrue(r.classicalBits() >= 130, p.id() + ": " + r.classicalBits() + " classical bits");
+      assertEquals(Math.min(p.estimatedSecurity().classicalBits(), r.compact() == null
+          ? Double.MAX_VALUE : r.compact().keys().estimatedSecurity().classicalBits()),
+          r.classicalBits(), 1e-9);
+      assertTrue(r.quantumBits() < r.classicalBits());
+      assertTrue(r.log2Failure() <= Presets.MAX_LOG2_FAILURE, p.id() + ": 2^" + r.log2Failure());
+      assertTrue(r.log2FailureShared() <= Presets.MAX_LOG2_FAILURE, p.id() + " shared: 2^"
+          + r.log2FailureShared());
+      assertTrue(r.largeSharedRate() > r.largeRate(), p.id());
+      assertTrue(r.log2Std() < Math.log(Noise.margin(p)) / Math.log(2) - 2, p.id());
+      // the largest geometry is the one the preset's budget and geometry checks use
+      if (r.compact() != null) {
+        assertEquals(r.compact().maxRows(), r.maxRows());
+        r.compact().checkGeometry(r.maxRows(), 2);
+        assertThrows(IllegalArgumentException.class,
+            () -> r.compact().checkGeometry(r.maxRows() + 1, 2));
+      } else {
+        assertEquals(Geometry.maxRows(p), r.maxRows());
+      }
+      Security.check(p);
+    }
+  }
+
+  /** The size columns equal the lengths of real messages from the Wire encoders. */
+  @Test
+  void sizeColumnsEqualTheWireEncodersMessages() {
+    for (Params p : ParamTable.productionPresets()) {
+      ParamTable.Row r = ParamTable.row(p);
+      Geometry g = r.sizeGeometry();
+      assertEquals(g, ParamTable.geometry(p, 1L << 30, 3072));
+      CompactParams cp = r.compact();
+      if (cp != null) {
+        CompactClient c = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM),
+            "t".repeat(64), RANDOM);
+        assertEquals(Wire.writeCompactQuery(c.query(g.recordCount() - 1)).length,
+            r.queryBytes(), p.id() + " query");
+        assertEquals(Wire.writeEvaluationKeys(c.evaluationKeys()).length, r.keyBytes(),
+            p.id() + " keys");
+      } else {
+        PirClient c = new PirClient(p, g, SecretKey.generate(p, RANDOM), RANDOM);
+        assertEquals(Wire.writeQuery(c.query(g.recordCount() - 1)).length, r.queryBytes(),
+            p.id() + " query");
+        assertEquals(0, r.keyBytes());
+      }
+      for (Geometry at : new Geometry[] {g, r.largeGeometry()}) {
+        Glwe[] roots = new Glwe[at.planes()];
+        for (int i = 0; i < roots.length; i++) {
+          roots[i] = new Glwe(p.n(), p.glweLimbs());
+        }
+        long bytes = Wire.writeAnswer(new PirServer(p).toAnswer(roots, at)).length;
+        assertEquals(bytes, at == g ? r.answerBytes() : r.largeAnswerBytes(), p.id() + " answer");
+      }
+      Geometry large = r.largeGeometry();
+      Glwe[] roots = new Glwe[large.planes()];
+      for (int i = 0; i < roots.length; i++) {
+        roots[i] = new Glwe(p.n(), p.glweLimbs());
+      }
+      PlanePacking pk = new PlanePacking(p, large.planes());
+      PlanePacking.Upload u = pk.generate(SecretKey.generate(p, RANDOM), RANDOM).upload();
+      assertEquals(Wire.writePackingKey(p, u).length, r.packingKeyBytes(), p.id() + " key");
+      assertEquals(Wire.writeAnswer(new PirServer(p).toSharedAnswer(roots, large,
+          pk.prepare(u))).length, r.largeSharedBytes(), p.id() + " shared answer");
+      assertEquals(30 * 1024, r.largeGeometry().recordSize());
+      assertEquals((double) r.largeGeometry().recordSize() / r.largeAnswerBytes(),
+          r.largeRate(), 1e-12);
+    }
+  }
+
+  /** README's generated block is the table of this code (its model columns). */
+  @Test
+  void readmeHoldsTheGeneratedTableOfThisCode() throws Exception {
+    Path readme = Path.of("..", "README.md");
+    String text = Files.readString(readme);
+    int b = text.indexOf(ParamTable.BEGIN);
+    int e = text.indexOf(ParamTable.END);
+    assertTrue(b >= 0 && e > b, "README.md needs the generated block");
+    String block = text.substring(b, e);
+    assertTrue(block.contains("Generated "), "the block comes from ParamTable");
+    for (Params p : ParamTable.productionPresets()) {
+      assertTrue(block.contains(ParamTable.sizeCells(ParamTable.row(p))), p.id()
+          + ": README's parameter table is stale; regenerate it with ./pir java "
+          + ParamTable.class.getName() + " --write README.md");
+    }
+    String replaced = ParamTable.replaceBetweenMarkers("a\n" + ParamTable.BEGIN + "\nold\n"
+        + ParamTable.END + "\nz", "new\n");
+    assertEquals("a\n" + ParamTable.BEGIN + "\nnew\n" + ParamTable.END + "\nz", replaced);
+    assertThrows(IllegalArgumentException.class,
+        () -> ParamTable.replaceBetweenMarkers("no markers", "x"));
+  }
+}
