@@ -59,7 +59,9 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
         throw new IllegalArgumentException("unknown database '" + spec + "': not a stored"
             + " database readable through Hadoop's FileSystem (" + e.getMessage() + ")", e);
       }
-      return new DatabaseSpec(new HadoopStoredSourceFactory(spec, m.columnsPerChunk()),
+      // pinned: a partition prepared again later reads the version the job started on
+      return new DatabaseSpec(new HadoopStoredSourceFactory(spec, m.columnsPerChunk(),
+          m.dataVersion()),
           m.geometry().recordCount(), m.geometry().recordSize(), m.geometry(), m.presetId(),
           m.extra());
     }
@@ -70,7 +72,7 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
     }
     try (StoredDatabase db = StoredDatabase.open(dir)) {
       return new DatabaseSpec(new StoredSourceFactory(dir.toAbsolutePath().toString(),
-          db.manifest().columnsPerChunk()),
+          db.manifest().columnsPerChunk(), db.manifest().dataVersion()),
           db.recordCount(), db.recordSize(), db.geometry(), db.params().id(),
           db.manifest().extra());
     } catch (java.io.IOException e) {

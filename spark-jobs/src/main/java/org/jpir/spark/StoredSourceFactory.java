@@ -12,10 +12,17 @@ import org.jpir.datasets.store.StoredDatabase;
 /**
  * A stored database directory (see datasets/FORMAT.md) visible at the same path on every
  * executor (a shared or distributed file system): each partition reads and verifies only the
- * chunks of its own columns.
+ * chunks of its own columns, of data version {@code dataVersion} ({@code <= 0}: whichever is
+ * current when the partition is read), so a partition prepared again after an update made a
+ * newer version current still reads the version the job started on.
  */
-public record StoredSourceFactory(String directory, int columnsPerChunk)
+public record StoredSourceFactory(String directory, int columnsPerChunk, int dataVersion)
     implements RecordSourceFactory {
+  /** The current version when each partition is read. */
+  public StoredSourceFactory(String directory, int columnsPerChunk) {
+    this(directory, columnsPerChunk, 0);
+  }
+
   @Override
   public int storageChunk() {
     return columnsPerChunk;
@@ -23,12 +30,12 @@ public record StoredSourceFactory(String directory, int columnsPerChunk)
 
   @Override
   public RecordSource open() {
-    return StoredDatabase.open(Path.of(directory));
+    return StoredDatabase.open(Path.of(directory), null, dataVersion);
   }
 
   @Override
   public PreparedDatabase prepare(Params p, Geometry g, int first, int count) {
-    try (StoredDatabase db = StoredDatabase.open(Path.of(directory), p)) {
+    try (StoredDatabase db = StoredDatabase.open(Path.of(directory), p, dataVersion)) {
       if (!db.geometry().equals(g)) {
         throw new IllegalStateException("stored database " + directory + " has geometry "
             + db.geometry() + ", the job expects " + g);
@@ -41,6 +48,7 @@ public record StoredSourceFactory(String directory, int columnsPerChunk)
 
   @Override
   public String describe() {
-    return "stored(" + directory + ")";
+    return "stored(" + directory + (dataVersion > 0 ? ", data version " + dataVersion : "")
+        + ")";
   }
 }
