@@ -5,11 +5,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jpir.vmp.Pmat;
 
 /**
  * The server's evaluation keys, per client id, for one compact preset: prepared keys in memory
  * and, when a directory is given, the uploaded wire bytes in {@code <dir>/<clientId>.evk} (read
- * back on first use after a restart). Thread-safe.
+ * back on first use after a restart), and the clients' plane-packing keys ({@link PlanePacking}:
+ * {@code <dir>/<clientId>.pack}, optional) for answers that share one mask across the planes of
+ * records larger than a plane. Thread-safe.
  */
 public final class EvaluationKeyStore {
   private final CompactParams cp;
@@ -17,6 +20,8 @@ public final class EvaluationKeyStore {
   private final ConcurrentHashMap<String, byte[]> wires = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, PreparedEvaluationKeys> prepared =
       new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, byte[]> packingWires = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Pmat> packing = new ConcurrentHashMap<>();
 
   /** An in-memory store. */
   public EvaluationKeyStore(CompactParams cp) {
@@ -129,6 +134,47 @@ public final class EvaluationKeyStore {
     }
     throw new IllegalArgumentException("no evaluation keys for client '" + clientId
         + "' under preset " + cp.id() + ": the client must upload them before a compact query");
+  }
+
+  /**
+   * Registers (or replaces) the plane-packing key of {@code clientId} from its wire bytes
+   * ({@link Wire#writePackingKey}); it is checked and prepared on first use for a geometry.
+   */
+  public void registerPackingKey(String clientId, byte[] wire) {
+    packingWires.put(EvaluationKeys.checkClientId(clientId), wire.clone());
+    packing.keySet().removeIf(k -> k.startsWith(clientId + "/"));
+  }
+
+  /**
+   * The prepared plane-packing key of {@code clientId} for geometry {@code g}, or null when the
+   * geometry has one plane or the client uploaded none (its answers then carry one mask per
+   * plane).
+   *
+   * @throws IllegalArgumentException when the uploaded key is corrupted or for another number
+   *     of planes
+   */
+  public Pmat packingKey(String clientId, Geometry g) {
+    EvaluationKeys.checkClientId(clientId);
+    if (g.planes() < 2 || g.planes() > PlanePacking.MAX_PLANES) {
+      return null;
+    }
+    String k = clientId + "/" + g.planes();
+    Pmat pm = packing.get(k);
+    if (pm != null) {
+      return pm;
+    }
+    byte[] wire = packingWires.get(clientId);
+    if (wire == null && dir != null && Files.exists(dir.resolve(clientId + ".pack"))) {
+      wire = Wire.readFile(dir.resolve(clientId + ".pack"),
+          Wire.packingKeyBytes(cp.server(), g.planes()), "packing key");
+    }
+    if (wire == null) {
+      return null;
+    }
+    pm = new PlanePacking(cp.server(), g.planes()).prepare(Wire.readPackingKey(wire,
+        cp.server(), g));
+    packing.put(k, pm);
+    return pm;
   }
 
   /** Forgets the keys of {@code clientId} (memory and directory). */

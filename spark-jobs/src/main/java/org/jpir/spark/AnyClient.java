@@ -112,4 +112,17 @@ final class AnyClient {
     haveKeys = true;
     return evk;
   }
+
+  /**
+   * The plane-packing key (wire form) to upload beside the evaluation keys, or null when the
+   * geometry has one plane (or more than {@link org.jpir.core.PlanePacking#MAX_PLANES}) or the
+   * preset is classic: with it, answers to records spanning planes share one mask.
+   */
+  byte[] packingKey() {
+    if (compact == null || geometry.planes() < 2
+        || geometry.planes() > org.jpir.core.PlanePacking.MAX_PLANES) {
+      return null;
+    }
+    return Wire.writePackingKey(params, compact.packingKey().upload());
+  }
 }

@@ -140,10 +140,21 @@ final class ClientCommands {
 
     @Override
     public Integer call() throws java.io.IOException {
-      byte[] evk = k.client(new SecureRandom()).evaluationKeys();
+      AnyClient client = k.client(new SecureRandom());
+      byte[] evk = client.evaluationKeys();
       writeLocal(out, evk);
       System.out.println("client: evaluation keys of '" + k.clientId + "' (" + evk.length
           + " bytes) written; the server reads <client-id>.evk from its --keys directory");
+      byte[] pack = client.packingKey();
+      if (pack != null) {
+        String name = out.getFileName().toString();
+        Path packFile = out.resolveSibling((name.endsWith(".evk")
+            ? name.substring(0, name.length() - 4) : name) + ".pack");
+        writeLocal(packFile, pack);
+        System.out.println("client: plane-packing key (" + pack.length + " bytes) written to "
+            + packFile + "; beside the .evk file it makes answers to records spanning planes"
+            + " share one mask");
+      }
       return 0;
     }
   }

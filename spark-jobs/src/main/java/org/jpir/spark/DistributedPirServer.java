@@ -439,19 +439,20 @@ public final class DistributedPirServer {
       ggsw[qi] = qs[qi].ggsw();
     }
     return onExecutors(qs, bq -> new PreparedAnswerFn(params.id(), bq, failFirstAttemptOf),
-        qs.length, () -> ggsw, t0, 0, statsOut);
+        qs.length, () -> ggsw, t0, 0, statsOut, null);
   }
 
   /**
    * Broadcasts {@code payload}, runs {@code fn} over every cached partition, folds the
    * partitions' spans into one answer per query ({@link #foldTree}), destroys the broadcast and
    * fills {@code statsOut[0]} (times from {@code t0}; {@code driverExpandNanos} plus the
-   * executors' expansion times as the expansion time).
+   * executors' expansion times as the expansion time). Query qi's answer shares one mask over
+   * the planes when {@code packing[qi]} (the client's prepared packing key) is non-null.
    */
   private <T> Answer[] onExecutors(T payload,
       java.util.function.Function<Shared<T>, PartitionAnswerFn<T>> fn, int nq,
       java.util.function.Supplier<Pmat[][]> ggswSource, long t0, long driverExpandNanos,
-      BatchStats[] statsOut) {
+      BatchStats[] statsOut, Pmat[] packing) {
     java.util.function.Supplier<Pmat[][]> ggsw = memo(ggswSource);
     String batchTag = "batch-" + METRIC_BATCHES.incrementAndGet();
     String previous = sc.getLocalProperty(BatchMetricsListener.PROPERTY);
@@ -482,7 +483,9 @@ public final class DistributedPirServer {
       for (int pl = 0; pl < roots.length; pl++) {
         roots[pl] = root.nodes()[qi][pl][0];
       }
-      out[qi] = driverServer.toAnswer(roots, geometry);
+      out[qi] = packing != null && packing[qi] != null
+          ? driverServer.toSharedAnswer(roots, geometry, packing[qi])
+          : driverServer.toAnswer(roots, geometry);
     }
     long t2 = System.nanoTime();
     driver[2] += t2 - ta;
@@ -772,12 +775,23 @@ public final class DistributedPirServer {
     }
     CompactExpander ex = new CompactExpander(cp);
     long t0 = System.nanoTime();
+    Pmat[] packing = new Pmat[queries.size()];
+    for (int i = 0; i < packing.length; i++) {
+      packing[i] = store.packingKey(queries.get(i).clientId(), geometry);
+    }
     if (mode == ExpandMode.DRIVER) {
       List<PreparedQuery> expanded = new ArrayList<>();
       for (CompactQuery q : queries) {
         expanded.add(ex.expand(q, geometry, store, null));
       }
-      return expandedOnDriver(expanded, t0, statsOut);
+      long te = System.nanoTime() - t0;
+      PreparedQuery[] qs = expanded.toArray(new PreparedQuery[0]);
+      Pmat[][] g2 = new Pmat[qs.length][];
+      for (int qi = 0; qi < qs.length; qi++) {
+        g2[qi] = qs[qi].ggsw();
+      }
+      return onExecutors(qs, bq -> new PreparedAnswerFn(params.id(), bq, failFirstAttemptOf),
+          qs.length, () -> g2, t0, te, statsOut, packing);
     }
     int nq = queries.size();
     byte[][] payload = new byte[2 * nq][];
@@ -803,7 +817,7 @@ public final class DistributedPirServer {
     }
     long batch = BATCHES.incrementAndGet();
     return onExecutors(payload, bp -> new CompactAnswerFn(cp.server().id(), geometry, bp,
-        failFirstAttemptOf, batch, queryCacheBytes), nq, () -> ggsw, t0, te, statsOut);
+        failFirstAttemptOf, batch, queryCacheBytes), nq, () -> ggsw, t0, te, statsOut, packing);
   }
 
   /**
@@ -855,7 +869,8 @@ public final class DistributedPirServer {
     }
     long te = System.nanoTime() - t0;
     return onExecutors(payload, bp -> new ClientAnswerFn(params.id(), geometry, bp,
-        failFirstAttemptOf, batch, queryCacheBytes, failQueries), nq, source, t0, te, statsOut);
+        failFirstAttemptOf, batch, queryCacheBytes, failQueries), nq, source, t0, te, statsOut,
+        null);
   }
 
   /**

@@ -240,6 +240,11 @@ public final class PirJob implements Callable<Integer> {
       String client = f.substring(0, f.length() - ".evk".length());
       store.register(client, dir.read(f, Wire.maxEvaluationKeysBytes(cp), "evaluation keys"));
     }
+    for (String f : dir.list(".pack")) {
+      store.registerPackingKey(f.substring(0, f.length() - ".pack".length()),
+          dir.read(f, Wire.packingKeyBytes(cp.server(), org.jpir.core.PlanePacking.MAX_PLANES),
+              "packing key"));
+    }
     return store;
   }
 

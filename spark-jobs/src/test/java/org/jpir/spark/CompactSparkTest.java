@@ -1,6 +1,7 @@
 package org.jpir.spark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,6 +50,37 @@ class CompactSparkTest extends SparkTestBase {
           () -> server.answerCompactBatch(CP, List.of(mallory.query(1)), store, mode, null));
       assertTrue(e.getMessage().contains("no evaluation keys for client 'mallory'"),
           e.getMessage());
+    }
+  }
+
+  @Test
+  void recordsSpanningPlanesGetOneSharedMaskWhenTheClientUploadedAPackingKey() {
+    int recordSize = 2 * CP.server().bytesPerPolynomial() + 17; // three planes
+    SyntheticSourceFactory src = new SyntheticSourceFactory(40, recordSize, 5);
+    Geometry g = Geometry.of(CP.server(), 40, recordSize, 4);
+    assertEquals(3, g.planes());
+    DistributedPirServer server = DistributedPirServer.prepare(sc, CP.server(), g, src, 2);
+    CompactClient carol = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
+        "carol", RANDOM);
+    EvaluationKeyStore store = new EvaluationKeyStore(CP);
+    store.register(carol.evaluationKeys());
+    List<CompactQuery> qs = List.of(carol.query(3), carol.query(39));
+    long[] idx = {3, 39};
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    Answer[] perPlane = server.answerCompactBatch(CP, qs, store,
+        DistributedPirServer.ExpandMode.EXECUTOR, null);
+    store.registerPackingKey("carol", org.jpir.core.Wire.writePackingKey(CP.server(),
+        carol.packingKey().upload()));
+    for (DistributedPirServer.ExpandMode mode : DistributedPirServer.ExpandMode.values()) {
+      Answer[] shared = server.answerCompactBatch(CP, qs, store, mode, null);
+      for (int i = 0; i < idx.length; i++) {
+        byte[] wire = org.jpir.core.Wire.writeAnswer(shared[i]);
+        assertTrue(wire.length < org.jpir.core.Wire.writeAnswer(perPlane[i]).length,
+            "one mask for three planes is smaller");
+        assertArrayEquals(truth.record(idx[i]), carol.decode(org.jpir.core.Wire.readAnswer(
+            wire, CP.server(), g), idx[i]), mode + " query " + i);
+        assertArrayEquals(truth.record(idx[i]), carol.decode(perPlane[i], idx[i]));
+      }
     }
   }
 
