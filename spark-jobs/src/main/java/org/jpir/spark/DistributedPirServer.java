@@ -223,7 +223,8 @@ public final class DistributedPirServer {
     refuseDynamicAllocation(sc.getConf());
     MemoryPlan.ExecutorResources r = resources(sc);
     int want = partitions > 0 ? partitions : r.executors() * r.coresPerExecutor();
-    ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), want, source.storageChunk());
+    ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), want, source.storageChunk(),
+        r.executors() * r.coresPerExecutor());
     LOG.info("partitions: {} for {} executor(s) x {} core(s){}", parts, r.executors(),
         r.coresPerExecutor(), partitions > 0 ? " (" + partitions + " asked)" : "");
     return prepare(sc, p, g, source, parts, w, r);
