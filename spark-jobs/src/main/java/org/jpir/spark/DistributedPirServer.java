@@ -188,7 +188,8 @@ public final class DistributedPirServer {
           cores = 1;
         }
         return new MemoryPlan.ExecutorResources(local ? 1 : count, cores,
-            (long) (minUnified / fraction), minUnified, fraction, cacheSetting, local);
+            (long) (minUnified / fraction), minUnified, fraction, cacheSetting, local,
+            local && c.getBoolean(LOCAL_HANDOFF_SETTING, true));
       }
       try {
         Thread.sleep(200);
@@ -261,7 +262,8 @@ public final class DistributedPirServer {
       throw new IllegalArgumentException("partitioning of " + parts.cols() + " columns for a"
           + " grid of " + g.cols());
     }
-    MemoryPlan plan = MemoryPlan.of(p, g, parts, w.batch(), w.mode(), w.compact(), r);
+    MemoryPlan plan = MemoryPlan.of(p, g, parts, w.batch(), w.mode(), w.compact(), r,
+        sc.getConf().getInt(FAN_IN_SETTING, MemoryPlan.DEFAULT_FAN_IN));
     LOG.info("memory plan: {}", plan.describe());
     plan.check();
     JavaRDD<PreparedPartition> rdd = sc.parallelize(parts.indices(), parts.count())

@@ -525,13 +525,8 @@ public final class CostModel {
     long wire = compact ? Wire.maxCompactQueryBytes(CP, g) + Wire.maxEvaluationKeysBytes(CP)
         : Wire.maxQueryBytes(p, g);
     long bcastBytes = (long) b * (onDriver ? expanded : wire);
-    if (parts.count() > FAN_IN) {
-      // the executor-side fold's GGSWs of the levels above the partitions, once per batch
-      long perLevel = 8L * p.n() * 2 * p.ggswLevels() * 2 * p.glweLimbs();
-      int above = Math.max(0, levels - new org.jpir.spark.ColumnTree(g.cols())
-          .lowestLevel(parts.bounds()));
-      bcastBytes += (long) b * above * perLevel;
-    }
+    // the executor-side fold's GGSWs of the levels above the partitions, once per batch
+    bcastBytes += (long) b * MemoryPlan.foldGgswBytesPerQuery(p, g, parts, FAN_IN);
     Map<String, Double> t = new LinkedHashMap<>();
     double expandQuery = g.rows() * (compact ? r.compactRow() : r.expandRow());
     // classic queries in local mode: the driver takes the GGSWs from the tasks' expansions
@@ -581,7 +576,7 @@ public final class CostModel {
       } catch (IllegalArgumentException e) {
         // the heap that passes all three of MemoryPlan's checks
         double need = Math.max(plan.totalNeed() / MemoryPlan.HEAP_SHARE, Math.max(
-            (plan.pvecBytesPerExecutor() + plan.broadcastBytes()) / 0.6, plan.cacheNeed() / 0.4))
+            (plan.pvecBytesPerExecutor() + plan.broadcastHeld()) / 0.6, plan.cacheNeed() / 0.4))
             + MemoryPlan.RESERVED;
         memory = String.format(Locale.ROOT, "needs %.0f GiB/executor", need / (1L << 30));
       }
@@ -609,8 +604,8 @@ public final class CostModel {
         Per batch of b queries on E executors of c cores, the sum of these terms (sizes from the
         project's own code: `Wire.maxQueryBytes`, `Wire.maxCompactQueryBytes` +
         `Wire.maxEvaluationKeysBytes`, `MemoryPlan.expandedQueryBytes`, the real partition count
-        of `ColumnPartitioning.plan(cols, E c, 1)`, whose width is a multiple of
-        `PirServer.chunkColumns`):
+        of `ColumnPartitioning.plan(cols, E c, 1)`: balanced ranges no narrower than
+        `PirServer.chunkColumns` unless a core would idle):
 
         | term | formula |
         |---|---|
@@ -628,7 +623,11 @@ public final class CostModel {
         Not in the steady state: the first batch's JIT warm-up and, per executor and client, the
         preparation of the evaluation keys (`keys_prepare_s`, then cached).
         Memory feasibility per executor is `MemoryPlan.check` (cached PVECs of the busiest
-        executor, the batch's broadcast, the query cache, the phase-1 scratch).
+        executor, the batch's broadcast held twice: torrent pieces and value, the query cache,
+        the phase-1 scratch). Not modelled: a partition narrower than the phase-1 chunk streams
+        the query's matrix once per aligned block of it (at most log2(chunk) + 1 passes instead
+        of one), so phase 1 of the grid's narrow partitions (cells with few columns per core) is
+        optimistic.
 
         """);
     md.append("## Rates (one core, measured by `CostModel calibrate`; used for the grid)\n\n"
@@ -743,7 +742,7 @@ public final class CostModel {
         + " and %d GiB, batches of %d%n%nPer cell: queries/s for classic queries (executor"
         + " expansion) / compact queries, and the limiting term of each (memory: MemoryPlan"
         + " refuses the job; the cell names the heap per executor it would need; \"k partitions for"
-        + " n cores\": the planner's floor of one phase-1 chunk per partition leaves cores idle)."
+        + " n cores\": fewer columns than cores, so cores idle)."
         + " Overheads"
         + " per job %.3f s and per task %.4f s (the local-cluster points'); network = the"
         + " measured loopback rate, which a real network is slower than. The CPU rates were"
