@@ -10,12 +10,12 @@ import org.jpir.core.PirServer;
  * The database's columns cut into contiguous, ordered ranges of any width: range i is {@code
  * [bounds[i], bounds[i+1])}, {@code bounds[0] = 0}, {@code bounds[count] = cols}. The planner
  * ({@link #plan}) makes them balanced (widths differ by at most one alignment unit, at most an
- * eighth of a range where the grid allows), every boundary a multiple of the unit (a multiple of
- * the storage chunk where that keeps the balance), and no range narrower than the phase-1 chunk
- * ({@link PirServer#chunkColumns}) unless that would leave task slots (executors x cores) idle:
- * then there is one range per slot, down to one column each (a narrow partition costs a less
- * efficient phase-1 pass; an idle core costs its whole share). Each range's phase-2 nodes come
- * from {@link ColumnTree}, which takes ranges of any width.
+ * eighth of a task slot's share where the grid allows), every boundary a multiple of the unit
+ * (a multiple of the storage chunk where that keeps the balance), and no range narrower than the
+ * phase-1 chunk ({@link PirServer#chunkColumns}) unless that would leave task slots (executors x
+ * cores) idle: then there is one range per slot, down to one column each (a narrow partition
+ * costs a less efficient phase-1 pass; an idle core costs its whole share). Each range's phase-2
+ * nodes come from {@link ColumnTree}, which takes ranges of any width.
  */
 public final class ColumnPartitioning implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -55,8 +55,11 @@ public final class ColumnPartitioning implements Serializable {
     return plan(cols, partitions, storageChunk, partitions);
   }
 
-  /** Ranges per alignment unit the planner asks for: widths then differ by at most 1/8. */
-  public static final int UNITS_PER_RANGE = 8;
+  /**
+   * Alignment units per task slot the planner asks for: a slot's share of the columns then
+   * differs from another's by at most an eighth, however many ranges it runs.
+   */
+  public static final int UNITS_PER_SLOT = 8;
 
   /**
    * Balanced ranges over {@code cols} columns for about {@code partitions} tasks on {@code slots}
@@ -66,8 +69,10 @@ public final class ColumnPartitioning implements Serializable {
    *       {@code c} columns; when that is below {@code m = min(slots, cols)} (a small database
    *       would leave slots idle), {@code k = m} instead;
    *   <li>unit {@code u}: the largest power of two {@code <= max(c, storageChunk)} with {@code
-   *       U = ceil(cols / u) >= 8 k} (at least {@link #UNITS_PER_RANGE} units per range), else 1;
-   *       boundaries are multiples of the storage chunk whenever {@code u >= storageChunk};
+   *       U = ceil(cols / u) >= 8 min(k, slots)} (at least {@link #UNITS_PER_SLOT} units per
+   *       busy slot: with more ranges than slots a slot runs several, and only its total
+   *       counts), else 1; boundaries are multiples of the storage chunk whenever {@code u >=
+   *       storageChunk}, and of larger powers of two the coarser the unit;
    *   <li>range i holds units {@code [floor(i U / k), floor((i+1) U / k))}, the last one clipped
    *       to {@code cols}: widths differ by at most {@code u};
    *   <li>when {@code k > m} and a range is still narrower than {@code c}, {@code k} drops by one
@@ -90,7 +95,7 @@ public final class ColumnPartitioning implements Serializable {
       k = busy;
     }
     while (true) {
-      int unit = unitFor(cols, k, Math.max(phase1, storageChunk));
+      int unit = unitFor(cols, Math.min(k, slots), Math.max(phase1, storageChunk));
       int[] b = deal(cols, k, unit);
       if (k <= Math.max(1, busy) || minWidth(b) >= Math.min(phase1, cols)) {
         return new ColumnPartitioning(b, unit);
@@ -102,7 +107,7 @@ public final class ColumnPartitioning implements Serializable {
   /** The largest power of two {@code u <= max} with {@code ceil(cols / u) >= 8 k}, else 1. */
   private static int unitFor(int cols, int k, int max) {
     int u = Integer.highestOneBit(max);
-    while (u > 1 && (cols + (long) u - 1) / u < (long) UNITS_PER_RANGE * k) {
+    while (u > 1 && (cols + (long) u - 1) / u < (long) UNITS_PER_SLOT * k) {
       u /= 2;
     }
     return u;
