@@ -132,6 +132,10 @@ public final class DistributedPirServer {
     }
   }
 
+  /** {@code local-cluster[E, c, mem]}: E executors of c cores. */
+  private static final java.util.regex.Pattern LOCAL_CLUSTER = java.util.regex.Pattern.compile(
+      "local-cluster\\[\\s*(\\d+)\\s*,\\s*(\\d+)\\s*,.*\\]");
+
   /**
    * The executors' resources: Spark's unified memory per executor, cores, the cache setting.
    * Waits (at most {@code spark.scheduler.maxRegisteredResourcesWaitingTime}, default 30 s) until
@@ -142,9 +146,6 @@ public final class DistributedPirServer {
    * the registered cores ({@code defaultParallelism} when {@code spark.default.parallelism} is
    * unset) shared by the executors.
    */
-  private static final java.util.regex.Pattern LOCAL_CLUSTER = java.util.regex.Pattern.compile(
-      "local-cluster\\[\\s*(\\d+)\\s*,\\s*(\\d+)\\s*,.*\\]");
-
   static MemoryPlan.ExecutorResources resources(JavaSparkContext sc) {
     org.apache.spark.SparkConf c = sc.getConf();
     double fraction = c.getDouble("spark.memory.fraction", 0.6);
