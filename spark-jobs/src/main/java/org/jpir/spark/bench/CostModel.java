@@ -482,7 +482,15 @@ public final class CostModel {
 
   /** One configuration to predict. */
   record Config(int executors, int cores, int hostCores, long rawBytes, int rows, String kind,
-      int batch, boolean local, double jobOverhead, double taskOverhead, long heapPerExecutor) {}
+      int batch, boolean local, double jobOverhead, double taskOverhead, long heapPerExecutor,
+      int partitions) {
+    /** The planner's partitions ({@code ColumnPartitioning.plan(cols, E c, 1)}). */
+    Config(int executors, int cores, int hostCores, long rawBytes, int rows, String kind,
+        int batch, boolean local, double jobOverhead, double taskOverhead, long heapPerExecutor) {
+      this(executors, cores, hostCores, rawBytes, rows, kind, batch, local, jobOverhead,
+          taskOverhead, heapPerExecutor, 0);
+    }
+  }
 
   /** A prediction: seconds per batch by term, the partitioning, the memory plan's verdict. */
   record Prediction(Map<String, Double> terms, int partitions, int slots, int rows, int cols,
@@ -516,7 +524,10 @@ public final class CostModel {
     Geometry g = c.rows() > 0 ? Geometry.of(p, count, rs, c.rows())
         : Geometry.choose(p, count, rs, 1024);
     int slots = c.executors() * c.cores();
-    ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), slots, 1);
+    // a measured point is predicted with the partitions it ran (the planner of its day)
+    ColumnPartitioning parts = c.partitions() > 0
+        ? ColumnPartitioning.plan(g.cols(), c.partitions(), 1, c.partitions())
+        : ColumnPartitioning.plan(g.cols(), slots, 1);
     int np = parts.count();
     int b = c.batch();
     int levels = Noise.levels(g.cols());
@@ -644,7 +655,9 @@ public final class CostModel {
         + "Measured: median seconds per batch after the first (the first carries the JIT"
         + " warm-up and, for compact queries, the keys' preparation). Job and task overheads are"
         + " measured per master with empty jobs (the platform, not the PIR work). Error ="
-        + " predicted / measured - 1.\n\n"
+        + " predicted / measured - 1. Each point is predicted with the partitions it ran;"
+        + " \"model\" is what today's planner makes of it (points measured before the"
+        + " balanced planner ran fewer partitions).\n\n"
         + "| master | E x c | DB MiB | rows x cols | partitions | kind | batch | measured s |"
         + " predicted s | error | largest predicted term | results to driver or shuffle, KB"
         + " measured / predicted | measured components | load |\n"
@@ -659,8 +672,9 @@ public final class CostModel {
           (int) d.applyAsDouble("host_cores"), (long) d.applyAsDouble("mib") << 20,
           (int) d.applyAsDouble("rows"), s.apply("kind"), (int) d.applyAsDouble("batch"),
           master.startsWith("local["), d.applyAsDouble("job_overhead_s"),
-          d.applyAsDouble("task_overhead_s"), 0);
+          d.applyAsDouble("task_overhead_s"), 0, (int) d.applyAsDouble("partitions"));
       Prediction pr = predict(c, pointRates(f, col, r));
+      int planned = ColumnPartitioning.plan(pr.cols(), c.executors() * c.cores(), 1).count();
       double meas = d.applyAsDouble("seconds");
       double err = pr.seconds() / meas - 1;
       errs.add(Math.abs(err));
@@ -669,7 +683,7 @@ public final class CostModel {
           + " sched. %.0f ms,"
           + " broadcast %.1f MB, driver job %.0f ms | %s |%n", master, c.executors(), c.cores(),
           s.apply("mib"), pr.rows(), pr.cols(), (int) d.applyAsDouble("partitions"),
-          pr.partitions(), c.kind(), c.batch(), meas, pr.seconds(), 100 * err, pr.limit(),
+          planned, c.kind(), c.batch(), meas, pr.seconds(), 100 * err, pr.limit(),
           100 * pr.terms().get(pr.limit()) / pr.seconds(), d.applyAsDouble("result_bytes") / 1e3,
           pr.resultBytes() / 1e3, d.applyAsDouble("task_run_ms"),
           d.applyAsDouble("sched_delay_ms"), d.applyAsDouble("bcast_bytes") / 1e6,
@@ -692,7 +706,7 @@ public final class CostModel {
           (int) d.applyAsDouble("host_cores"), (long) d.applyAsDouble("mib") << 20,
           (int) d.applyAsDouble("rows"), f[col.get("kind")], (int) d.applyAsDouble("batch"),
           master.startsWith("local["), d.applyAsDouble("job_overhead_s"),
-          d.applyAsDouble("task_overhead_s"), 0);
+          d.applyAsDouble("task_overhead_s"), 0, (int) d.applyAsDouble("partitions"));
       Prediction pr = predict(c, pointRates(f, col, r));
       md.append("| `").append(master).append("` ").append(c.kind()).append(" b=")
           .append(c.batch());
