@@ -106,6 +106,11 @@ public final class Placement {
     Map<String, String> live = executors();
     for (int pass = 0; pass < PASSES; pass++) {
       live = executors();
+      if (live.isEmpty()) {
+        // nothing to place on: the batch's job waits for Spark to bring executors back
+        LOG.warn("placement: no executor registered; the next job waits for one");
+        break;
+      }
       String[] now = current();
       for (int i = 0; i < now.length; i++) {
         if (now[i] != null && !live.containsKey(now[i])) {
