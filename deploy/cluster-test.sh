@@ -12,7 +12,9 @@
 #   run 4: the default preset: compact queries, the client's evaluation keys in --keys, every
 #          answer checked;
 #   run 5: the service mode (serve): queries arriving while it runs, one executor killed after
-#          the first answer, every answer checked after a clean stop.
+#          the first answer, every answer checked after a clean stop; prints the time from the
+#          kill to the running micro-batch answered and to the next query's micro-batch answered
+#          (lost partitions prepared again first).
 # Runs 1-3 use the classic preset (PRESET), whose hostile files and restart lines they check.
 # Stops the cluster on exit.
 set -euo pipefail
@@ -114,12 +116,22 @@ waitfor "the first answer" answers5 1
 sleep 1 # the second wave's micro-batch is starting: kill while its tasks run
 victim=$(deploy/cluster.sh executors | head -n1)
 [ -n "$victim" ] || fail "run 5: no executor to kill"
+t_kill=$(date +%s%N)
 kill -9 "$victim"
 echo "cluster-test: killed executor pid $victim while the service ran"
 waitfor "5 answers" answers5 5
+t_back=$(date +%s%N)
+echo "cluster-test: recovery: kill -> the running micro-batch answered in $(( (t_back - t_kill) / 1000000 )) ms"
+# a later micro-batch: its lost partitions are prepared again first (on the executors holding
+# fewest, a replacement among them once it has registered; the job logs "placement: ...")
+./pir client query --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --evk "$WORK/keys/c1.evk" \
+  --index "13" --ids "$CLIENT/ids5.map" --out "$WORK/q5"
+waitfor "6 answers" answers5 6
+t_spread=$(date +%s%N)
+echo "cluster-test: recovery: kill -> the next query's micro-batch answered in $(( (t_spread - t_kill) / 1000000 )) ms (its query written after the 5th answer)"
 touch "$WORK/a5/STOP"
 wait $serve || { cat "$WORK/run5.log"; fail "run 5: serve exited non-zero"; }
-grep -E "serve:|Lost executor" "$WORK/run5.log" || true
+grep -E "serve:|Lost executor|placement:|partitions per executor" "$WORK/run5.log" || true
 ./pir client verify --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --ids "$CLIENT/ids5.map" --answers "$WORK/a5"
 # the server's side holds no index: file names are ids, the map never left the client's directory
 if ls "$WORK/q1" "$WORK/q2" "$WORK/a1" "$WORK/a2" "$WORK/q4" "$WORK/a4" "$WORK/q5" "$WORK/a5" | grep -vE '^$|:$|^[0-9a-f]{32}\.(query|cquery|answer|error)$|^STOP$'; then

@@ -108,6 +108,7 @@ cmd_submit() {
     -cp "$(cp_spark)" org.apache.spark.deploy.SparkSubmit --master "$MASTER" \
     --conf spark.driver.memory="${JPIR_DRIVER_MEMORY:-2g}" \
     --conf spark.executor.memory="${JPIR_EXECUTOR_MEMORY:-2g}" \
+    --conf spark.scheduler.maxRegisteredResourcesWaitingTime="${JPIR_EXECUTOR_WAIT:-120s}" \
     --class org.jpir.spark.PirJob "$APP_JAR" "$@"
 }
 

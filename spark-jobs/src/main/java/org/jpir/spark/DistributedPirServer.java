@@ -47,6 +47,8 @@ public final class DistributedPirServer {
   private final JavaRDD<PreparedPartition> prepared;
   private final PirServer driverServer;
   private final MemoryPlan plan;
+  private final Placement placement;
+  private Placement.Result lastPlacement = Placement.Result.NONE;
   private final long queryCacheBytes;
   private int fanIn;
   private boolean localHandoff;
@@ -89,8 +91,10 @@ public final class DistributedPirServer {
   }
 
   private DistributedPirServer(JavaSparkContext sc, Params params, Geometry geometry,
-      ColumnPartitioning parts, JavaRDD<PreparedPartition> prepared, MemoryPlan plan) {
+      ColumnPartitioning parts, JavaRDD<PreparedPartition> prepared, MemoryPlan plan,
+      Placement placement) {
     this.sc = sc;
+    this.placement = placement;
     this.params = params;
     this.geometry = geometry;
     this.parts = parts;
@@ -128,14 +132,19 @@ public final class DistributedPirServer {
     }
   }
 
+  /** {@code local-cluster[E, c, mem]}: E executors of c cores. */
+  private static final java.util.regex.Pattern LOCAL_CLUSTER = java.util.regex.Pattern.compile(
+      "local-cluster\\[\\s*(\\d+)\\s*,\\s*(\\d+)\\s*,.*\\]");
+
   /**
    * The executors' resources: Spark's unified memory per executor, cores, the cache setting.
    * Waits (at most {@code spark.scheduler.maxRegisteredResourcesWaitingTime}, default 30 s) until
    * {@code spark.scheduler.minRegisteredResourcesRatio} (default 1 here) of the expected
    * executors ({@code spark.executor.instances}, else {@code spark.cores.max /
-   * spark.executor.cores}; at least one) have registered. Cores per executor: {@code
-   * spark.executor.cores}, else the registered cores ({@code defaultParallelism} when {@code
-   * spark.default.parallelism} is unset) shared by the executors.
+   * spark.executor.cores}, else E of {@code local-cluster[E,c,mem]}; at least one) have
+   * registered. Cores per executor: {@code spark.executor.cores}, else c of local-cluster, else
+   * the registered cores ({@code defaultParallelism} when {@code spark.default.parallelism} is
+   * unset) shared by the executors.
    */
   static MemoryPlan.ExecutorResources resources(JavaSparkContext sc) {
     org.apache.spark.SparkConf c = sc.getConf();
@@ -147,6 +156,10 @@ public final class DistributedPirServer {
     if (instances == 0 && c.contains("spark.cores.max") && c.contains("spark.executor.cores")) {
       instances = c.getInt("spark.cores.max", 1) / Math.max(1, c.getInt("spark.executor.cores",
           1));
+    }
+    java.util.regex.Matcher lc = LOCAL_CLUSTER.matcher(sc.master());
+    if (instances == 0 && lc.matches()) {
+      instances = Integer.parseInt(lc.group(1)); // local-cluster[E, c, mem]: E executors
     }
     double ratio = Math.min(1, Math.max(0, c.getDouble(
         "spark.scheduler.minRegisteredResourcesRatio", 1.0)));
@@ -182,13 +195,16 @@ public final class DistributedPirServer {
           cores = sc.defaultParallelism();
         } else if (c.contains("spark.executor.cores")) {
           cores = c.getInt("spark.executor.cores", 1);
+        } else if (lc.matches()) {
+          cores = Integer.parseInt(lc.group(2));
         } else if (!c.contains("spark.default.parallelism")) {
           cores = Math.max(1, sc.defaultParallelism() / count);
         } else {
           cores = 1;
         }
         return new MemoryPlan.ExecutorResources(local ? 1 : count, cores,
-            (long) (minUnified / fraction), minUnified, fraction, cacheSetting, local);
+            (long) (minUnified / fraction), minUnified, fraction, cacheSetting, local,
+            local && c.getBoolean(LOCAL_HANDOFF_SETTING, true));
       }
       try {
         Thread.sleep(200);
@@ -223,7 +239,8 @@ public final class DistributedPirServer {
     refuseDynamicAllocation(sc.getConf());
     MemoryPlan.ExecutorResources r = resources(sc);
     int want = partitions > 0 ? partitions : r.executors() * r.coresPerExecutor();
-    ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), want, source.storageChunk());
+    ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), want, source.storageChunk(),
+        r.executors() * r.coresPerExecutor());
     LOG.info("partitions: {} for {} executor(s) x {} core(s){}", parts, r.executors(),
         r.coresPerExecutor(), partitions > 0 ? " (" + partitions + " asked)" : "");
     return prepare(sc, p, g, source, parts, w, r);
@@ -260,10 +277,15 @@ public final class DistributedPirServer {
       throw new IllegalArgumentException("partitioning of " + parts.cols() + " columns for a"
           + " grid of " + g.cols());
     }
-    MemoryPlan plan = MemoryPlan.of(p, g, parts, w.batch(), w.mode(), w.compact(), r);
+    MemoryPlan plan = MemoryPlan.of(p, g, parts, w.batch(), w.mode(), w.compact(), r,
+        sc.getConf().getInt(FAN_IN_SETTING, MemoryPlan.DEFAULT_FAN_IN));
     LOG.info("memory plan: {}", plan.describe());
     plan.check();
-    JavaRDD<PreparedPartition> rdd = sc.parallelize(parts.indices(), parts.count())
+    // each partition prefers the executor it is assigned: spread evenly over those registered
+    Placement placement = new Placement(sc.sc(), parts, r.coresPerExecutor());
+    placement.assignInitial();
+    JavaRDD<PreparedPartition> rdd = JavaRDD.fromRDD(placement.indices(),
+        scala.reflect.ClassTag$.MODULE$.<Integer>apply(Integer.class))
         .map(new PrepareFn(p.id(), g, parts, source))
         .setName("jpir prepared columns " + source.describe())
         .persist(StorageLevel.MEMORY_ONLY());
@@ -293,7 +315,11 @@ public final class DistributedPirServer {
           + " its unified memory): raise spark.executor.memory (local mode: the driver heap) or"
           + " spark.memory.fraction, or use more executors");
     }
-    return new DistributedPirServer(sc, p, g, parts, rdd, plan);
+    placement.cached(rdd);
+    // the scheduler may have given up on a busy preferred executor: even the spread out
+    placement.rebalance();
+    LOG.info("partitions per executor: {}", placement.counts());
+    return new DistributedPirServer(sc, p, g, parts, rdd, plan, placement);
   }
 
   /** Test hook: in local mode, share by reference (true) or by broadcast (false). */
@@ -307,6 +333,28 @@ public final class DistributedPirServer {
       throw new IllegalArgumentException("fan-in " + f + " must be at least 2");
     }
     this.fanIn = f;
+  }
+
+  /**
+   * Where the prepared partitions are: partitions per executor id, from the block manager
+   * master (local mode: the driver's).
+   */
+  public Map<String, Integer> partitionsPerExecutor() {
+    return placement.counts();
+  }
+
+  /**
+   * Re-prepares lost partitions and evens out the partitions per executor ({@link
+   * Placement#rebalance}); every batch does this first.
+   */
+  public Placement.Result rebalance() {
+    lastPlacement = placement.rebalance();
+    return lastPlacement;
+  }
+
+  /** What the last rebalance did (before the last batch, or an explicit {@link #rebalance}). */
+  public Placement.Result lastPlacement() {
+    return lastPlacement;
   }
 
   /** The memory plan checked when preparing. */
@@ -383,7 +431,9 @@ public final class DistributedPirServer {
       }
     }
     reprepared[0] = fresh.value();
-    return new DistributedPirServer(sc, params, g, parts, rdd, plan);
+    // the placement follows the new version's blocks (they stay where the old ones were)
+    placement.cached(rdd);
+    return new DistributedPirServer(sc, params, g, parts, rdd, plan, placement);
   }
 
   /**
@@ -453,6 +503,7 @@ public final class DistributedPirServer {
       java.util.function.Function<Shared<T>, PartitionAnswerFn<T>> fn, int nq,
       java.util.function.Supplier<Pmat[][]> ggswSource, long t0, long driverExpandNanos,
       BatchStats[] statsOut, Pmat[] packing) {
+    rebalance();
     java.util.function.Supplier<Pmat[][]> ggsw = memo(ggswSource);
     String batchTag = "batch-" + METRIC_BATCHES.incrementAndGet();
     String previous = sc.getLocalProperty(BatchMetricsListener.PROPERTY);

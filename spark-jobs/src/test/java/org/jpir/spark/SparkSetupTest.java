@@ -59,6 +59,19 @@ class SparkSetupTest {
   }
 
   @Test
+  void theJobWaitsForAllExecutorsUnlessTheUserSaysOtherwise() {
+    SparkConf unset = SparkSetup.conf("jpir", "local[2]");
+    assertEquals("1.0", unset.get("spark.scheduler.minRegisteredResourcesRatio"));
+    // the wait's bound stays Spark's own default unless the user sets it
+    assertFalse(unset.contains("spark.scheduler.maxRegisteredResourcesWaitingTime"));
+    SparkConf user = withSystemConf(Map.of("spark.scheduler.minRegisteredResourcesRatio", "0.5",
+        "spark.scheduler.maxRegisteredResourcesWaitingTime", "90s"),
+        () -> SparkSetup.conf("jpir", "local[2]"));
+    assertEquals("0.5", user.get("spark.scheduler.minRegisteredResourcesRatio"));
+    assertEquals("90s", user.get("spark.scheduler.maxRegisteredResourcesWaitingTime"));
+  }
+
+  @Test
   void ourRegistratorJoinsTheUsersListAndTheEventLogIsOnlyAddedWhenMissing() {
     SparkConf c = withSystemConf(Map.of("spark.kryo.registrator", "com.example.Reg"),
         () -> SparkSetup.conf("jpir", "local[2]"));

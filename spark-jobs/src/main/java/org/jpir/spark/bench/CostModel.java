@@ -482,7 +482,15 @@ public final class CostModel {
 
   /** One configuration to predict. */
   record Config(int executors, int cores, int hostCores, long rawBytes, int rows, String kind,
-      int batch, boolean local, double jobOverhead, double taskOverhead, long heapPerExecutor) {}
+      int batch, boolean local, double jobOverhead, double taskOverhead, long heapPerExecutor,
+      int partitions) {
+    /** The planner's partitions ({@code ColumnPartitioning.plan(cols, E c, 1)}). */
+    Config(int executors, int cores, int hostCores, long rawBytes, int rows, String kind,
+        int batch, boolean local, double jobOverhead, double taskOverhead, long heapPerExecutor) {
+      this(executors, cores, hostCores, rawBytes, rows, kind, batch, local, jobOverhead,
+          taskOverhead, heapPerExecutor, 0);
+    }
+  }
 
   /** A prediction: seconds per batch by term, the partitioning, the memory plan's verdict. */
   record Prediction(Map<String, Double> terms, int partitions, int slots, int rows, int cols,
@@ -516,7 +524,10 @@ public final class CostModel {
     Geometry g = c.rows() > 0 ? Geometry.of(p, count, rs, c.rows())
         : Geometry.choose(p, count, rs, 1024);
     int slots = c.executors() * c.cores();
-    ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), slots, 1);
+    // a measured point is predicted with the partitions it ran (the planner of its day)
+    ColumnPartitioning parts = c.partitions() > 0
+        ? ColumnPartitioning.plan(g.cols(), c.partitions(), 1, c.partitions())
+        : ColumnPartitioning.plan(g.cols(), slots, 1);
     int np = parts.count();
     int b = c.batch();
     int levels = Noise.levels(g.cols());
@@ -525,13 +536,8 @@ public final class CostModel {
     long wire = compact ? Wire.maxCompactQueryBytes(CP, g) + Wire.maxEvaluationKeysBytes(CP)
         : Wire.maxQueryBytes(p, g);
     long bcastBytes = (long) b * (onDriver ? expanded : wire);
-    if (parts.count() > FAN_IN) {
-      // the executor-side fold's GGSWs of the levels above the partitions, once per batch
-      long perLevel = 8L * p.n() * 2 * p.ggswLevels() * 2 * p.glweLimbs();
-      int above = Math.max(0, levels - new org.jpir.spark.ColumnTree(g.cols())
-          .lowestLevel(parts.bounds()));
-      bcastBytes += (long) b * above * perLevel;
-    }
+    // the executor-side fold's GGSWs of the levels above the partitions, once per batch
+    bcastBytes += (long) b * MemoryPlan.foldGgswBytesPerQuery(p, g, parts, FAN_IN);
     Map<String, Double> t = new LinkedHashMap<>();
     double expandQuery = g.rows() * (compact ? r.compactRow() : r.expandRow());
     // classic queries in local mode: the driver takes the GGSWs from the tasks' expansions
@@ -581,7 +587,7 @@ public final class CostModel {
       } catch (IllegalArgumentException e) {
         // the heap that passes all three of MemoryPlan's checks
         double need = Math.max(plan.totalNeed() / MemoryPlan.HEAP_SHARE, Math.max(
-            (plan.pvecBytesPerExecutor() + plan.broadcastBytes()) / 0.6, plan.cacheNeed() / 0.4))
+            (plan.pvecBytesPerExecutor() + plan.broadcastHeld()) / 0.6, plan.cacheNeed() / 0.4))
             + MemoryPlan.RESERVED;
         memory = String.format(Locale.ROOT, "needs %.0f GiB/executor", need / (1L << 30));
       }
@@ -609,8 +615,8 @@ public final class CostModel {
         Per batch of b queries on E executors of c cores, the sum of these terms (sizes from the
         project's own code: `Wire.maxQueryBytes`, `Wire.maxCompactQueryBytes` +
         `Wire.maxEvaluationKeysBytes`, `MemoryPlan.expandedQueryBytes`, the real partition count
-        of `ColumnPartitioning.plan(cols, E c, 1)`, whose width is a multiple of
-        `PirServer.chunkColumns`):
+        of `ColumnPartitioning.plan(cols, E c, 1)`: balanced ranges no narrower than
+        `PirServer.chunkColumns` unless a core would idle):
 
         | term | formula |
         |---|---|
@@ -628,7 +634,11 @@ public final class CostModel {
         Not in the steady state: the first batch's JIT warm-up and, per executor and client, the
         preparation of the evaluation keys (`keys_prepare_s`, then cached).
         Memory feasibility per executor is `MemoryPlan.check` (cached PVECs of the busiest
-        executor, the batch's broadcast, the query cache, the phase-1 scratch).
+        executor, the batch's broadcast held twice: torrent pieces and value, the query cache,
+        the phase-1 scratch). Not modelled: a partition narrower than the phase-1 chunk streams
+        the query's matrix once per aligned block of it (at most log2(chunk) + 1 passes instead
+        of one), so phase 1 of the grid's narrow partitions (cells with few columns per core) is
+        optimistic.
 
         """);
     md.append("## Rates (one core, measured by `CostModel calibrate`; used for the grid)\n\n"
@@ -645,7 +655,9 @@ public final class CostModel {
         + "Measured: median seconds per batch after the first (the first carries the JIT"
         + " warm-up and, for compact queries, the keys' preparation). Job and task overheads are"
         + " measured per master with empty jobs (the platform, not the PIR work). Error ="
-        + " predicted / measured - 1.\n\n"
+        + " predicted / measured - 1. Each point is predicted with the partitions it ran;"
+        + " \"model\" is what today's planner makes of it (points measured before the"
+        + " balanced planner ran fewer partitions).\n\n"
         + "| master | E x c | DB MiB | rows x cols | partitions | kind | batch | measured s |"
         + " predicted s | error | largest predicted term | results to driver or shuffle, KB"
         + " measured / predicted | measured components | load |\n"
@@ -660,8 +672,9 @@ public final class CostModel {
           (int) d.applyAsDouble("host_cores"), (long) d.applyAsDouble("mib") << 20,
           (int) d.applyAsDouble("rows"), s.apply("kind"), (int) d.applyAsDouble("batch"),
           master.startsWith("local["), d.applyAsDouble("job_overhead_s"),
-          d.applyAsDouble("task_overhead_s"), 0);
+          d.applyAsDouble("task_overhead_s"), 0, (int) d.applyAsDouble("partitions"));
       Prediction pr = predict(c, pointRates(f, col, r));
+      int planned = ColumnPartitioning.plan(pr.cols(), c.executors() * c.cores(), 1).count();
       double meas = d.applyAsDouble("seconds");
       double err = pr.seconds() / meas - 1;
       errs.add(Math.abs(err));
@@ -670,7 +683,7 @@ public final class CostModel {
           + " sched. %.0f ms,"
           + " broadcast %.1f MB, driver job %.0f ms | %s |%n", master, c.executors(), c.cores(),
           s.apply("mib"), pr.rows(), pr.cols(), (int) d.applyAsDouble("partitions"),
-          pr.partitions(), c.kind(), c.batch(), meas, pr.seconds(), 100 * err, pr.limit(),
+          planned, c.kind(), c.batch(), meas, pr.seconds(), 100 * err, pr.limit(),
           100 * pr.terms().get(pr.limit()) / pr.seconds(), d.applyAsDouble("result_bytes") / 1e3,
           pr.resultBytes() / 1e3, d.applyAsDouble("task_run_ms"),
           d.applyAsDouble("sched_delay_ms"), d.applyAsDouble("bcast_bytes") / 1e6,
@@ -693,7 +706,7 @@ public final class CostModel {
           (int) d.applyAsDouble("host_cores"), (long) d.applyAsDouble("mib") << 20,
           (int) d.applyAsDouble("rows"), f[col.get("kind")], (int) d.applyAsDouble("batch"),
           master.startsWith("local["), d.applyAsDouble("job_overhead_s"),
-          d.applyAsDouble("task_overhead_s"), 0);
+          d.applyAsDouble("task_overhead_s"), 0, (int) d.applyAsDouble("partitions"));
       Prediction pr = predict(c, pointRates(f, col, r));
       md.append("| `").append(master).append("` ").append(c.kind()).append(" b=")
           .append(c.batch());
@@ -743,7 +756,7 @@ public final class CostModel {
         + " and %d GiB, batches of %d%n%nPer cell: queries/s for classic queries (executor"
         + " expansion) / compact queries, and the limiting term of each (memory: MemoryPlan"
         + " refuses the job; the cell names the heap per executor it would need; \"k partitions for"
-        + " n cores\": the planner's floor of one phase-1 chunk per partition leaves cores idle)."
+        + " n cores\": fewer columns than cores, so cores idle)."
         + " Overheads"
         + " per job %.3f s and per task %.4f s (the local-cluster points'); network = the"
         + " measured loopback rate, which a real network is slower than. The CPU rates were"

@@ -1,0 +1,183 @@
+package org.jpir.spark.bench;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.jpir.core.Answer;
+import org.jpir.core.ClientQuery;
+import org.jpir.core.Geometry;
+import org.jpir.core.Params;
+import org.jpir.core.PirClient;
+import org.jpir.core.Presets;
+import org.jpir.core.SecretKey;
+import org.jpir.core.SyntheticRecords;
+import org.jpir.spark.DistributedPirServer;
+import org.jpir.spark.Placement;
+import org.jpir.spark.SparkSetup;
+import org.jpir.spark.SyntheticSourceFactory;
+
+/**
+ * Placement and recovery on a cluster whose executors are child processes of this JVM
+ * ({@code local-cluster[E,c,mem]}): prepares a synthetic database, prints the partitions per
+ * executor, answers a batch, kills (SIGKILL) the executor holding the most partitions, answers
+ * the next batch at once (recovery: kill to that batch answered), waits for the master's
+ * replacement executor, answers a third batch (which first moves partitions onto it) and prints
+ * the partitions per executor again. Every answer is decoded and compared with the generator.
+ * Output: {@code placement: key=value} lines. Usage: {@code PlacementRecovery [--master M]
+ * [--preset ID] [--cols C] [--record-size S] [--rows R] [--partitions P] [--queries Q]}. Needs
+ * {@code SPARK_HOME} (a folder with a {@code jars/} folder), {@code SPARK_SCALA_VERSION=2.13};
+ * the executors' class path is {@code -Djpir.appJar} or this JVM's.
+ */
+public final class PlacementRecovery {
+  private PlacementRecovery() {}
+
+  /** Runs the scenario; exits 1 when an answer is wrong. */
+  public static void main(String[] args) throws Exception {
+    String master = "local-cluster[3,1,1024]";
+    String preset = Presets.ONIONPIR_4096.id();
+    int cols = 0;
+    int recordSize = 1792;
+    int rows = 1;
+    int partitions = 0;
+    int queries = 2;
+    for (int i = 0; i < args.length; i += 2) {
+      String v = args[i + 1];
+      switch (args[i]) {
+        case "--master" -> master = v;
+        case "--preset" -> preset = v;
+        case "--cols" -> cols = Integer.parseInt(v);
+        case "--record-size" -> recordSize = Integer.parseInt(v);
+        case "--rows" -> rows = Integer.parseInt(v);
+        case "--partitions" -> partitions = Integer.parseInt(v);
+        case "--queries" -> queries = Integer.parseInt(v);
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    Params p = Presets.byId(preset);
+    if (cols <= 0) {
+      cols = 6 * 128;
+    }
+    long count = (long) cols * rows * (p.bytesPerPolynomial() / recordSize);
+    Geometry g = Geometry.of(p, count, recordSize, rows);
+    SyntheticSourceFactory src = new SyntheticSourceFactory(count, recordSize, 11);
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    SparkConf conf = SparkSetup.conf("jpir placement recovery", master);
+    conf.setIfMissing("spark.executor.extraClassPath", System.getProperty("jpir.appJar",
+        System.getProperty("java.class.path")));
+    conf.setIfMissing("spark.executor.memory", "900m");
+    conf.setIfMissing("spark.executorEnv.SPARK_SCALA_VERSION", "2.13");
+    SecureRandom rnd = new SecureRandom();
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      sc.setLogLevel("WARN");
+      long t0 = System.nanoTime();
+      DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, partitions);
+      out("geometry", g.rows() + "x" + g.cols() + " planes " + g.planes());
+      out("partitioning", server.partitioning().toString());
+      out("prepare_s", secs(System.nanoTime() - t0));
+      Map<String, Integer> initial = server.partitionsPerExecutor();
+      out("initial", initial.toString());
+      PirClient client = new PirClient(p, g, SecretKey.generate(p, rnd), rnd);
+      boolean ok = batch(server, client, truth, count, queries, rnd, "batch1");
+      String victim = initial.entrySet().stream().max(Map.Entry.comparingByValue())
+          .orElseThrow().getKey();
+      ProcessHandle proc = executorProcess(victim).orElseThrow(() -> new IllegalStateException(
+          "no process of executor " + victim + " among this JVM's descendants"));
+      long tk = System.nanoTime();
+      proc.destroyForcibly();
+      out("killed", victim + " (pid " + proc.pid() + ")");
+      ok &= batch(server, client, truth, count, queries, rnd, "batch2");
+      out("recovery_s", secs(System.nanoTime() - tk));
+      out("after_loss", server.partitionsPerExecutor().toString());
+      int expected = initial.size();
+      long deadline = System.nanoTime() + 120_000_000_000L;
+      while (executors(sc) < expected && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      out("replacement_s", secs(System.nanoTime() - tk));
+      out("executors", Integer.toString(executors(sc)));
+      long t3 = System.nanoTime();
+      ok &= batch(server, client, truth, count, queries, rnd, "batch3");
+      Placement.Result r = server.lastPlacement();
+      out("batch3_rebalance", "lost " + r.lost() + " moved " + r.moved() + " in "
+          + secs(r.nanos()) + " s");
+      out("respread_s", secs(System.nanoTime() - tk));
+      out("batch3_with_rebalance_s", secs(System.nanoTime() - t3));
+      out("final", server.partitionsPerExecutor().toString());
+      long t4 = System.nanoTime();
+      ok &= batch(server, client, truth, count, queries, rnd, "batch4");
+      out("steady_batch_s", secs(System.nanoTime() - t4));
+      out("exact", Boolean.toString(ok));
+      if (!ok) {
+        System.exit(1);
+      }
+    }
+  }
+
+  /** Answers {@code queries} random records and compares each decoded answer. */
+  private static boolean batch(DistributedPirServer server, PirClient client,
+      SyntheticRecords truth, long count, int queries, SecureRandom rnd, String name) {
+    List<ClientQuery> qs = new ArrayList<>();
+    long[] idx = new long[queries];
+    for (int i = 0; i < queries; i++) {
+      idx[i] = Math.floorMod(rnd.nextLong(), count);
+      qs.add(client.query(idx[i]));
+    }
+    long t0 = System.nanoTime();
+    Answer[] a = server.answerClientBatch(qs, DistributedPirServer.ExpandMode.EXECUTOR, null);
+    long t = System.nanoTime() - t0;
+    boolean ok = true;
+    for (int i = 0; i < queries; i++) {
+      ok &= java.util.Arrays.equals(truth.record(idx[i]), client.decode(a[i], idx[i]));
+    }
+    out(name, (ok ? "exact" : "WRONG") + " in " + secs(t) + " s");
+    return ok;
+  }
+
+  /** Executors registered now (block managers other than the driver's). */
+  static int executors(JavaSparkContext sc) {
+    return (int) scala.jdk.javaapi.CollectionConverters.asJava(sc.sc().env().blockManager()
+        .master().getMemoryStatus()).keySet().stream().filter(b -> !b.isDriver()).count();
+  }
+
+  /**
+   * The executor JVM of {@code executorId} among this JVM's descendants (local-cluster), found by
+   * its command line ({@code /proc/<pid>/cmdline} on Linux, else the JDK's process info).
+   */
+  static Optional<ProcessHandle> executorProcess(String executorId) {
+    return ProcessHandle.current().descendants().filter(h -> {
+      List<String> a = arguments(h);
+      int i = a.indexOf("--executor-id");
+      return a.stream().anyMatch(s -> s.endsWith("CoarseGrainedExecutorBackend")) && i >= 0
+          && i + 1 < a.size() && a.get(i + 1).equals(executorId);
+    }).findFirst();
+  }
+
+  private static List<String> arguments(ProcessHandle h) {
+    java.nio.file.Path cmdline = java.nio.file.Path.of("/proc", Long.toString(h.pid()),
+        "cmdline");
+    try {
+      if (java.nio.file.Files.isReadable(cmdline)) {
+        return List.of(new String(java.nio.file.Files.readAllBytes(cmdline),
+            java.nio.charset.StandardCharsets.UTF_8).split("\u0000"));
+      }
+    } catch (java.io.IOException e) {
+      // the process ended meanwhile: not ours to kill
+      return List.of();
+    }
+    return List.of(h.info().arguments().orElse(new String[0]));
+  }
+
+  private static String secs(long nanos) {
+    return String.format(Locale.ROOT, "%.2f", nanos / 1e9);
+  }
+
+  private static void out(String key, String value) {
+    System.out.println("placement: " + key + "=" + value);
+    System.out.flush();
+  }
+}
