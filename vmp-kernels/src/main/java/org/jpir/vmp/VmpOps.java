@@ -67,7 +67,7 @@ public final class VmpOps {
   /** Scratch for {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[], int)}. */
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns, int tileRows) {
-    long len = 16L * queries * columns * ncols + PACK_PAD
+    long len = 16L * queries * columns * ncols
         + 8L * queries * ncols * Math.min(Math.max(tileRows, 1), nrows);
     if (len > Pmat.MAX_LENGTH) {
       throw new IllegalArgumentException("batch scratch 16*queries*columns*ncols = " + len
@@ -319,8 +319,6 @@ public final class VmpOps {
    */
   static final int GROUP_STREAMS = 8;
 
-  static final int PACK_PAD = Integer.getInteger("jpir.vmp.packPad", 0);
-
   /**
    * Whether 512-bit passes with ncols a multiple of 6 read the PMAT in place instead of packing
    * it ({@code -Djpir.vmp.inPlace=true}; default false). Measured here (JMH, 2 x 5 iterations
@@ -412,7 +410,7 @@ public final class VmpOps {
         if (!inPlace) {
           for (int q = 0; q < nq; q++) {
             k.packPanels(queries[q].data(), nrows, ncols, b, t0, tr, nr, tmp,
-                stLen + PACK_PAD + q * packLen);
+                stLen + q * packLen);
           }
         }
         for (int c0 = 0; c0 < nc; c0 += cg) {
@@ -421,7 +419,7 @@ public final class VmpOps {
             final int pr = Math.min(panel, tr - p0);
             final int uOff = b * 8 * pvRows + 8 * (t0 + p0);
             for (int q = 0; q < nq; q++) {
-              final int tOff = stLen + PACK_PAD + q * packLen;
+              final int tOff = stLen + q * packLen;
               final int st = stStride * q * nc;
               for (int j = 0; j < ncols; j += nr) {
                 final int wj = Math.min(nr, ncols - j);
