@@ -62,17 +62,16 @@ public final class KernelAb implements java.util.concurrent.Callable<Integer> {
   @Override
   public Integer call() {
     long sliceNs = sliceMs * 1_000_000L;
-    String[] args = {op};
     List<Op> ops = new ArrayList<>();
     double[] first = null;
     for (String impl : impls) {
-      Object[] made = make(args[0], impl.trim());
+      Object[] made = make(op, impl.trim());
       ops.add((Op) made[0]);
       double[] out = (double[]) made[1];
       if (first == null) {
         first = out;
       } else {
-        check(args[0], impl, first, out);
+        check(op, impl, first, out);
       }
     }
     for (Op op : ops) { // warm-up: at least 2 s each
@@ -101,7 +100,7 @@ public final class KernelAb implements java.util.concurrent.Callable<Integer> {
     System.out.println("cpu " + Environment.cpuModel() + "; "
         + org.jpir.vmp.CpuInfo.get().describe() + "; jdk " + Environment.jdk() + "; revision " + Environment.gitRevision());
     System.out.printf(Locale.ROOT, "KernelAb %s, %d rounds of %d ms slices (checksum %.3g)%n",
-        args[0], rounds, sliceNs / 1_000_000, sink);
+        op, rounds, sliceNs / 1_000_000, sink);
     for (int i = 0; i < impls.size(); i++) {
       double[] ratio = new double[rounds];
       for (int r = 0; r < rounds; r++) {

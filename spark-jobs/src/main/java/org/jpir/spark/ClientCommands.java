@@ -78,7 +78,11 @@ final class ClientCommands {
 
     /** The client of these options. */
     AnyClient client(SecureRandom random) throws java.io.IOException {
-      DatabaseSpec spec = DatabaseSpec.parse(db);
+      return client(DatabaseSpec.parse(db), random);
+    }
+
+    /** The client of these options for {@code spec}, the database of {@code --db} parsed. */
+    AnyClient client(DatabaseSpec spec, SecureRandom random) throws java.io.IOException {
       Params p = spec.params(preset);
       Geometry g = spec.geometry(p, maxRows);
       AnyClient c = AnyClient.withKey(p, g, Files.readAllBytes(key), () -> {
@@ -185,16 +189,8 @@ final class ClientCommands {
       SecureRandom rnd = new SecureRandom();
       AnyClient client = k.client(rnd);
       long[] idx = indices(client.recordCount(), rnd);
-      Path dir = Files.createDirectories(out.toAbsolutePath());
-      QueryIdMap map = QueryIdMap.load(ids.ids, true);
-      long bytes = 0;
-      for (long i : idx) {
-        byte[] q = client.query(i);
-        String id = map.add(i, rnd);
-        AnswerJob.write(dir.resolve(id + client.extension()), q);
-        bytes = q.length;
-      }
-      map.save(ids.ids);
+      Path dir = out.toAbsolutePath();
+      long bytes = writeQueries(client, idx, dir, ids.ids, rnd);
       System.out.println("client: " + idx.length + " queries (" + bytes + " bytes each) written"
           + " to " + dir + " as <random id>" + client.extension() + "; their ids are in "
           + ids.ids + " (keep it: decoding needs it, the server must never see it)");
@@ -271,7 +267,7 @@ final class ClientCommands {
     @Override
     public Integer call() throws Exception {
       DatabaseSpec db = DatabaseSpec.parse(k.db);
-      AnyClient client = k.client(new SecureRandom());
+      AnyClient client = k.client(db, new SecureRandom());
       QueryIdMap map = QueryIdMap.load(ids.ids, false);
       org.jpir.core.RecordSource truth = db.factory().open();
       int ok = 0;
@@ -344,23 +340,20 @@ final class ClientCommands {
 
     @Override
     public Integer call() throws Exception {
-      KeywordParams kp = PirJob.keywordParams(k.db);
+      DatabaseSpec db = DatabaseSpec.parse(k.db);
+      KeywordParams kp = keywordParams(k.db, db);
       byte[] key = keyword.getBytes(StandardCharsets.UTF_8);
       int[] buckets = kp.candidates(key);
       SecureRandom random = new SecureRandom();
-      AnyClient client = k.client(random);
+      AnyClient client = k.client(db, random);
       if ((out == null) == (answers == null)) {
         throw new IllegalArgumentException("client lookup: give --out DIR (write the queries)"
             + " or --answers DIR (decode the answers)");
       }
       if (out != null) {
-        Path dir = Files.createDirectories(out.toAbsolutePath());
-        QueryIdMap map = QueryIdMap.load(ids.ids, true);
-        for (int b : buckets) {
-          byte[] q = client.query(b);
-          AnswerJob.write(dir.resolve(map.add(b, random) + client.extension()), q);
-        }
-        map.save(ids.ids);
+        Path dir = out.toAbsolutePath();
+        writeQueries(client, java.util.Arrays.stream(buckets).asLongStream().toArray(), dir,
+            ids.ids, random);
         System.out.println("client: " + buckets.length + " queries (one per candidate bucket,"
             + " as for every key) written to " + dir + "; their ids are in " + ids.ids);
         return 0;
@@ -385,6 +378,31 @@ final class ClientCommands {
       System.out.println(v.map(b -> new String(b, StandardCharsets.UTF_8)).orElse("absent"));
       return v.isPresent() ? 0 : 3;
     }
+  }
+
+  /**
+   * Writes one query per index into {@code dir} (created if absent) as {@code <random
+   * id><extension>}, adds the ids to the map in {@code mapFile} (saved); returns a query's size.
+   */
+  static long writeQueries(AnyClient client, long[] indices, Path dir, Path mapFile,
+      SecureRandom random) throws java.io.IOException {
+    Files.createDirectories(dir);
+    QueryIdMap map = QueryIdMap.load(mapFile, true);
+    long bytes = 0;
+    for (long i : indices) {
+      byte[] q = client.query(i);
+      AnswerJob.write(dir.resolve(map.add(i, random) + client.extension()), q);
+      bytes = q.length;
+    }
+    map.save(mapFile);
+    return bytes;
+  }
+
+  /** The keyword parameters in the manifest of {@code db}, the stored database {@code spec}. */
+  private static KeywordParams keywordParams(String spec, DatabaseSpec db) {
+    return KeywordParams.fromManifest(db.manifestExtra()).orElseThrow(
+        () -> new IllegalArgumentException(spec + " is not a keyword database (import it"
+            + " with --keyword)"));
   }
 
   /** Writes a client-side file atomically, creating its directory first. */

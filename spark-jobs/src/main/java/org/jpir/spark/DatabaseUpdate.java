@@ -40,14 +40,9 @@ public final class DatabaseUpdate {
    * status; a refused update is an {@link IllegalArgumentException} naming the problem.
    */
   public static int main(String[] args, PrintStream out) throws IOException {
-    picocli.CommandLine cl = new picocli.CommandLine(new DatabaseUpdate());
-    picocli.CommandLine.ParseResult r = cl.parseArgs(java.util.Arrays.copyOfRange(args, 2,
-        args.length));
-    if (r.isUsageHelpRequested()) {
-      cl.usage(out);
-      return 0;
-    }
-    return cl.<DatabaseUpdate>getCommand().apply(out);
+    DatabaseUpdate u = PirJob.parseNested(new DatabaseUpdate(),
+        java.util.Arrays.asList(args).subList(2, args.length), out);
+    return u == null ? 0 : u.apply(out);
   }
 
   /** Applies the update these options name; returns the exit status. */

@@ -482,14 +482,23 @@ public final class DistributedPirServer {
 
   /** Answers a batch of prepared queries (same preset and geometry) in one pass. */
   public Answer[] answerBatch(List<PreparedQuery> queries, BatchStats[] statsOut) {
-    long t0 = System.nanoTime();
+    return answerPrepared(queries, System.nanoTime(), 0, statsOut, null);
+  }
+
+  /**
+   * Answers queries the driver prepared, {@code expandNanos} of the time since {@code t0}
+   * spent expanding them; query qi's answer shares one mask over the planes when {@code
+   * packing} (may be null) holds its client's prepared packing key.
+   */
+  private Answer[] answerPrepared(List<PreparedQuery> queries, long t0, long expandNanos,
+      BatchStats[] statsOut, Pmat[] packing) {
     PreparedQuery[] qs = queries.toArray(new PreparedQuery[0]);
     Pmat[][] ggsw = new Pmat[qs.length][];
     for (int qi = 0; qi < qs.length; qi++) {
       ggsw[qi] = qs[qi].ggsw();
     }
     return onExecutors(qs, bq -> new PreparedAnswerFn(params.id(), bq, failFirstAttemptOf),
-        qs.length, () -> ggsw, t0, 0, statsOut, null);
+        qs.length, () -> ggsw, t0, expandNanos, statsOut, packing);
   }
 
   /**
@@ -799,19 +808,6 @@ public final class DistributedPirServer {
     }
   }
 
-  /** Answers queries the driver expanded since {@code t0}, counting that time as expansion. */
-  private Answer[] expandedOnDriver(List<PreparedQuery> prepared, long t0,
-      BatchStats[] statsOut) {
-    long te = System.nanoTime() - t0;
-    Answer[] a = answerBatch(prepared, statsOut);
-    if (statsOut != null && statsOut.length > 0) {
-      BatchStats b = statsOut[0];
-      statsOut[0] = new BatchStats(b.queries(), b.wallNanos() + te, b.phase1Nanos(),
-          b.phase2Nanos(), b.foldNanos(), te, b.spark(), b.driver());
-    }
-    return a;
-  }
-
   /**
    * Answers a batch of compact queries (same preset and geometry), expanding them where {@code
    * mode} says. The driver always expands the phase-2 GGSWs itself (small) for its fold.
@@ -835,14 +831,7 @@ public final class DistributedPirServer {
       for (CompactQuery q : queries) {
         expanded.add(ex.expand(q, geometry, store, null));
       }
-      long te = System.nanoTime() - t0;
-      PreparedQuery[] qs = expanded.toArray(new PreparedQuery[0]);
-      Pmat[][] g2 = new Pmat[qs.length][];
-      for (int qi = 0; qi < qs.length; qi++) {
-        g2[qi] = qs[qi].ggsw();
-      }
-      return onExecutors(qs, bq -> new PreparedAnswerFn(params.id(), bq, failFirstAttemptOf),
-          qs.length, () -> g2, t0, te, statsOut, packing);
+      return answerPrepared(expanded, t0, System.nanoTime() - t0, statsOut, packing);
     }
     int nq = queries.size();
     byte[][] payload = new byte[2 * nq][];
@@ -888,7 +877,7 @@ public final class DistributedPirServer {
       for (org.jpir.core.ClientQuery q : queries) {
         expanded.add(ex.expand(q, geometry));
       }
-      return expandedOnDriver(expanded, t0, statsOut);
+      return answerPrepared(expanded, t0, System.nanoTime() - t0, statsOut, null);
     }
     int nq = queries.size();
     byte[][] payload = new byte[nq][];

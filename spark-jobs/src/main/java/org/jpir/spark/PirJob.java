@@ -72,6 +72,21 @@ public final class PirJob implements Callable<Integer> {
     return rc;
   }
 
+  /**
+   * Parses {@code args} into {@code command}'s options (a command line of its own, run inside
+   * {@code setup}); prints its usage and returns null when {@code --help} was given.
+   *
+   * @throws CommandLine.ParameterException on an unknown or missing option (usage, exit 2)
+   */
+  static <T> T parseNested(T command, List<String> args, java.io.PrintStream out) {
+    CommandLine cl = new CommandLine(command);
+    if (cl.parseArgs(args.toArray(new String[0])).isUsageHelpRequested()) {
+      cl.usage(out);
+      return null;
+    }
+    return command;
+  }
+
   /** The command tree. */
   static CommandLine commandLine() {
     return new CommandLine(new PirJob()).addSubcommand(new Demo())
@@ -189,14 +204,9 @@ public final class PirJob implements Callable<Integer> {
         return DatabaseUpdate.main(all.toArray(new String[0]), System.out);
       }
       if (rest.get(0).equals("table")) {
-        CommandLine table = new CommandLine(new TableImport.Args());
-        CommandLine.ParseResult r = table.parseArgs(rest.subList(1, rest.size())
-            .toArray(new String[0]));
-        if (r.isUsageHelpRequested()) {
-          table.usage(System.out);
-          return 0;
-        }
-        return TableImport.main(table.<TableImport.Args>getCommand(), System.out);
+        TableImport.Args a = parseNested(new TableImport.Args(), rest.subList(1, rest.size()),
+            System.out);
+        return a == null ? 0 : TableImport.main(a, System.out);
       }
       List<String> imp = new ArrayList<>();
       imp.add("import");
@@ -246,13 +256,5 @@ public final class PirJob implements Callable<Integer> {
               "packing key"));
     }
     return store;
-  }
-
-  /** The keyword parameters in the manifest of stored database {@code spec}. */
-  static org.jpir.datasets.keyword.KeywordParams keywordParams(String spec) {
-    return org.jpir.datasets.keyword.KeywordParams.fromManifest(
-        DatabaseSpec.parse(spec).manifestExtra()).orElseThrow(
-            () -> new IllegalArgumentException(spec + " is not a keyword database (import it"
-                + " with --keyword)"));
   }
 }

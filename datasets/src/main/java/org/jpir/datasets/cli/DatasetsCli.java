@@ -147,8 +147,7 @@ public final class DatasetsCli implements Callable<Integer> {
   }
 
   /** What a source subcommand opened: the records, what to close, a description. */
-  private record Opened(RecordSource src, Closeable toClose, String desc,
-      Map<String, String> extra) {}
+  private record Opened(RecordSource src, Closeable toClose, String desc) {}
 
   /** A source subcommand: opens its records, then the shared import runs. */
   abstract static class Source implements Callable<Integer> {
@@ -164,6 +163,7 @@ public final class DatasetsCli implements Callable<Integer> {
       this.out = out;
     }
 
+    /** Opens the records; manifest entries the source needs (keyword parameters) into extra. */
     abstract Opened open(Map<String, String> extra) throws IOException;
 
     @Override
@@ -171,7 +171,8 @@ public final class DatasetsCli implements Callable<Integer> {
       Params p = Presets.byId(common.preset);
       Progress.Mode progress = Progress.Mode.parse(common.progress);
       long t0 = System.nanoTime();
-      Opened o = open(new LinkedHashMap<>());
+      Map<String, String> extra = new LinkedHashMap<>();
+      Opened o = open(extra);
       try {
         RecordSource src = o.src();
         Geometry g = Presets.geometry(p, src.recordCount(), src.recordSize(), common.maxRows);
@@ -184,7 +185,7 @@ public final class DatasetsCli implements Callable<Integer> {
         try (Progress bar = Progress.start("import", g.rawBytes(), "MiB", 1 << 20, progress,
             out)) {
           m = StoredDatabaseWriter.write(common.out, p, g, src, common.columnsPerChunk,
-              o.desc(), o.extra(),
+              o.desc(), extra,
               (done, total) -> bar.stepTo(done * g.rawBytes() / Math.max(1, total)));
         }
         double write = (System.nanoTime() - tw) / 1e9;
@@ -241,7 +242,7 @@ public final class DatasetsCli implements Callable<Integer> {
     Opened open(Map<String, String> extra) {
       int size = requireRecordSize("synthetic");
       return new Opened(new SyntheticRecords(count, size, seed), null,
-          "synthetic count=" + count + " size=" + size + " seed=" + seed, extra);
+          "synthetic count=" + count + " size=" + size + " seed=" + seed);
     }
   }
 
@@ -261,7 +262,7 @@ public final class DatasetsCli implements Callable<Integer> {
     @Override
     Opened open(Map<String, String> extra) throws IOException {
       LineRecords l = LineRecords.open(in, common.recordSize, truncate);
-      return new Opened(l, l, "lines " + in, extra);
+      return new Opened(l, l, "lines " + in);
     }
   }
 
@@ -305,7 +306,7 @@ public final class DatasetsCli implements Callable<Integer> {
       DelimitedRecords d = DelimitedRecords.open(in, csv, header, keyColumn, valueColumn,
           keyword ? 0 : common.recordSize, truncate);
       RecordSource src = keyword ? keyword(d, truncate, extra) : d;
-      return new Opened(src, d, name() + " " + in + (keyword ? " keyword" : ""), extra);
+      return new Opened(src, d, name() + " " + in + (keyword ? " keyword" : ""));
     }
   }
 
@@ -322,7 +323,7 @@ public final class DatasetsCli implements Callable<Integer> {
     @Override
     Opened open(Map<String, String> extra) throws IOException {
       FixedSizeRecords f = FixedSizeRecords.open(in, requireRecordSize("binary"));
-      return new Opened(f, f, "binary " + in, extra);
+      return new Opened(f, f, "binary " + in);
     }
   }
 
@@ -342,7 +343,7 @@ public final class DatasetsCli implements Callable<Integer> {
     @Override
     Opened open(Map<String, String> extra) throws IOException {
       WordList w = WordList.open(in);
-      return new Opened(keyword(w, truncate, extra), w, "wordlist " + in, extra);
+      return new Opened(keyword(w, truncate, extra), w, "wordlist " + in);
     }
   }
 
