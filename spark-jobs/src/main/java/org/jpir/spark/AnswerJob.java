@@ -12,11 +12,12 @@ import java.util.Locale;
 import java.util.stream.Stream;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.jpir.core.Answer;
-import org.jpir.core.ClientQuery;
-import org.jpir.core.CompactQuery;
+import org.jpir.core.AcceptedQuery;
+import org.jpir.core.ClassicQueries;
+import org.jpir.core.CompactQueries;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
+import org.jpir.core.QueryKind;
 import org.jpir.core.Wire;
 import org.jpir.datasets.progress.Progress;
 
@@ -66,8 +67,8 @@ public final class AnswerJob {
   public record Compact(org.jpir.core.CompactParams params, org.jpir.core.EvaluationKeyStore keys,
       DistributedPirServer.ExpandMode mode) {}
 
-  /** A query that passed the driver's checks: its file stem and the parsed query. */
-  private record Item(String name, ClientQuery classic, CompactQuery compact) {}
+  /** A query that passed the driver's checks: its file stem, the accepted query, its mode. */
+  private record Item(String name, AcceptedQuery query, DistributedPirServer.ExpandMode mode) {}
 
   /** Runs over {@code queryDir}, writing into {@code outDir} (classic queries only). */
   public static Summary run(DistributedPirServer server, Params p, Path queryDir, Path outDir,
@@ -143,8 +144,8 @@ public final class AnswerJob {
       throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1");
     }
     Geometry g = server.geometry();
-    long maxQuery = Wire.maxQueryBytes(p, g);
-    long maxCompact = compact == null ? 0 : Wire.maxCompactQueryBytes(compact.params(), g);
+    QueryKind classic = new ClassicQueries(p);
+    QueryKind compactKind = compact == null ? null : new CompactQueries(compact.keys());
     long start = System.nanoTime();
     Totals tot = new Totals();
     int batches = (todo.size() + batchSize - 1) / batchSize;
@@ -158,20 +159,20 @@ public final class AnswerJob {
         for (String f : batch) {
           String name = stem(f);
           try {
+            QueryKind kind = classic;
             if (f.endsWith(".cquery")) {
-              if (compact == null) {
+              if (compactKind == null) {
                 throw new IllegalArgumentException("compact query, but the job has no evaluation"
                     + " keys (--keys DIR) or the preset " + p.id() + " is not a compact one");
               }
-              CompactQuery q = Wire.readCompactQuery(queryDir.read(f, maxCompact,
-                  "compact query"), compact.params(), g);
-              checkCompact(q, compact);
-              good.add(new Item(name, null, q));
-            } else {
-              // the decoder validates the query and checks it against the geometry
-              ClientQuery q = Wire.readQuery(queryDir.read(f, maxQuery, "query"), p, g);
-              good.add(new Item(name, q, null));
+              kind = compactKind;
             }
+            // the kind decodes the bytes as read, checks them against the geometry and the
+            // keys the server holds, and keeps them: they are what the executors get
+            byte[] wire = queryDir.read(f, kind.maxQueryBytes(g), kind == classic ? "query"
+                : "compact query");
+            good.add(new Item(name, kind.accept(wire, g), kind == classic ? classicMode
+                : compact.mode()));
           } catch (IllegalArgumentException | UncheckedIOException e) {
             reject(outDir, name, "query " + f + " rejected: " + e.getMessage(), tot);
           }
@@ -181,7 +182,7 @@ public final class AnswerJob {
           continue;
         }
         int before = tot.answered;
-        answerIsolated(server, p, good, compact, classicMode, outDir, tot);
+        answerIsolated(server, good, outDir, tot);
         int n = tot.answered - before;
         double s = (System.nanoTime() - t0) / 1e9;
         tot.serverS += s;
@@ -222,8 +223,8 @@ public final class AnswerJob {
    * Answers {@code items} in one pass; when that fails on the executors, answers each half the
    * same way, so a failing query ends alone and gets an error file naming the reason.
    */
-  private static void answerIsolated(DistributedPirServer server, Params p, List<Item> items,
-      Compact compact, DistributedPirServer.ExpandMode classicMode, Storage outDir, Totals tot) {
+  private static void answerIsolated(DistributedPirServer server, List<Item> items,
+      Storage outDir, Totals tot) {
     tot.lastP1 = 0;
     tot.lastP2 = 0;
     tot.lastSpark = SparkBatchMetrics.NONE;
@@ -232,10 +233,10 @@ public final class AnswerJob {
     while (!work.isEmpty()) {
       List<Item> part = work.poll();
       try {
-        answerOnce(server, p, part, compact, classicMode, outDir, tot);
+        answerOnce(server, part, outDir, tot);
       } catch (Exception e) {
         String reason = firstLine(e);
-        // the classic half of a mixed part may have been answered before the compact half failed
+        // the batch of one mode may have been answered before the other mode's failed
         part = part.stream().filter(it -> !outDir.exists(it.name() + ".answer")).toList();
         if (part.isEmpty()) {
           continue;
@@ -253,38 +254,25 @@ public final class AnswerJob {
     }
   }
 
-  /** One pass over the classic and the compact queries of {@code part}; writes their answers. */
-  private static void answerOnce(DistributedPirServer server, Params p, List<Item> part,
-      Compact compact, DistributedPirServer.ExpandMode classicMode, Storage outDir, Totals tot) {
-    List<ClientQuery> classic = new ArrayList<>();
-    List<String> classicNames = new ArrayList<>();
-    List<CompactQuery> compactQs = new ArrayList<>();
-    List<String> compactNames = new ArrayList<>();
+  /**
+   * One pass over the queries of {@code part} (one Spark batch per expansion mode: one, unless
+   * the classic and the compact modes differ); writes their answers.
+   */
+  private static void answerOnce(DistributedPirServer server, List<Item> part, Storage outDir,
+      Totals tot) {
+    java.util.Map<DistributedPirServer.ExpandMode, List<Item>> byMode =
+        new java.util.EnumMap<>(DistributedPirServer.ExpandMode.class);
     for (Item it : part) {
-      if (it.classic() != null) {
-        classic.add(it.classic());
-        classicNames.add(it.name());
-      } else {
-        compactQs.add(it.compact());
-        compactNames.add(it.name());
-      }
+      byMode.computeIfAbsent(it.mode(), m -> new ArrayList<>()).add(it);
     }
-    if (!classic.isEmpty()) {
-      DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
-      Answer[] a = server.answerClientBatch(classic, classicMode, st);
-      for (int i = 0; i < a.length; i++) {
-        answered(outDir, classicNames.get(i), Wire.writeAnswer(a[i]), tot);
+    for (java.util.Map.Entry<DistributedPirServer.ExpandMode, List<Item>> e : byMode.entrySet()) {
+      List<Item> items = e.getValue();
+      DistributedPirServer.BatchResult r = server.answer(items.stream().map(Item::query)
+          .toList(), e.getKey());
+      for (int i = 0; i < items.size(); i++) {
+        answered(outDir, items.get(i).name(), Wire.writeAnswer(r.answers()[i]), tot);
       }
-      stats(st[0], tot);
-    }
-    if (!compactQs.isEmpty()) {
-      DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
-      Answer[] a = server.answerCompactBatch(compact.params(), compactQs, compact.keys(),
-          compact.mode(), st);
-      for (int i = 0; i < a.length; i++) {
-        answered(outDir, compactNames.get(i), Wire.writeAnswer(a[i]), tot);
-      }
-      stats(st[0], tot);
+      stats(r.stats(), tot);
     }
   }
 
@@ -317,19 +305,6 @@ public final class AnswerJob {
     int nl = m.indexOf('\n');
     m = nl < 0 ? m : m.substring(0, nl);
     return m.length() > 600 ? m.substring(0, 600) + "..." : m;
-  }
-
-  /**
-   * The driver-side check of a compact query beyond what its decoder checks (validity and the
-   * geometry): the server holds the keys it was made for, so a bad one gets its own error file.
-   */
-  private static void checkCompact(CompactQuery q, Compact c) {
-    org.jpir.core.PreparedEvaluationKeys k = c.keys().get(q.clientId());
-    if (k.fingerprint() != q.keysFingerprint()) {
-      throw new IllegalArgumentException("compact query of client '" + q.clientId()
-          + "' was made for other evaluation keys than the server holds: upload the current"
-          + " keys");
-    }
   }
 
   static String stem(Path f) {

@@ -59,10 +59,12 @@ public final class CompactDemoJob {
         long t0 = System.nanoTime();
         for (int b0 = 0; b0 < queries; b0 += batch) {
           List<CompactQuery> part = qs.subList(b0, Math.min(queries, b0 + batch));
-          DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
-          Answer[] as = server.answerCompactBatch(cp, part, store, mode, st);
-          expand += st[0].expandNanos() / 1e9;
-          phase1 += st[0].phase1Nanos() / 1e9;
+          org.jpir.core.CompactQueries kind = new org.jpir.core.CompactQueries(store);
+          DistributedPirServer.BatchResult res = server.answer(part.stream()
+              .map(q -> kind.accept(q, server.geometry())).toList(), mode);
+          Answer[] as = res.answers();
+          expand += res.stats().expandNanos() / 1e9;
+          phase1 += res.stats().phase1Nanos() / 1e9;
           for (int i = 0; i < as.length; i++) {
             boolean good = Arrays.equals(client.decode(as[i], idx[b0 + i]),
                 truth.record(idx[b0 + i]));

@@ -14,12 +14,8 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
+import org.jpir.core.AcceptedQuery;
 import org.jpir.core.Answer;
-import org.jpir.core.CompactExpander;
-import org.jpir.core.CompactQuery;
-import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.Wire;
-import org.jpir.vmp.Pmat;
 import org.jpir.core.Geometry;
 import org.jpir.core.Glwe;
 import org.jpir.core.Noise;
@@ -28,7 +24,9 @@ import org.jpir.core.PirServer;
 import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.Presets;
+import org.jpir.core.QueryExpansion;
 import org.jpir.vmp.Kernels;
+import org.jpir.vmp.Pmat;
 
 /**
  * The database as a cached RDD of prepared column ranges, and the batch answer over it: the
@@ -480,38 +478,97 @@ public final class DistributedPirServer {
     this.failFirstAttemptOf = partition;
   }
 
-  /** Answers a batch of prepared queries (same preset and geometry) in one pass. */
-  public Answer[] answerBatch(List<PreparedQuery> queries, BatchStats[] statsOut) {
-    return answerPrepared(queries, System.nanoTime(), 0, statsOut, null);
+  /** What one batch returns: an answer per query, in order, and the batch's statistics. */
+  public record BatchResult(Answer[] answers, BatchStats stats) {}
+
+  /**
+   * Answers a batch of queries the driver accepted ({@link org.jpir.core.QueryKind#accept}; any
+   * mix of kinds made for this database), expanded where {@code mode} says: on the driver (the
+   * prepared matrices are broadcast, {@code 8 N rows*limbs*2*glweLimbs} bytes per query) or on
+   * the executors (the queries' bytes as received and each client's key bytes, once per batch,
+   * are broadcast; each executor expands each query once). The fold's GGSWs come from the
+   * driver's share of each query.
+   *
+   * @throws IllegalArgumentException when a query was accepted for another server preset
+   */
+  public BatchResult answer(List<AcceptedQuery> queries, ExpandMode mode) {
+    long t0 = System.nanoTime();
+    int nq = queries.size();
+    Pmat[] packing = new Pmat[nq];
+    for (int i = 0; i < nq; i++) {
+      AcceptedQuery q = queries.get(i);
+      if (!q.expansion().server().equals(params)) {
+        throw new IllegalArgumentException("query " + i + " of the batch (" + q.expansion().id()
+            + ") serves preset " + q.expansion().server().id() + ", this database runs "
+            + params.id());
+      }
+      packing[i] = q.packing();
+    }
+    if (mode == ExpandMode.DRIVER) {
+      PreparedQuery[] expanded = new PreparedQuery[nq];
+      for (int i = 0; i < nq; i++) {
+        expanded[i] = queries.get(i).expand();
+      }
+      return answerPrepared(expanded, t0, System.nanoTime() - t0, packing);
+    }
+    QueryBatch payload = QueryBatch.of(queries);
+    long batch = BATCHES.incrementAndGet();
+    Pmat[][] ggsw = new Pmat[nq][];
+    java.util.function.Supplier<Pmat[][]> source;
+    if (localHandoff) {
+      // local mode: the tasks' expansions sit in this JVM's executor cache; take their GGSWs
+      // after the job instead of expanding them again on the driver before it
+      source = () -> {
+        for (int i = 0; i < nq; i++) {
+          ggsw[i] = ExpandingAnswerFn.expanded(payload, i, geometry, batch, queryCacheBytes,
+              new long[1]).ggsw();
+        }
+        return ggsw;
+      };
+    } else {
+      for (int i = 0; i < nq; i++) {
+        ggsw[i] = queries.get(i).phase2();
+      }
+      source = () -> ggsw;
+    }
+    long te = System.nanoTime() - t0;
+    return onExecutors(payload, bp -> new ExpandingAnswerFn(params.id(), geometry, bp,
+        failFirstAttemptOf, batch, queryCacheBytes, failQueries), nq, source, t0, te, packing);
+  }
+
+  /** Answers a batch of queries already prepared (same preset and geometry) in one pass. */
+  public BatchResult answerPrepared(List<PreparedQuery> queries) {
+    return answerPrepared(queries.toArray(new PreparedQuery[0]), System.nanoTime(), 0,
+        new Pmat[queries.size()]);
   }
 
   /**
    * Answers queries the driver prepared, {@code expandNanos} of the time since {@code t0}
    * spent expanding them; query qi's answer shares one mask over the planes when {@code
-   * packing} (may be null) holds its client's prepared packing key.
+   * packing[qi]} is its client's prepared packing key.
    */
-  private Answer[] answerPrepared(List<PreparedQuery> queries, long t0, long expandNanos,
-      BatchStats[] statsOut, Pmat[] packing) {
-    PreparedQuery[] qs = queries.toArray(new PreparedQuery[0]);
+  private BatchResult answerPrepared(PreparedQuery[] qs, long t0, long expandNanos,
+      Pmat[] packing) {
     Pmat[][] ggsw = new Pmat[qs.length][];
     for (int qi = 0; qi < qs.length; qi++) {
       ggsw[qi] = qs[qi].ggsw();
     }
     return onExecutors(qs, bq -> new PreparedAnswerFn(params.id(), bq, failFirstAttemptOf),
-        qs.length, () -> ggsw, t0, expandNanos, statsOut, packing);
+        qs.length, () -> ggsw, t0, expandNanos, packing);
   }
 
   /**
    * Broadcasts {@code payload}, runs {@code fn} over every cached partition, folds the
    * partitions' spans into one answer per query ({@link #foldTree}), destroys the broadcast and
-   * fills {@code statsOut[0]} (times from {@code t0}; {@code driverExpandNanos} plus the
-   * executors' expansion times as the expansion time). Query qi's answer shares one mask over
-   * the planes when {@code packing[qi]} (the client's prepared packing key) is non-null.
+   * returns the answers with the batch's statistics (times from {@code t0}; {@code
+   * driverExpandNanos} plus the executors' expansion times as the expansion time). Query qi's
+   * answer shares one mask over the planes when {@code packing[qi]} (the client's prepared
+   * packing key) is non-null.
    */
-  private <T> Answer[] onExecutors(T payload,
+  private <T> BatchResult onExecutors(T payload,
       java.util.function.Function<Shared<T>, PartitionAnswerFn<T>> fn, int nq,
       java.util.function.Supplier<Pmat[][]> ggswSource, long t0, long driverExpandNanos,
-      BatchStats[] statsOut, Pmat[] packing) {
+      Pmat[] packing) {
     rebalance();
     java.util.function.Supplier<Pmat[][]> ggsw = memo(ggswSource);
     String batchTag = "batch-" + METRIC_BATCHES.incrementAndGet();
@@ -543,18 +600,15 @@ public final class DistributedPirServer {
       for (int pl = 0; pl < roots.length; pl++) {
         roots[pl] = root.nodes()[qi][pl][0];
       }
-      out[qi] = packing != null && packing[qi] != null
+      out[qi] = packing[qi] != null
           ? driverServer.toSharedAnswer(roots, geometry, packing[qi])
           : driverServer.toAnswer(roots, geometry);
     }
     long t2 = System.nanoTime();
     driver[2] += t2 - ta;
-    if (statsOut != null && statsOut.length > 0) {
-      statsOut[0] = new BatchStats(nq, t2 - t0, root.phase1Nanos(), root.phase2Nanos(),
-          root.foldNanos(), driverExpandNanos + root.expandNanos(), metrics,
-          new DriverTimes(driver[0], driver[1], driver[2], driver[3]));
-    }
-    return out;
+    return new BatchResult(out, new BatchStats(nq, t2 - t0, root.phase1Nanos(),
+        root.phase2Nanos(), root.foldNanos(), driverExpandNanos + root.expandNanos(), metrics,
+        new DriverTimes(driver[0], driver[1], driver[2], driver[3])));
   }
 
   /**
@@ -809,122 +863,18 @@ public final class DistributedPirServer {
   }
 
   /**
-   * Answers a batch of compact queries (same preset and geometry), expanding them where {@code
-   * mode} says. The driver always expands the phase-2 GGSWs itself (small) for its fold.
-   *
-   * @throws IllegalArgumentException when a query does not match the keys, preset or geometry
+   * Expands the broadcast {@link QueryBatch} on an executor (each query once per executor and
+   * batch, through {@link ExecutorQueries}; each client's keys once per executor, through {@link
+   * ExecutorKeys}), then answers its partition.
    */
-  public Answer[] answerCompactBatch(org.jpir.core.CompactParams cp, List<CompactQuery> queries,
-      EvaluationKeyStore store, ExpandMode mode, BatchStats[] statsOut) {
-    if (!cp.server().equals(params)) {
-      throw new IllegalArgumentException("compact preset " + cp.id() + " serves "
-          + cp.server().id() + ", this database runs " + params.id());
-    }
-    CompactExpander ex = new CompactExpander(cp);
-    long t0 = System.nanoTime();
-    Pmat[] packing = new Pmat[queries.size()];
-    for (int i = 0; i < packing.length; i++) {
-      packing[i] = store.packingKey(queries.get(i).clientId(), geometry);
-    }
-    if (mode == ExpandMode.DRIVER) {
-      List<PreparedQuery> expanded = new ArrayList<>();
-      for (CompactQuery q : queries) {
-        expanded.add(ex.expand(q, geometry, store, null));
-      }
-      return answerPrepared(expanded, t0, System.nanoTime() - t0, statsOut, packing);
-    }
-    int nq = queries.size();
-    byte[][] payload = new byte[2 * nq][];
-    Pmat[][] ggsw = new Pmat[nq][];
-    long te = 0;
-    for (int i = 0; i < nq; i++) {
-      CompactQuery q = queries.get(i);
-      if (q.rows() != geometry.rows() || q.cols() != geometry.cols()) {
-        throw new IllegalArgumentException("compact query was made for " + q.rows() + " rows x "
-            + q.cols() + " columns, the database has " + geometry.rows() + " x "
-            + geometry.cols());
-      }
-      org.jpir.core.PreparedEvaluationKeys keys = store.get(q.clientId());
-      if (keys.fingerprint() != q.keysFingerprint()) {
-        throw new IllegalArgumentException("compact query of client '" + q.clientId()
-            + "' was made for other evaluation keys than the server holds");
-      }
-      long a = System.nanoTime();
-      ggsw[i] = ex.expandPhase2(q, keys, null);
-      te += System.nanoTime() - a;
-      payload[i] = Wire.writeCompactQuery(q);
-      payload[nq + i] = store.wire(q.clientId());
-    }
-    long batch = BATCHES.incrementAndGet();
-    return onExecutors(payload, bp -> new CompactAnswerFn(cp.server().id(), geometry, bp,
-        failFirstAttemptOf, batch, queryCacheBytes), nq, () -> ggsw, t0, te, statsOut, packing);
-  }
-
-  /**
-   * Answers a batch of classic client queries, expanding them where {@code mode} says: on the
-   * driver (then the prepared matrices are broadcast, {@code 8 N rows*limbs*2*glweLimbs} bytes
-   * each) or on every executor (then the seeded queries are broadcast, about 8x smaller, and each
-   * executor expands each query once); the driver expands only the phase-2 GGSWs for its fold.
-   *
-   * @throws IllegalArgumentException when a query does not match the preset or the geometry
-   */
-  public Answer[] answerClientBatch(List<org.jpir.core.ClientQuery> queries, ExpandMode mode,
-      BatchStats[] statsOut) {
-    org.jpir.core.QueryExpander ex = new org.jpir.core.QueryExpander(params);
-    long t0 = System.nanoTime();
-    if (mode == ExpandMode.DRIVER) {
-      List<PreparedQuery> expanded = new ArrayList<>();
-      for (org.jpir.core.ClientQuery q : queries) {
-        expanded.add(ex.expand(q, geometry));
-      }
-      return answerPrepared(expanded, t0, System.nanoTime() - t0, statsOut, null);
-    }
-    int nq = queries.size();
-    byte[][] payload = new byte[nq][];
-    Pmat[][] ggsw = new Pmat[nq][];
-    for (int i = 0; i < nq; i++) {
-      ex.check(queries.get(i), geometry);
-      payload[i] = Wire.writeQuery(queries.get(i));
-    }
-    long batch = BATCHES.incrementAndGet();
-    java.util.function.Supplier<Pmat[][]> source;
-    if (localHandoff) {
-      // local mode: the tasks' expansions sit in this JVM's executor cache; take their GGSWs
-      // after the job instead of expanding them again on the driver before it
-      long size = MemoryPlan.expandedQueryBytes(params, geometry);
-      source = () -> {
-        for (int i = 0; i < nq; i++) {
-          byte[] bytes = payload[i];
-          ggsw[i] = ExecutorQueries.CACHE.get(ExecutorCache.sha256(bytes), batch, size,
-              queryCacheBytes, () -> new org.jpir.core.QueryExpander(params)
-                  .expand(Wire.readQuery(bytes, params), geometry)).ggsw();
-        }
-        return ggsw;
-      };
-    } else {
-      for (int i = 0; i < nq; i++) {
-        ggsw[i] = ex.expandPhase2(queries.get(i), geometry);
-      }
-      source = () -> ggsw;
-    }
-    long te = System.nanoTime() - t0;
-    return onExecutors(payload, bp -> new ClientAnswerFn(params.id(), geometry, bp,
-        failFirstAttemptOf, batch, queryCacheBytes, failQueries), nq, source, t0, te, statsOut,
-        null);
-  }
-
-  /**
-   * Expands the broadcast classic queries on an executor (once per executor and batch, through
-   * {@link ExecutorQueries}), then answers.
-   */
-  static final class ClientAnswerFn extends PartitionAnswerFn<byte[][]> {
+  static final class ExpandingAnswerFn extends PartitionAnswerFn<QueryBatch> {
     private static final long serialVersionUID = 1L;
     private final Geometry geometry;
     private final long batch;
     private final long cacheBytes;
     private final java.util.Set<String> failQueries;
 
-    ClientAnswerFn(String paramsId, Geometry geometry, Shared<byte[][]> payload,
+    ExpandingAnswerFn(String paramsId, Geometry geometry, Shared<QueryBatch> payload,
         int failFirstAttemptOf, long batch, long cacheBytes, java.util.Set<String> failQueries) {
       super(paramsId, payload, failFirstAttemptOf);
       this.geometry = geometry;
@@ -934,62 +884,41 @@ public final class DistributedPirServer {
     }
 
     @Override
-    PreparedQuery[] queries(byte[][] pl, long[] nanos, double position) {
-      Params p = Presets.byId(paramsId);
-      PreparedQuery[] qs = new PreparedQuery[pl.length];
-      long t0 = System.nanoTime();
-      long size = MemoryPlan.expandedQueryBytes(p, geometry);
-      int start = (int) (position * pl.length);
-      for (int k = 0; k < pl.length; k++) {
-        int i = (start + k) % pl.length;
-        byte[] bytes = pl[i];
-        String key = ExecutorCache.sha256(bytes);
-        if (failQueries.contains(key)) {
-          throw new IllegalStateException("injected executor failure of query " + i
-              + " of the batch");
-        }
-        qs[i] = ExecutorQueries.CACHE.get(key, batch, size, cacheBytes, () ->
-            new org.jpir.core.QueryExpander(p).expand(Wire.readQuery(bytes, p), geometry));
-      }
-      nanos[0] += System.nanoTime() - t0;
-      return qs;
-    }
-  }
-
-  /** Expands the broadcast compact queries on an executor, then answers its partition. */
-  static final class CompactAnswerFn extends PartitionAnswerFn<byte[][]> {
-    private static final long serialVersionUID = 1L;
-    private final Geometry geometry;
-    private final long batch;
-    private final long cacheBytes;
-
-    CompactAnswerFn(String serverParamsId, Geometry geometry, Shared<byte[][]> payload,
-        int failFirstAttemptOf, long batch, long cacheBytes) {
-      super(serverParamsId, payload, failFirstAttemptOf);
-      this.geometry = geometry;
-      this.batch = batch;
-      this.cacheBytes = cacheBytes;
-    }
-
-    @Override
-    PreparedQuery[] queries(byte[][] pl, long[] nanos, double position) {
-      org.jpir.core.CompactParams cp = org.jpir.core.CompactParams.byId(paramsId);
-      int nq = pl.length / 2;
-      CompactExpander ex = new CompactExpander(cp);
-      CompactExpander.Timings et = new CompactExpander.Timings();
+    PreparedQuery[] queries(QueryBatch b, long[] nanos, double position) {
+      int nq = b.size();
       PreparedQuery[] qs = new PreparedQuery[nq];
-      long size = MemoryPlan.expandedQueryBytes(cp.server(), geometry);
       int start = (int) (position * nq);
       for (int k = 0; k < nq; k++) {
         int i = (start + k) % nq;
-        byte[] query = pl[i];
-        byte[] keys = pl[nq + i];
-        qs[i] = ExecutorQueries.CACHE.get(ExecutorCache.sha256(query, keys), batch, size,
-            cacheBytes, () -> ex.expand(Wire.readCompactQuery(query, cp),
-                ExecutorKeys.get(cp, keys, cacheBytes), et));
+        if (failQueries.contains(ExecutorCache.sha256(b.query(i)))) {
+          throw new IllegalStateException("injected executor failure of query " + i
+              + " of the batch");
+        }
+        qs[i] = expanded(b, i, geometry, batch, cacheBytes, nanos);
       }
-      nanos[0] += et.expandNanos;
       return qs;
+    }
+
+    /**
+     * Query i of {@code b}, expanded in this JVM once per batch (cached by the SHA-256 of its
+     * bytes and its keys' bytes); the time an expansion takes joins {@code nanos[0]}.
+     */
+    static PreparedQuery expanded(QueryBatch b, int i, Geometry g, long batch, long cacheBytes,
+        long[] nanos) {
+      QueryExpansion ex = QueryExpansion.byId(b.expansionId(i));
+      byte[] query = b.query(i);
+      byte[] keys = b.keys(i);
+      String digest = keys == null ? ExecutorCache.sha256(query)
+          : ExecutorCache.sha256(query, keys);
+      return ExecutorQueries.CACHE.get(digest, batch, MemoryPlan.expandedQueryBytes(ex.server(),
+          g), cacheBytes, () -> {
+            org.jpir.core.PreparedEvaluationKeys pk = keys == null ? null
+                : ExecutorKeys.get(ex, keys, cacheBytes);
+            long t0 = System.nanoTime();
+            PreparedQuery pq = ex.expand(query, pk, g);
+            nanos[0] += System.nanoTime() - t0;
+            return pq;
+          });
     }
   }
 
@@ -1013,12 +942,10 @@ public final class DistributedPirServer {
 
     private ExecutorKeys() {}
 
-    static org.jpir.core.PreparedEvaluationKeys get(org.jpir.core.CompactParams cp, byte[] wire,
+    static org.jpir.core.PreparedEvaluationKeys get(QueryExpansion ex, byte[] wire,
         long limit) {
-      long size = org.jpir.core.PreparedEvaluationKeys.bytesFor(cp);
-      return CACHE.get(cp.id() + ":" + ExecutorCache.sha256(wire), 0, size, limit,
-          () -> org.jpir.core.PreparedEvaluationKeys.prepare(cp, Wire.readEvaluationKeys(wire,
-              cp)));
+      return CACHE.get(ex.id() + ":" + ExecutorCache.sha256(wire), 0, ex.preparedKeysBytes(),
+          limit, () -> ex.prepareKeys(wire));
     }
   }
 

@@ -21,7 +21,7 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       Pmat.class, Pmat[].class, Pmat[][].class, PreparedQuery.class, PreparedQuery[].class,
       Glwe[][][].class, FoldSpan.class, double[].class, long[].class, short[].class, double[][].class,
       byte[].class, byte[][].class, int[].class, java.util.ArrayList.class, java.util.HashMap.class,
-      org.apache.spark.util.StatCounter.class};
+      org.apache.spark.util.StatCounter.class, QueryBatch.class, String[].class};
 
   @Override
   public void registerClasses(Kryo kryo) {
@@ -45,6 +45,8 @@ public final class PirKryoRegistrator implements KryoRegistrator {
     kryo.register(java.util.ArrayList.class);
     kryo.register(java.util.HashMap.class);
     kryo.register(org.apache.spark.util.StatCounter.class);
+    kryo.register(QueryBatch.class, new QueryBatchSerializer());
+    kryo.register(String[].class);
   }
 
   /** n, limbs, then the digits as shorts. */
@@ -140,6 +142,27 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       Glwe[][][] nodes = kryo.readObject(in, Glwe[][][].class);
       return new FoldSpan(index, first, end, levels, starts, nodes, in.readLong(), in.readLong(),
           in.readLong(), in.readLong(), in.readString());
+    }
+  }
+
+  /** The kind ids, then per query its kind, its key index and its bytes, then the key blobs. */
+  static final class QueryBatchSerializer extends Serializer<QueryBatch> {
+    @Override
+    public void write(Kryo kryo, Output out, QueryBatch b) {
+      kryo.writeObject(out, b.expansionIds());
+      kryo.writeObject(out, b.kindOf());
+      kryo.writeObject(out, b.keysOf());
+      kryo.writeObject(out, b.queries());
+      kryo.writeObject(out, b.keyBlobs());
+    }
+
+    @Override
+    public QueryBatch read(Kryo kryo, Input in, Class<QueryBatch> type) {
+      String[] ids = kryo.readObject(in, String[].class);
+      int[] kindOf = kryo.readObject(in, int[].class);
+      int[] keysOf = kryo.readObject(in, int[].class);
+      byte[][] queries = kryo.readObject(in, byte[][].class);
+      return new QueryBatch(ids, kindOf, queries, keysOf, kryo.readObject(in, byte[][].class));
     }
   }
 }

@@ -237,8 +237,8 @@ class AnswerServiceTest extends SparkTestBase {
         plan.expandedQueryBytes());
     assertEquals(org.jpir.core.PreparedDatabase.prepare(P, g, src.open()).sizeBytes(),
         MemoryPlan.pvecBytesPerColumn(P, g) * g.cols() * g.planes());
-    assertTrue(Wire.writeAnswer(server.answerBatch(List.of(new org.jpir.core.QueryExpander(P)
-        .expand(q, g)), null)[0]).length <= Wire.maxAnswerBytes(P, g));
+    assertTrue(Wire.writeAnswer(server.answerPrepared(List.of(new org.jpir.core.QueryExpander(P)
+        .expand(q, g))).answers()[0]).length <= Wire.maxAnswerBytes(P, g));
 
     // production preset, 256 MiB of 1 KiB records, batches of 4, one executor
     Params prod = Presets.ONIONPIR_4096;

@@ -42,8 +42,10 @@ class BatchMetricsTest extends SparkTestBase {
     for (ClientQuery q : qs) {
       wire += Wire.writeQuery(q).length;
     }
-    DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
-    Answer[] a = server.answerClientBatch(qs, DistributedPirServer.ExpandMode.EXECUTOR, st);
+    DistributedPirServer.BatchResult r = Batches.classic(server, qs,
+        DistributedPirServer.ExpandMode.EXECUTOR);
+    Answer[] a = r.answers();
+    DistributedPirServer.BatchStats[] st = {r.stats()};
     SyntheticRecords truth = (SyntheticRecords) src.open();
     assertArrayEquals(truth.record(3), client.decode(a[0], 3));
     assertArrayEquals(truth.record(200), client.decode(a[1], 200));
@@ -99,8 +101,10 @@ class BatchMetricsTest extends SparkTestBase {
     SyntheticRecords truth = (SyntheticRecords) src.open();
     for (boolean handoff : new boolean[] {true, false}) {
       server.localHandoff(handoff);
-      DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
-      Answer[] a = server.answerClientBatch(qs, DistributedPirServer.ExpandMode.EXECUTOR, st);
+      DistributedPirServer.BatchResult r = Batches.classic(server, qs,
+          DistributedPirServer.ExpandMode.EXECUTOR);
+      Answer[] a = r.answers();
+      DistributedPirServer.BatchStats[] st = {r.stats()};
       assertArrayEquals(truth.record(5), client.decode(a[0], 5));
       assertArrayEquals(truth.record(250), client.decode(a[1], 250));
       assertArrayEquals(truth.record(100), client.decode(a[2], 100));

@@ -32,12 +32,12 @@ class CompactSparkTest extends SparkTestBase {
     store.register(alice.evaluationKeys());
     List<CompactQuery> qs = List.of(alice.query(0), alice.query(8 * 21 - 1), alice.query(77));
     long[] idx = {0, 8 * 21 - 1, 77};
-    DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
-    Answer[] onDriver = server.answerCompactBatch(CP, qs, store,
-        DistributedPirServer.ExpandMode.DRIVER, st);
-    assertTrue(st[0].expandNanos() > 0);
-    Answer[] onExecutors = server.answerCompactBatch(CP, qs, store,
-        DistributedPirServer.ExpandMode.EXECUTOR, st);
+    DistributedPirServer.BatchResult driver = Batches.compact(server, store, qs,
+        DistributedPirServer.ExpandMode.DRIVER);
+    assertTrue(driver.stats().expandNanos() > 0);
+    Answer[] onDriver = driver.answers();
+    Answer[] onExecutors = Batches.compact(server, store, qs,
+        DistributedPirServer.ExpandMode.EXECUTOR).answers();
     SyntheticRecords truth = (SyntheticRecords) src.open();
     for (int i = 0; i < idx.length; i++) {
       assertArrayEquals(onDriver[i].data(), onExecutors[i].data(), "same answer, query " + i);
@@ -45,12 +45,16 @@ class CompactSparkTest extends SparkTestBase {
     }
     CompactClient mallory = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
         "mallory", RANDOM);
-    for (DistributedPirServer.ExpandMode mode : DistributedPirServer.ExpandMode.values()) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> server.answerCompactBatch(CP, List.of(mallory.query(1)), store, mode, null));
-      assertTrue(e.getMessage().contains("no evaluation keys for client 'mallory'"),
-          e.getMessage());
-    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new org.jpir.core.CompactQueries(store).accept(mallory.query(1), g));
+    assertTrue(e.getMessage().contains("no evaluation keys for client 'mallory'"),
+        e.getMessage());
+    // a query made for other keys than the server holds for that client
+    CompactClient alice2 = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
+        "alice", RANDOM);
+    e = assertThrows(IllegalArgumentException.class,
+        () -> new org.jpir.core.CompactQueries(store).accept(alice2.query(1), g));
+    assertTrue(e.getMessage().contains("upload the current keys"), e.getMessage());
   }
 
   @Test
@@ -67,12 +71,12 @@ class CompactSparkTest extends SparkTestBase {
     List<CompactQuery> qs = List.of(carol.query(3), carol.query(39));
     long[] idx = {3, 39};
     SyntheticRecords truth = (SyntheticRecords) src.open();
-    Answer[] perPlane = server.answerCompactBatch(CP, qs, store,
-        DistributedPirServer.ExpandMode.EXECUTOR, null);
+    Answer[] perPlane = Batches.compact(server, store, qs,
+        DistributedPirServer.ExpandMode.EXECUTOR).answers();
     store.registerPackingKey("carol", org.jpir.core.Wire.writePackingKey(CP.server(),
         carol.packingKey().upload()));
     for (DistributedPirServer.ExpandMode mode : DistributedPirServer.ExpandMode.values()) {
-      Answer[] shared = server.answerCompactBatch(CP, qs, store, mode, null);
+      Answer[] shared = Batches.compact(server, store, qs, mode).answers();
       for (int i = 0; i < idx.length; i++) {
         byte[] wire = org.jpir.core.Wire.writeAnswer(shared[i]);
         assertTrue(wire.length < org.jpir.core.Wire.writeAnswer(perPlane[i]).length,

@@ -60,7 +60,7 @@ class DistributedPirServerTest extends SparkTestBase {
     };
     sc.sc().addSparkListener(listener);
     server.failFirstAttemptOf(2);
-    Answer[] dist = server.answerBatch(qs, null);
+    Answer[] dist = server.answerPrepared(qs).answers();
     server.failFirstAttemptOf(-1);
     sc.sc().listenerBus().waitUntilEmpty();
     sc.sc().removeSparkListener(listener);
@@ -75,7 +75,7 @@ class DistributedPirServerTest extends SparkTestBase {
     }
     // a lost cache is prepared again from the source and gives the same answers
     server.unpersist();
-    Answer[] again = server.answerBatch(qs.subList(0, 1), null);
+    Answer[] again = server.answerPrepared(qs.subList(0, 1)).answers();
     assertArrayEquals(dist[0].data(), again[0].data());
   }
 
@@ -121,8 +121,8 @@ class DistributedPirServerTest extends SparkTestBase {
     DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, spec.factory(), 3);
     PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
     QueryExpander ex = new QueryExpander(P);
-    Answer[] a = server.answerBatch(List.of(ex.expand(client.query(0), g),
-        ex.expand(client.query(2999), g)), null);
+    Answer[] a = server.answerPrepared(List.of(ex.expand(client.query(0), g),
+        ex.expand(client.query(2999), g))).answers();
     assertArrayEquals(src.record(0), client.decode(a[0], 0));
     assertArrayEquals(src.record(2999), client.decode(a[1], 2999));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -138,13 +138,14 @@ class DistributedPirServerTest extends SparkTestBase {
     PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
     List<org.jpir.core.ClientQuery> qs = List.of(client.query(0), client.query(151),
         client.query(40));
-    DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
-    Answer[] onDriver = server.answerClientBatch(qs, DistributedPirServer.ExpandMode.DRIVER, st);
+    Answer[] onDriver = Batches.classic(server, qs, DistributedPirServer.ExpandMode.DRIVER)
+        .answers();
     server.failFirstAttemptOf(1);
-    Answer[] onExecutors = server.answerClientBatch(qs,
-        DistributedPirServer.ExpandMode.EXECUTOR, st);
+    DistributedPirServer.BatchResult onExec = Batches.classic(server, qs,
+        DistributedPirServer.ExpandMode.EXECUTOR);
+    Answer[] onExecutors = onExec.answers();
     server.failFirstAttemptOf(-1);
-    assertTrue(st[0].expandNanos() > 0);
+    assertTrue(onExec.stats().expandNanos() > 0);
     SyntheticRecords truth = (SyntheticRecords) src.open();
     long[] idx = {0, 151, 40};
     for (int i = 0; i < idx.length; i++) {

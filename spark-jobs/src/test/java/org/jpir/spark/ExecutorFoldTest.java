@@ -68,7 +68,7 @@ class ExecutorFoldTest {
     // the partitions' spans collected on the driver exceed the limit: Spark aborts the job
     server.fanIn(64);
     Exception e = assertThrows(Exception.class,
-        () -> server.answerClientBatch(qs, DistributedPirServer.ExpandMode.EXECUTOR, null));
+        () -> Batches.classic(server, qs, DistributedPirServer.ExpandMode.EXECUTOR));
     assertTrue(String.valueOf(e.getMessage()).contains("spark.driver.maxResultSize"),
         e.getMessage());
     // the executor-side tree: a fan-in of 2 leaves 2 spans for the driver
@@ -95,7 +95,7 @@ class ExecutorFoldTest {
     server.fanIn(2);
     Answer[] a;
     try {
-      a = server.answerClientBatch(qs, DistributedPirServer.ExpandMode.EXECUTOR, null);
+      a = Batches.classic(server, qs, DistributedPirServer.ExpandMode.EXECUTOR).answers();
       sc.sc().listenerBus().waitUntilEmpty();
     } finally {
       sc.sc().removeSparkListener(l);

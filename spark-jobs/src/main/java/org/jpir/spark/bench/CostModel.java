@@ -394,8 +394,7 @@ public final class CostModel {
         for (int i = 0; i < batch; i++) {
           idx[i] = (k * 7919L * batch + i * 104729L) % count;
         }
-        DistributedPirServer.BatchStats[] st = new DistributedPirServer.BatchStats[1];
-        org.jpir.core.Answer[] a;
+        DistributedPirServer.BatchResult res;
         long t0;
         if (alice != null) {
           List<CompactQuery> qs = new ArrayList<>();
@@ -403,28 +402,33 @@ public final class CostModel {
             qs.add(alice.query(i));
           }
           t0 = System.nanoTime();
-          a = server.answerCompactBatch(CP, qs, store, w.mode(), st);
+          org.jpir.core.CompactQueries ck = new org.jpir.core.CompactQueries(store);
+          res = server.answer(qs.stream().map(q -> ck.accept(q, server.geometry())).toList(),
+              w.mode());
         } else {
           List<ClientQuery> qs = new ArrayList<>();
           for (long i : idx) {
             qs.add(client.query(i));
           }
           t0 = System.nanoTime();
-          a = server.answerClientBatch(qs, w.mode(), st);
+          org.jpir.core.ClassicQueries ck = new org.jpir.core.ClassicQueries(p);
+          res = server.answer(qs.stream().map(q -> ck.accept(q, server.geometry())).toList(),
+              w.mode());
         }
         secs[k] = (System.nanoTime() - t0) / 1e9;
+        org.jpir.core.Answer[] a = res.answers();
         for (int i = 0; i < batch; i++) {
           byte[] rec = alice != null ? alice.decode(a[i], idx[i]) : client.decode(a[i], idx[i]);
           if (!Arrays.equals(rec, truth.record(idx[i]))) {
             throw new IllegalStateException("wrong record in batch " + k + ", query " + i);
           }
         }
-        SparkBatchMetrics m = st[0].spark();
-        DistributedPirServer.DriverTimes d = st[0].driver();
+        SparkBatchMetrics m = res.stats().spark();
+        DistributedPirServer.DriverTimes d = res.stats().driver();
         comps.add(new double[] {m.schedulerDelayMs(), m.deserializeMs(), m.runMs(),
             m.resultBytes(), m.broadcastBytes(), m.broadcastFetchedBytes(),
             d.broadcastNanos() / 1e6, d.jobNanos() / 1e6, d.mergeNanos() / 1e6,
-            st[0].expandNanos() / 1e9});
+            res.stats().expandNanos() / 1e9});
         System.out.printf(Locale.ROOT, "point %s %s batch %d/%d: %.3f s; %s%n", master, kind,
             k + 1, batches, secs[k], m.describe());
       }

@@ -128,7 +128,9 @@ public final class PlacementRecovery {
       qs.add(client.query(idx[i]));
     }
     long t0 = System.nanoTime();
-    Answer[] a = server.answerClientBatch(qs, DistributedPirServer.ExpandMode.EXECUTOR, null);
+    org.jpir.core.ClassicQueries kind = new org.jpir.core.ClassicQueries(Presets.byId(qs.get(0).paramsId()));
+    Answer[] a = server.answer(qs.stream().map(q -> kind.accept(q, server.geometry())).toList(),
+        DistributedPirServer.ExpandMode.EXECUTOR).answers();
     long t = System.nanoTime() - t0;
     boolean ok = true;
     for (int i = 0; i < queries; i++) {

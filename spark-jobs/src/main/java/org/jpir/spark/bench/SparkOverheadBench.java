@@ -336,8 +336,19 @@ public final class SparkOverheadBench {
 
   private static Answer[] spark(DistributedPirServer server, List<PreparedQuery> qs,
       List<ClientQuery> cqs, DistributedPirServer.BatchStats[] st) {
-    return qs != null ? server.answerBatch(qs, st)
-        : server.answerClientBatch(cqs, DistributedPirServer.ExpandMode.EXECUTOR, st);
+    DistributedPirServer.BatchResult r;
+    if (qs != null) {
+      r = server.answerPrepared(qs);
+    } else {
+      org.jpir.core.ClassicQueries kind = new org.jpir.core.ClassicQueries(
+          Presets.byId(cqs.get(0).paramsId()));
+      r = server.answer(cqs.stream().map(q -> kind.accept(q, server.geometry())).toList(),
+          DistributedPirServer.ExpandMode.EXECUTOR);
+    }
+    if (st != null) {
+      st[0] = r.stats();
+    }
+    return r.answers();
   }
 
   /** Partitions handed over by the local-mode executor, by index. */

@@ -1,0 +1,26 @@
+package org.jpir.spark;
+
+import java.util.List;
+import org.jpir.core.ClassicQueries;
+import org.jpir.core.ClientQuery;
+import org.jpir.core.CompactQueries;
+import org.jpir.core.CompactQuery;
+import org.jpir.core.EvaluationKeyStore;
+import org.jpir.core.Presets;
+
+/** Tests' shorthand: in-memory queries accepted by their kind, then answered in one batch. */
+final class Batches {
+  private Batches() {}
+
+  static DistributedPirServer.BatchResult classic(DistributedPirServer server,
+      List<ClientQuery> qs, DistributedPirServer.ExpandMode mode) {
+    ClassicQueries kind = new ClassicQueries(Presets.byId(qs.get(0).paramsId()));
+    return server.answer(qs.stream().map(q -> kind.accept(q, server.geometry())).toList(), mode);
+  }
+
+  static DistributedPirServer.BatchResult compact(DistributedPirServer server,
+      EvaluationKeyStore store, List<CompactQuery> qs, DistributedPirServer.ExpandMode mode) {
+    CompactQueries kind = new CompactQueries(store);
+    return server.answer(qs.stream().map(q -> kind.accept(q, server.geometry())).toList(), mode);
+  }
+}
