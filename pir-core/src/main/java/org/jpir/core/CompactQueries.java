@@ -1,7 +1,5 @@
 package org.jpir.core;
 
-import org.jpir.vmp.Pmat;
-
 /**
  * Compact queries ({@code *.cquery}): one packed GLWE per query that the server expands with
  * the client's evaluation keys ({@link CompactExpander}); accepted only for clients whose keys

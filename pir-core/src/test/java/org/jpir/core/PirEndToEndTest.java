@@ -121,8 +121,20 @@ class PirEndToEndTest {
       System.arraycopy(enc.digits(0, g.columnOf(i)), g.rowOf(i) * digits.length, digits, 0,
           digits.length);
       double max = client.measureNoise(a, new long[][] {digits});
-      // max over N coefficients of a Gaussian stays below ~4.5 sigma
-      assertTrue(max <= 4.5 * estimate, "noise " + max + " above 4.5 x estimate " + estimate);
+      double[] e = client.noise(a, 0, digits);
+      double ss = 0;
+      for (int j = 0; j < a.bCoefficients(0); j++) {
+        ss += e[j] * e[j];
+      }
+      double rms = Math.sqrt(ss / a.bCoefficients(0));
+      // the sample deviation of 4096 coefficients is within 1.1% (1 sigma) of the true one
+      assertTrue(rms <= 1.1 * estimate, "noise deviation " + rms + " above 1.1 x estimate "
+          + estimate);
+      // the largest of M Gaussian coefficients exceeds sqrt(2 ln(2M / d)) sigma with
+      // probability below d (here d = 2^-30 per answer)
+      double tail = Math.sqrt(2 * Math.log(2.0 * a.bCoefficients(0) * Math.pow(2, 30)));
+      assertTrue(max <= tail * estimate, "noise " + max + " above " + tail + " x estimate "
+          + estimate);
       // the answer's modulus switch spends the margin down to 2^-40 failure per coefficient
       assertTrue(max < Noise.margin(p), "noise " + max + " within the margin");
       assertTrue(Noise.log2FailureProbability(p, estimate * estimate) <= -40);

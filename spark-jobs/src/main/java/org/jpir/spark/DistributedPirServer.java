@@ -8,7 +8,6 @@ import java.util.TreeMap;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.spark.SparkEnv;
-import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
@@ -18,22 +17,27 @@ import org.jpir.core.AcceptedQuery;
 import org.jpir.core.Answer;
 import org.jpir.core.Geometry;
 import org.jpir.core.Glwe;
-import org.jpir.core.Noise;
 import org.jpir.core.Params;
 import org.jpir.core.PirServer;
-import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
-import org.jpir.core.Presets;
-import org.jpir.core.QueryExpansion;
-import org.jpir.vmp.Kernels;
+import org.jpir.spark.FoldTasks.GroupKeyFn;
+import org.jpir.spark.FoldTasks.GroupPartitioner;
+import org.jpir.spark.FoldTasks.MergeFn;
+import org.jpir.spark.PartitionTasks.ExpandingAnswerFn;
+import org.jpir.spark.PartitionTasks.MemoryFn;
+import org.jpir.spark.PartitionTasks.PartitionAnswerFn;
+import org.jpir.spark.PartitionTasks.PrepareFn;
+import org.jpir.spark.PartitionTasks.PreparedAnswerFn;
 import org.jpir.vmp.Pmat;
 
 /**
  * The database as a cached RDD of prepared column ranges, and the batch answer over it: the
- * batch's queries are broadcast, every partition runs the batched phase-1 pass and its own CMux
- * sub-trees ({@link ColumnTree#answer}), the executors continue the fold as an ordered tree over
- * contiguous partitions ({@link ColumnTree#merge}), and the driver merges the few spans left into
- * one answer per query.
+ * queries the driver accepted ({@link org.jpir.core.QueryKind}, any kind) are broadcast as
+ * received ({@link QueryBatch}) or prepared, every partition expands them ({@link
+ * PartitionTasks}) and runs the batched phase-1 pass and its own CMux sub-trees ({@link
+ * ColumnTree#answer}), the executors continue the fold as an ordered tree over contiguous
+ * partitions ({@link FoldTasks}), and the driver merges the few spans left into one answer per
+ * query ({@link BatchResult}).
  */
 public final class DistributedPirServer {
   private static final Logger LOG = LogManager.getLogger(DistributedPirServer.class);
@@ -630,8 +634,8 @@ public final class DistributedPirServer {
       if (n > fanIn) {
         int lowest = tree.lowestLevel(parts.bounds());
         // local mode: the merge tasks, which run after the partitions' tasks, read the GGSWs
-        upper = localHandoff ? LocalShared.lazy(memo(() -> levelsFrom(ggsw.get(), lowest)))
-            : share(levelsFrom(ggsw.get(), lowest), broadcasts, driver);
+        upper = localHandoff ? Shared.Local.lazy(memo(() -> FoldTasks.levelsFrom(ggsw.get(), lowest)))
+            : share(FoldTasks.levelsFrom(ggsw.get(), lowest), broadcasts, driver);
       }
       while (n > fanIn) {
         int groups = (n + fanIn - 1) / fanIn;
@@ -669,11 +673,11 @@ public final class DistributedPirServer {
     long t0 = System.nanoTime();
     Shared<T> s;
     if (localHandoff) {
-      s = new LocalShared<>(value);
+      s = new Shared.Local<>(value);
     } else {
       Broadcast<T> b = sc.broadcast(value);
       broadcasts.add(b.id());
-      s = new BroadcastShared<>(b);
+      s = new Shared.Broadcasted<>(b);
     }
     driver[0] += System.nanoTime() - t0;
     return s;
@@ -694,380 +698,4 @@ public final class DistributedPirServer {
     };
   }
 
-  /** A batch's value as its tasks read it; {@link #destroy} once the batch is done. */
-  abstract static class Shared<T> implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
-
-    /** The value (on an executor or, in local mode, in the driver's JVM). */
-    abstract T value();
-
-    /** Releases the value; tasks started later fail. */
-    abstract void destroy();
-  }
-
-  /** A Spark broadcast: serialized into pieces that every executor fetches once. */
-  static final class BroadcastShared<T> extends Shared<T> {
-    private static final long serialVersionUID = 1L;
-    private final Broadcast<T> b;
-
-    BroadcastShared(Broadcast<T> b) {
-      this.b = b;
-    }
-
-    @Override
-    T value() {
-      return b.value();
-    }
-
-    @Override
-    void destroy() {
-      b.destroy();
-    }
-  }
-
-  /**
-   * The driver's object by reference (local mode: the tasks run in the driver's JVM); only an id
-   * travels in the task closure.
-   */
-  static final class LocalShared<T> extends Shared<T> {
-    private static final long serialVersionUID = 1L;
-    private static final java.util.concurrent.ConcurrentHashMap<Long, Object> VALUES =
-        new java.util.concurrent.ConcurrentHashMap<>();
-    private static final java.util.concurrent.atomic.AtomicLong IDS =
-        new java.util.concurrent.atomic.AtomicLong();
-    private final long id;
-
-    LocalShared(T value) {
-      this.id = IDS.incrementAndGet();
-      VALUES.put(id, value);
-    }
-
-    private LocalShared(java.util.function.Supplier<T> value, boolean lazy) {
-      this.id = IDS.incrementAndGet();
-      VALUES.put(id, new Lazy(value));
-    }
-
-    /** A value computed by the first task that reads it ({@code value} must be thread-safe). */
-    static <T> LocalShared<T> lazy(java.util.function.Supplier<T> value) {
-      return new LocalShared<>(value, true);
-    }
-
-    /** The marker of a lazily computed value. */
-    private record Lazy(java.util.function.Supplier<?> supplier) {}
-
-    @Override
-    @SuppressWarnings("unchecked")
-    T value() {
-      Object v = VALUES.get(id);
-      if (v == null) {
-        throw new IllegalStateException("batch value " + id + " is not in this JVM: local"
-            + " hand-off works only in Spark local mode and during its batch");
-      }
-      return (T) (v instanceof Lazy l ? l.supplier().get() : v);
-    }
-
-    @Override
-    void destroy() {
-      VALUES.remove(id);
-    }
-
-    /** Values held now (tests: none after a batch). */
-    static int held() {
-      return VALUES.size();
-    }
-  }
-
-  /** Each query's GGSWs of levels {@code >= from} (lower levels null: the tree never reads them). */
-  static Pmat[][] levelsFrom(Pmat[][] ggsw, int from) {
-    Pmat[][] out = new Pmat[ggsw.length][];
-    for (int q = 0; q < ggsw.length; q++) {
-      out[q] = new Pmat[ggsw[q].length];
-      for (int t = from; t < ggsw[q].length; t++) {
-        out[q][t] = ggsw[q][t];
-      }
-    }
-    return out;
-  }
-
-  /** Keys span i by its group i / fanIn of the next tree level. */
-  static final class GroupKeyFn
-      implements org.apache.spark.api.java.function.PairFunction<FoldSpan, Integer, FoldSpan> {
-    private static final long serialVersionUID = 1L;
-    private final int fanIn;
-
-    GroupKeyFn(int fanIn) {
-      this.fanIn = fanIn;
-    }
-
-    @Override
-    public scala.Tuple2<Integer, FoldSpan> call(FoldSpan s) {
-      return new scala.Tuple2<>(s.index() / fanIn, s);
-    }
-  }
-
-  /** Group g of a tree level goes to partition g. */
-  static final class GroupPartitioner extends org.apache.spark.Partitioner {
-    private static final long serialVersionUID = 1L;
-    private final int groups;
-
-    GroupPartitioner(int groups) {
-      this.groups = groups;
-    }
-
-    @Override
-    public int numPartitions() {
-      return groups;
-    }
-
-    @Override
-    public int getPartition(Object key) {
-      return (Integer) key;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof GroupPartitioner gp && gp.groups == groups;
-    }
-
-    @Override
-    public int hashCode() {
-      return groups;
-    }
-  }
-
-  /** Merges one group's spans in column order into the span of index = the group. */
-  static final class MergeFn implements org.apache.spark.api.java.function.Function2<Integer,
-      java.util.Iterator<FoldSpan>, java.util.Iterator<FoldSpan>> {
-    private static final long serialVersionUID = 1L;
-    private final String paramsId;
-    private final ColumnTree tree;
-    private final Shared<Pmat[][]> ggsw;
-
-    MergeFn(String paramsId, ColumnTree tree, Shared<Pmat[][]> ggsw) {
-      this.paramsId = paramsId;
-      this.tree = tree;
-      this.ggsw = ggsw;
-    }
-
-    @Override
-    public java.util.Iterator<FoldSpan> call(Integer group, java.util.Iterator<FoldSpan> it) {
-      List<FoldSpan> in = new ArrayList<>();
-      it.forEachRemaining(in::add);
-      if (in.isEmpty()) {
-        return java.util.Collections.emptyIterator();
-      }
-      in.sort(Comparator.comparingInt(FoldSpan::first));
-      PirServer server = new PirServer(Presets.byId(paramsId));
-      return List.of(tree.merge(server, in, group, ggsw.value(), executorId())).iterator();
-    }
-  }
-
-  /**
-   * Expands the broadcast {@link QueryBatch} on an executor (each query once per executor and
-   * batch, through {@link ExecutorQueries}; each client's keys once per executor, through {@link
-   * ExecutorKeys}), then answers its partition.
-   */
-  static final class ExpandingAnswerFn extends PartitionAnswerFn<QueryBatch> {
-    private static final long serialVersionUID = 1L;
-    private final Geometry geometry;
-    private final long batch;
-    private final long cacheBytes;
-    private final java.util.Set<String> failQueries;
-
-    ExpandingAnswerFn(String paramsId, Geometry geometry, Shared<QueryBatch> payload,
-        int failFirstAttemptOf, long batch, long cacheBytes, java.util.Set<String> failQueries) {
-      super(paramsId, payload, failFirstAttemptOf);
-      this.geometry = geometry;
-      this.batch = batch;
-      this.cacheBytes = cacheBytes;
-      this.failQueries = new java.util.HashSet<>(failQueries);
-    }
-
-    @Override
-    PreparedQuery[] queries(QueryBatch b, long[] nanos, double position) {
-      int nq = b.size();
-      PreparedQuery[] qs = new PreparedQuery[nq];
-      int start = (int) (position * nq);
-      for (int k = 0; k < nq; k++) {
-        int i = (start + k) % nq;
-        if (failQueries.contains(ExecutorCache.sha256(b.query(i)))) {
-          throw new IllegalStateException("injected executor failure of query " + i
-              + " of the batch");
-        }
-        qs[i] = expanded(b, i, geometry, batch, cacheBytes, nanos);
-      }
-      return qs;
-    }
-
-    /**
-     * Query i of {@code b}, expanded in this JVM once per batch (cached by the SHA-256 of its
-     * bytes and its keys' bytes); the time an expansion takes joins {@code nanos[0]}.
-     */
-    static PreparedQuery expanded(QueryBatch b, int i, Geometry g, long batch, long cacheBytes,
-        long[] nanos) {
-      QueryExpansion ex = QueryExpansion.byId(b.expansionId(i));
-      byte[] query = b.query(i);
-      byte[] keys = b.keys(i);
-      String digest = keys == null ? ExecutorCache.sha256(query)
-          : ExecutorCache.sha256(query, keys);
-      return ExecutorQueries.CACHE.get(digest, batch, MemoryPlan.expandedQueryBytes(ex.server(),
-          g), cacheBytes, () -> {
-            org.jpir.core.PreparedEvaluationKeys pk = keys == null ? null
-                : ExecutorKeys.get(ex, keys, cacheBytes);
-            long t0 = System.nanoTime();
-            PreparedQuery pq = ex.expand(query, pk, g);
-            nanos[0] += System.nanoTime() - t0;
-            return pq;
-          });
-    }
-  }
-
-  /**
-   * Expanded queries (compact or classic) cached per executor JVM by a SHA-256 of their bytes,
-   * bounded in bytes, released when a newer batch starts on the executor.
-   */
-  static final class ExecutorQueries {
-    static final ExecutorCache<PreparedQuery> CACHE = new ExecutorCache<>("expanded queries");
-
-    private ExecutorQueries() {}
-  }
-
-  /**
-   * Prepared evaluation keys cached per executor JVM by the SHA-256 of their wire bytes (kept
-   * across batches, oldest released first when the bound needs room).
-   */
-  static final class ExecutorKeys {
-    static final ExecutorCache<org.jpir.core.PreparedEvaluationKeys> CACHE =
-        new ExecutorCache<>("prepared evaluation keys");
-
-    private ExecutorKeys() {}
-
-    static org.jpir.core.PreparedEvaluationKeys get(QueryExpansion ex, byte[] wire,
-        long limit) {
-      return CACHE.get(ex.id() + ":" + ExecutorCache.sha256(wire), 0, ex.preparedKeysBytes(),
-          limit, () -> ex.prepareKeys(wire));
-    }
-  }
-
-  /** Prepares one partition on an executor. */
-  static final class PrepareFn implements Function<Integer, PreparedPartition> {
-    private static final long serialVersionUID = 1L;
-    private final String paramsId;
-    private final Geometry g;
-    private final ColumnPartitioning parts;
-    private final RecordSourceFactory source;
-
-    PrepareFn(String paramsId, Geometry g, ColumnPartitioning parts, RecordSourceFactory source) {
-      this.paramsId = paramsId;
-      this.g = g;
-      this.parts = parts;
-      this.source = source;
-    }
-
-    @Override
-    public PreparedPartition call(Integer i) {
-      ExecutorChecks.once();
-      Params p = Presets.byId(paramsId);
-      PreparedDatabase db = source.prepare(p, g, parts.first(i), parts.size(i));
-      LOG.info("partition {}: prepared columns [{}, {}) ({} MiB of PVECs)", i, parts.first(i),
-          parts.first(i) + parts.size(i), db.sizeBytes() >> 20);
-      return new PreparedPartition(i, db);
-    }
-  }
-
-  /** "executor=bytes" of a cached partition. */
-  static final class MemoryFn implements Function<PreparedPartition, String> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public String call(PreparedPartition pp) {
-      return executorId() + "=" + pp.database().sizeBytes();
-    }
-  }
-
-  /**
-   * A partition task: fails its first attempt when asked (test hook), gets the batch's prepared
-   * queries from the broadcast value ({@link #queries}), and answers its column range.
-   */
-  abstract static class PartitionAnswerFn<T>
-      implements Function<PreparedPartition, FoldSpan> {
-    private static final long serialVersionUID = 1L;
-    final String paramsId;
-    final Shared<T> payload;
-    private final int failFirstAttemptOf;
-
-    PartitionAnswerFn(String paramsId, Shared<T> payload, int failFirstAttemptOf) {
-      this.paramsId = paramsId;
-      this.payload = payload;
-      this.failFirstAttemptOf = failFirstAttemptOf;
-    }
-
-    /**
-     * The prepared queries of the batch; adds the time spent expanding to {@code nanos[0]}.
-     * {@code position} (the partition's first column / columns, in [0, 1)) is where an
-     * executor-side expansion starts in the batch, so that the tasks of one executor expand
-     * different queries at the same time instead of waiting for each other's.
-     */
-    abstract PreparedQuery[] queries(T value, long[] nanos, double position);
-
-    @Override
-    public FoldSpan call(PreparedPartition pp) {
-      TaskContext tc = TaskContext.get();
-      if (pp.index() == failFirstAttemptOf && tc != null && tc.attemptNumber() == 0) {
-        throw new IllegalStateException("injected failure of the first attempt of partition "
-            + pp.index());
-      }
-      long[] expandNanos = new long[1];
-      double position = pp.database().firstColumn()
-          / (double) pp.database().geometry().cols();
-      PreparedQuery[] qs = queries(payload.value(), expandNanos, position);
-      PirServer server = new PirServer(Presets.byId(paramsId));
-      PirServer.Timings t = new PirServer.Timings();
-      ColumnTree tree = new ColumnTree(pp.database().geometry().cols());
-      return tree.answer(server, pp.database(), qs, pp.index(), t, expandNanos[0], executorId());
-    }
-  }
-
-  /** Answers the broadcast prepared queries (expanded on the driver). */
-  static final class PreparedAnswerFn extends PartitionAnswerFn<PreparedQuery[]> {
-    private static final long serialVersionUID = 1L;
-
-    PreparedAnswerFn(String paramsId, Shared<PreparedQuery[]> queries,
-        int failFirstAttemptOf) {
-      super(paramsId, queries, failFirstAttemptOf);
-    }
-
-    @Override
-    PreparedQuery[] queries(PreparedQuery[] value, long[] nanos, double position) {
-      return value;
-    }
-  }
-
-
-
-  static String executorId() {
-    SparkEnv env = SparkEnv.get();
-    return env == null ? "driver" : env.executorId();
-  }
-
-  /** Logs, once per executor JVM, which kernels run there; loudly when it is the scalar code. */
-  static final class ExecutorChecks {
-    private static volatile boolean done;
-
-    private ExecutorChecks() {}
-
-    static void once() {
-      if (done) {
-        return;
-      }
-      done = true;
-      Kernels.Choice c = Kernels.choice();
-      if (!c.vector()) {
-        LOG.error("executor {} runs the SCALAR kernels ({}): the Vector API is missing here;"
-            + " check spark.executor.extraJavaOptions", executorId(), c);
-      } else {
-        LOG.info("executor {} kernels: {}", executorId(), c);
-      }
-    }
-  }
 }

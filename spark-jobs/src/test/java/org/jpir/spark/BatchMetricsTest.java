@@ -115,7 +115,7 @@ class BatchMetricsTest extends SparkTestBase {
       } else {
         assertTrue(m.broadcastBytes() > 0, m.describe());
       }
-      assertEquals(0, DistributedPirServer.LocalShared.held(), "values released after the batch");
+      assertEquals(0, Shared.Local.held(), "values released after the batch");
       assertTrue(st[0].driver().jobNanos() > 0 && st[0].driver().jobNanos() <= st[0].wallNanos());
     }
   }
