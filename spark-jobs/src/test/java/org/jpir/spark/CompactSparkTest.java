@@ -123,4 +123,43 @@ class CompactSparkTest extends SparkTestBase {
       assertArrayEquals(truth.record(i), bob.decode(a, i), "record " + i);
     }
   }
+
+  @Test
+  void aMixedBatchIsOneSparkJobAndCarriesEachClientsKeysOnce() {
+    int recordSize = CP.server().bytesPerPolynomial();
+    SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 21, recordSize, 13);
+    Geometry g = Geometry.of(CP.server(), 8 * 21, recordSize, 8);
+    DistributedPirServer server = DistributedPirServer.prepare(sc, CP.server(), g, src, 3);
+    server.localHandoff(false); // the broadcast path, as on a cluster
+    CompactClient alice = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
+        "alice", RANDOM);
+    EvaluationKeyStore store = new EvaluationKeyStore(CP);
+    store.register(alice.evaluationKeys());
+    org.jpir.core.PirClient carol = new org.jpir.core.PirClient(CP.server(), g,
+        org.jpir.core.SecretKey.generate(CP.server(), RANDOM), RANDOM);
+    org.jpir.core.CompactQueries compact = new org.jpir.core.CompactQueries(store);
+    long[] idx = {5, 100, 167, 42};
+    List<org.jpir.core.AcceptedQuery> qs = List.of(compact.accept(alice.query(idx[0]), g),
+        compact.accept(alice.query(idx[1]), g), compact.accept(alice.query(idx[2]), g),
+        new org.jpir.core.ClassicQueries(CP.server()).accept(carol.query(idx[3]), g));
+    long queryBytes = 0;
+    for (org.jpir.core.AcceptedQuery q : qs) {
+      queryBytes += q.wire().length;
+    }
+    long keyBytes = store.wire("alice").length;
+    DistributedPirServer.BatchResult r = server.answer(qs,
+        DistributedPirServer.ExpandMode.EXECUTOR);
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    for (int i = 0; i < 3; i++) {
+      assertArrayEquals(truth.record(idx[i]), alice.decode(r.answers()[i], idx[i]));
+    }
+    assertArrayEquals(truth.record(idx[3]), carol.decode(r.answers()[3], idx[3]));
+    SparkBatchMetrics m = r.stats().spark();
+    assertEquals(server.partitioning().count(), m.tasks(), "one job over the partitions: " + m);
+    // alice's keys travel once for her three queries (three copies would be 3 x keyBytes)
+    assertTrue(m.broadcastBytes() >= keyBytes + queryBytes
+        && m.broadcastBytes() < 1.5 * keyBytes + queryBytes + (1 << 16),
+        "broadcast " + m.broadcastBytes() + " for keys of " + keyBytes + " and queries of "
+        + queryBytes + " bytes");
+  }
 }
