@@ -42,6 +42,7 @@ OPTS_FILE="$ROOT/vmp-kernels/target/classes/jpir-jvm.options"
 BENCH_JAR="$ROOT/benchmarks/target/benchmarks.jar"
 SPARK_JAR="$ROOT/spark-jobs/target/jpir-spark.jar"
 SPARK_CP="$ROOT/spark-jobs/target/classpath.txt"
+EXAMPLES_JAR="$ROOT/examples/target/jpir-examples.jar"
 MVN="${MVN:-mvn}"
 
 need_mvn() {
@@ -50,7 +51,7 @@ need_mvn() {
 
 # Rebuild when a jar is missing or any pom/source is newer than it.
 ensure_built() {
-  if [ -f "$BENCH_JAR" ] && [ -f "$OPTS_FILE" ] && [ -f "$SPARK_JAR" ] && [ -f "$SPARK_CP" ] && \
+  if [ -f "$BENCH_JAR" ] && [ -f "$OPTS_FILE" ] && [ -f "$SPARK_JAR" ] && [ -f "$SPARK_CP" ] && [ -f "$EXAMPLES_JAR" ] && \
      [ -z "$(find "$ROOT" -path "$ROOT/.git" -prune -o \( -name 'pom.xml' -o -path '*/src/main/*' \) -newer "$BENCH_JAR" -type f -print -quit)" ]; then
     return
   fi
@@ -59,17 +60,17 @@ ensure_built() {
   "$MVN" -f "$ROOT/pom.xml" -B -q -DskipTests package >&2 || die "build failed"
 }
 
-run_java() { # runs a main class from the benchmarks jar (which bundles the kernels and logging)
+run_java() { # runs a main class from the benchmarks jar (kernels and logging) or the examples jar
   ensure_built
   exec "$JAVA" @"$OPTS_FILE" -Dlog4j2.configurationFile="$ROOT/deploy/conf/log4j2.properties" \
-    ${PIR_JAVA_OPTS:-} -cp "$BENCH_JAR" "$@"
+    ${PIR_JAVA_OPTS:-} -cp "$BENCH_JAR:$EXAMPLES_JAR" "$@"
 }
 
 run_spark() { # main class + args, with Spark on the class path (local mode unless a master is given)
   ensure_built
   exec "$JAVA" @"$OPTS_FILE" -Xmx${PIR_DRIVER_MEMORY:-8g} \
     -Dlog4j2.configurationFile="$ROOT/deploy/conf/log4j2.properties" \
-    ${PIR_JAVA_OPTS:-} -cp "$SPARK_JAR:$(cat "$SPARK_CP")" "$@"
+    ${PIR_JAVA_OPTS:-} -cp "$SPARK_JAR:$EXAMPLES_JAR:$(cat "$SPARK_CP")" "$@"
 }
 
 usage() {

@@ -41,7 +41,7 @@ if [ "${1:-}" != "--report" ]; then
   while read -r master kind mib rows batch; do
     [ -n "$master" ] || continue
     echo "costmodel: point $master $kind ${mib} MiB rows=$rows batch=$batch (load $(cut -d' ' -f1 /proc/loadavg))" >&2
-    PIR_JAVA_OPTS="${PIR_JAVA_OPTS:-} -Djpir.appJar=$ROOT/spark-jobs/target/jpir-spark.jar \
+    PIR_JAVA_OPTS="${PIR_JAVA_OPTS:-} -Djpir.appJar=$ROOT/examples/target/jpir-examples.jar \
       -Dspark.executor.memory=$EXECUTOR_MEMORY -Dspark.scheduler.maxRegisteredResourcesWaitingTime=300s" \
       ./pir spark-java "$MAIN" point --master "$master" --kind "$kind" --mib "$mib" --rows "$rows" \
       --batch "$batch" --batches "$BATCHES" --out "$OUT/points.tsv"

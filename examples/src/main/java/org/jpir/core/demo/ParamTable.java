@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.jpir.core.Answer;
 import org.jpir.core.ClientQuery;
 import org.jpir.core.ColumnEncoder;
@@ -26,8 +27,8 @@ import org.jpir.core.Noise;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.PirServer;
-import org.jpir.core.PlanePacking;
 import org.jpir.core.PlaintextCodec;
+import org.jpir.core.PlanePacking;
 import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.Presets;
@@ -37,6 +38,9 @@ import org.jpir.core.Security;
 import org.jpir.core.Sizes;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.core.Wire;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The parameter table of every preset, from one command: parameters, noise budget, estimated
@@ -49,8 +53,10 @@ import org.jpir.core.Wire;
  * none), {@code --write FILE}, {@code --no-measure} (model columns only). Exits 1 when a record
  * decodes wrong.
  */
-public final class ParamTable {
-  private ParamTable() {}
+@Command(name = "ParamTable", description = "The parameter table: every production preset's N,"
+    + " moduli, noise, security and sizes, with the server time measured.")
+public final class ParamTable implements Callable<Integer> {
+  ParamTable() {}
 
   /** Marker line before the generated table. */
   public static final String BEGIN = "<!-- params:begin -->";
@@ -594,27 +600,43 @@ public final class ParamTable {
     return text.substring(0, b + BEGIN.length()) + "\n" + table + text.substring(e);
   }
 
-  public static void main(String[] args) throws IOException {
-    long mib = 256;
-    int recordSize = SIZE_RECORD;
-    int queries = 2;
-    long largeMib = 64;
-    Path write = null;
-    boolean measure = true;
-    for (int i = 0; i < args.length; i++) {
-      String v = i + 1 < args.length ? args[i + 1] : null;
-      switch (args[i]) {
-        case "--no-measure": measure = false; continue;
-        case "--mib": mib = Long.parseLong(need(v, args[i])); break;
-        case "--record-size": recordSize = Integer.parseInt(need(v, args[i])); break;
-        case "--queries": queries = Integer.parseInt(need(v, args[i])); break;
-        case "--large-mib": largeMib = Long.parseLong(need(v, args[i])); break;
-        case "--write": write = Path.of(need(v, args[i])); break;
-        default: throw new IllegalArgumentException("unknown option '" + args[i] + "' (known:"
-            + " --mib --record-size --queries --large-mib --write --no-measure)");
-      }
-      i++;
-    }
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+  boolean help;
+
+  @Option(names = "--mib", description = "database size measured (default: ${DEFAULT-VALUE})")
+  long mib = 256;
+
+  @Option(names = "--record-size", description = "record size measured (default:"
+      + " ${DEFAULT-VALUE})")
+  int recordSize = SIZE_RECORD;
+
+  @Option(names = "--queries", description = "queries timed per preset (default:"
+      + " ${DEFAULT-VALUE})")
+  int queries = 2;
+
+  @Option(names = "--large-mib", description = "database of 30 KiB records measured (default:"
+      + " ${DEFAULT-VALUE})")
+  long largeMib = 64;
+
+  @Option(names = "--write", description = "a file whose table between the markers is"
+      + " replaced")
+  Path write;
+
+  @Option(names = "--no-measure", negatable = false, description = "sizes and estimates only")
+  boolean noMeasure;
+
+  /** The command line as given (echoed into the table). */
+  private String[] args = new String[0];
+
+  public static void main(String[] args) {
+    ParamTable t = new ParamTable();
+    t.args = args.clone();
+    System.exit(new CommandLine(t).execute(args));
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    boolean measure = !noMeasure;
     List<Row> rows = new ArrayList<>();
     List<Measurement> ms = measure ? new ArrayList<>() : null;
     boolean ok = true;
@@ -639,13 +661,6 @@ public final class ParamTable {
       Files.writeString(write, replaceBetweenMarkers(text, table));
       System.err.println("wrote the table into " + write);
     }
-    System.exit(ok ? 0 : 1);
-  }
-
-  private static String need(String v, String opt) {
-    if (v == null) {
-      throw new IllegalArgumentException("option " + opt + " needs a value");
-    }
-    return v;
+    return ok ? 0 : 1;
   }
 }

@@ -7,33 +7,38 @@ import org.jpir.core.Params;
 import org.jpir.core.PlanePacking;
 import org.jpir.core.Presets;
 import org.jpir.core.Sizes;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Prints where the bytes of a query, an answer and the evaluation keys go ({@link Sizes}) for a
  * preset and a database, at the geometry the preset would choose (for records spanning planes
- * also the shared-mask answer and the packing key, {@link PlanePacking}). Options: {@code
- * --preset ID} (default onionpir-4096-compact-128; a classic preset prints the classic query),
- * {@code --mib M} (default 1024), {@code --record-size B} (default 3072).
+ * also the shared-mask answer and the packing key, {@link PlanePacking}); a classic preset
+ * prints the classic query.
  */
-public final class SizeReport {
-  private SizeReport() {}
+@Command(name = "SizeReport", description = "Where the bytes of a query, an answer and the"
+    + " evaluation keys go, at the geometry the preset chooses.")
+public final class SizeReport implements Runnable {
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+  boolean help;
+
+  @Option(names = "--preset", description = "a compact or classic preset (default:"
+      + " ${DEFAULT-VALUE})")
+  String preset = CompactParams.ONIONPIR_4096_COMPACT.id();
+
+  @Option(names = "--mib", description = "database size in MiB (default: ${DEFAULT-VALUE})")
+  long mib = 1024;
+
+  @Option(names = "--record-size", description = "bytes per record (default: ${DEFAULT-VALUE})")
+  int recordSize = 3072;
 
   public static void main(String[] args) {
-    String preset = CompactParams.ONIONPIR_4096_COMPACT.id();
-    long mib = 1024;
-    int recordSize = 3072;
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      switch (args[i]) {
-        case "--preset": preset = args[i + 1]; break;
-        case "--mib": mib = Long.parseLong(args[i + 1]); break;
-        case "--record-size": recordSize = Integer.parseInt(args[i + 1]); break;
-        default: throw new IllegalArgumentException("unknown option '" + args[i]
-            + "' (known: --preset --mib --record-size)");
-      }
-    }
-    if (args.length % 2 != 0) {
-      throw new IllegalArgumentException("option " + args[args.length - 1] + " needs a value");
-    }
+    System.exit(new CommandLine(new SizeReport()).execute(args));
+  }
+
+  @Override
+  public void run() {
     long count = Math.max(1, (mib << 20) / recordSize);
     CompactParams cp = null;
     for (CompactParams c : CompactParams.all()) {

@@ -45,6 +45,9 @@ import org.jpir.spark.MemoryPlan;
 import org.jpir.spark.SparkBatchMetrics;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.SyntheticSourceFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The cost model of the {@code answer} job, its measurements and its check (a documented
@@ -71,6 +74,8 @@ import org.jpir.spark.SyntheticSourceFactory;
  * {@code classic-driver} (expanded on the driver, the prepared matrices broadcast) and {@code
  * compact} (compact queries and evaluation keys, expanded on the executors).
  */
+@Command(name = "CostModel", mixinStandardHelpOptions = true, subcommandsRepeatable = false,
+    description = "The cluster cost model: calibrate, measure points, report.")
 public final class CostModel {
   private CostModel() {}
 
@@ -78,33 +83,42 @@ public final class CostModel {
   static final CompactParams CP = CompactParams.ONIONPIR_4096_COMPACT;
   static final int FAN_IN = 8;
 
-  public static void main(String[] args) throws Exception {
-    if (args.length == 0) {
-      throw new IllegalArgumentException("usage: CostModel calibrate|point|report [options]");
-    }
-    Map<String, String> o = new LinkedHashMap<>();
-    for (int i = 1; i < args.length; i += 2) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("option " + args[i] + " needs a value");
-      }
-      o.put(args[i].substring(2), args[i + 1]);
-    }
-    switch (args[0]) {
-      case "calibrate" -> calibrate(Path.of(need(o, "out")), Integer.parseInt(o.getOrDefault(
-          "rows", "37")));
-      case "point" -> point(o);
-      case "report" -> report(Path.of(need(o, "rates")), Path.of(need(o, "points")),
-          Path.of(need(o, "out")), o.getOrDefault("commands", ""));
-      default -> throw new IllegalArgumentException("unknown command " + args[0]);
-    }
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new CostModel()).execute(args));
   }
 
-  private static String need(Map<String, String> o, String k) {
-    String v = o.get(k);
-    if (v == null) {
-      throw new IllegalArgumentException("missing --" + k);
-    }
-    return v;
+  @Command(name = "calibrate", mixinStandardHelpOptions = true,
+      description = "Measure the rates on this machine.")
+  int calibrateCmd(@Option(names = "--out", required = true, description = "rates file") Path out,
+      @Option(names = "--rows", defaultValue = "37", description = "rows of the calibration"
+          + " database (default: ${DEFAULT-VALUE})") int rows) throws Exception {
+    calibrate(out, rows);
+    return 0;
+  }
+
+  @Command(name = "point", mixinStandardHelpOptions = true,
+      description = "Measure one point and append it to a TSV file.")
+  int pointCmd(@Option(names = "--master", required = true) String master,
+      @Option(names = "--mib", required = true) long mib,
+      @Option(names = "--rows", defaultValue = "0", description = "0: the chosen geometry")
+          int rows,
+      @Option(names = "--batch", required = true) int batch,
+      @Option(names = "--batches", defaultValue = "4") int batches,
+      @Option(names = "--kind", defaultValue = "classic",
+          description = "classic, classic-driver or compact") String kind,
+      @Option(names = "--out", required = true) Path out) throws Exception {
+    point(master, mib, rows, batch, batches, kind, out);
+    return 0;
+  }
+
+  @Command(name = "report", mixinStandardHelpOptions = true,
+      description = "Check the model against the points and write the prediction grid.")
+  int reportCmd(@Option(names = "--rates", required = true) Path rates,
+      @Option(names = "--points", required = true) Path points,
+      @Option(names = "--out", required = true) Path out,
+      @Option(names = "--commands", defaultValue = "") String commands) throws Exception {
+    report(rates, points, out, commands);
+    return 0;
   }
 
   // ---------------------------------------------------------------- rates
@@ -338,14 +352,8 @@ public final class CostModel {
       "bcast_bytes", "bcast_fetched_bytes", "drv_bcast_ms", "drv_job_ms", "drv_merge_ms",
       "expand_s", "load1"};
 
-  static void point(Map<String, String> o) throws Exception {
-    String master = need(o, "master");
-    long mib = Long.parseLong(need(o, "mib"));
-    int rows = Integer.parseInt(o.getOrDefault("rows", "0"));
-    int batch = Integer.parseInt(need(o, "batch"));
-    int batches = Integer.parseInt(o.getOrDefault("batches", "4"));
-    String kind = o.getOrDefault("kind", "classic");
-    Path out = Path.of(need(o, "out"));
+  static void point(String master, long mib, int rows, int batch, int batches, String kind,
+      Path out) throws Exception {
     Params p = kind.equals("compact") ? CP.server() : P;
     int rs = p.bytesPerPolynomial();
     long count = (mib << 20) / rs;

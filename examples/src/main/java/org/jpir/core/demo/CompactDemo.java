@@ -3,6 +3,7 @@ package org.jpir.core.demo;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.jpir.core.Answer;
 import org.jpir.core.CompactClient;
 import org.jpir.core.CompactExpander;
@@ -17,6 +18,9 @@ import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.core.Wire;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Compact queries on one core: keygen, key upload, compact queries through the wire format,
@@ -25,39 +29,42 @@ import org.jpir.core.Wire;
  * expansion alone at the default geometry of a G MiB database (expansion depends only on rows
  * and columns, not on the data) and extrapolates phase 1 linearly in columns from the measured
  * database. Exits 1 if any record is wrong.
- *
- * <p>Options: {@code --preset ID} (default onionpir-4096-compact-128), {@code --mib M}
- * (database, default 16), {@code --record-size B} (default 1024), {@code --rows R} (rows of the
- * measured database; default: those of CompactParams.chooseGeometry for --geometry-mib),
- * {@code --queries Q} (default 4; the first is warm-up and not timed), {@code --geometry-mib G} (default 1024).
+
  */
-public final class CompactDemo {
-  private CompactDemo() {}
+@Command(name = "CompactDemo", description = "Compact queries in one JVM: expansion, phase 1"
+    + " and phase 2 timed, every record checked; exit 1 if any is wrong.")
+public final class CompactDemo implements Callable<Integer> {
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+  boolean help;
+
+  @Option(names = "--preset", description = "compact preset (default: ${DEFAULT-VALUE})")
+  String preset = CompactParams.ONIONPIR_4096_COMPACT.id();
+
+  @Option(names = "--mib", description = "database measured, MiB (default: ${DEFAULT-VALUE})")
+  long mib = 16;
+
+  @Option(names = "--record-size", description = "bytes per record (default: ${DEFAULT-VALUE})")
+  int recordSize = 1024;
+
+  @Option(names = "--rows", description = "rows of the measured database (default: those the"
+      + " preset chooses for --geometry-mib)")
+  int rowsOpt = -1;
+
+  @Option(names = "--queries", description = "queries; the first is warm-up and not timed"
+      + " (default: ${DEFAULT-VALUE})")
+  int queries = 4;
+
+  @Option(names = "--geometry-mib", description = "database whose geometry is timed, MiB"
+      + " (default: ${DEFAULT-VALUE})")
+  long geometryMib = 1024;
 
   public static void main(String[] args) {
-    CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;
-    long mib = 16;
-    int recordSize = 1024;
-    int rowsOpt = -1;
-    int queries = 4;
-    long geometryMib = 1024;
-    for (int i = 0; i < args.length; i++) {
-      String v = i + 1 < args.length ? args[i + 1] : null;
-      if (v == null) {
-        throw new IllegalArgumentException("option " + args[i] + " needs a value");
-      }
-      switch (args[i]) {
-        case "--preset": cp = CompactParams.byId(v); break;
-        case "--mib": mib = Long.parseLong(v); break;
-        case "--record-size": recordSize = Integer.parseInt(v); break;
-        case "--rows": rowsOpt = Integer.parseInt(v); break;
-        case "--queries": queries = Integer.parseInt(v); break;
-        case "--geometry-mib": geometryMib = Long.parseLong(v); break;
-        default: throw new IllegalArgumentException("unknown option '" + args[i] + "' (known:"
-            + " --preset --mib --record-size --rows --queries --geometry-mib)");
-      }
-      i++;
-    }
+    System.exit(new CommandLine(new CompactDemo()).execute(args));
+  }
+
+  @Override
+  public Integer call() {
+    CompactParams cp = CompactParams.byId(preset);
     Params p = cp.server();
     Geometry big = cp.chooseGeometry((Math.max(geometryMib, mib) << 20) / recordSize,
         recordSize);
@@ -161,7 +168,7 @@ public final class CompactDemo {
       out("%d MiB geometry, CPU time: expansion %.3f s measured, phases 1+2 %.3f s extrapolated;"
           + " expansion share %.1f%%", geometryMib, bce, bca, 100 * bce / (bce + bca));
     }
-    System.exit(ok ? 0 : 1);
+    return ok ? 0 : 1;
   }
 
   private static void out(String f, Object... a) {

@@ -3,6 +3,7 @@ package org.jpir.core.demo;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.jpir.core.Answer;
 import org.jpir.core.ClientQuery;
 import org.jpir.core.Geometry;
@@ -18,48 +19,49 @@ import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.core.Wire;
 import org.jpir.vmp.Kernels;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The single-JVM PIR demo: generates a seeded synthetic database, prepares it, makes queries
  * for random indices (first and last included), answers them through the wire format, decodes
  * them and checks every record against the generator; prints sizes, per-phase times and the
  * throughput in raw database bytes per second on one core. Exits 1 if any record is wrong.
- *
- * <p>Options: {@code --mib M} (database size, default 64), {@code --record-size B} (default
- * 1024), {@code --queries Q} (default 4), {@code --preset ID} (default onionpir-4096-128),
- * {@code --max-rows R} (default 1024), {@code --seed S}.
  */
-public final class LocalDemo {
-  private LocalDemo() {}
+@Command(name = "local-demo", description = "The PIR protocol in one JVM on a generated"
+    + " database: every record checked; exit 1 if any is wrong.")
+public final class LocalDemo implements Callable<Integer> {
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+  boolean help;
+
+  @Option(names = "--mib", description = "database size in MiB (default: ${DEFAULT-VALUE})")
+  long mib = 64;
+
+  @Option(names = "--record-size", description = "bytes per record (default: ${DEFAULT-VALUE})")
+  int recordSize = 1024;
+
+  @Option(names = "--queries", description = "queries (default: ${DEFAULT-VALUE})")
+  int queries = 4;
+
+  @Option(names = "--preset", description = "parameter preset (default: ${DEFAULT-VALUE})")
+  String preset = Presets.ONIONPIR_4096.id();
+
+  @Option(names = "--max-rows", description = "most rows of the geometry (default:"
+      + " ${DEFAULT-VALUE})")
+  int maxRows = 1024;
+
+  @Option(names = "--seed", description = "seed of the generated records (default:"
+      + " ${DEFAULT-VALUE})")
+  long seed = 2026;
 
   public static void main(String[] args) {
-    long mib = 64;
-    int recordSize = 1024;
-    int queries = 4;
-    int maxRows = 1024;
-    long seed = 2026;
-    Params p = Presets.ONIONPIR_4096;
-    for (int i = 0; i < args.length; i++) {
-      String v = i + 1 < args.length ? args[i + 1] : null;
-      switch (args[i]) {
-        case "--mib": mib = Long.parseLong(need(v, args[i])); i++; break;
-        case "--record-size": recordSize = Integer.parseInt(need(v, args[i])); i++; break;
-        case "--queries": queries = Integer.parseInt(need(v, args[i])); i++; break;
-        case "--preset": p = Presets.byId(need(v, args[i])); i++; break;
-        case "--max-rows": maxRows = Integer.parseInt(need(v, args[i])); i++; break;
-        case "--seed": seed = Long.parseLong(need(v, args[i])); i++; break;
-        default: throw new IllegalArgumentException("unknown option '" + args[i] + "' (known:"
-            + " --mib --record-size --queries --preset --max-rows --seed)");
-      }
-    }
-    System.exit(run(p, mib, recordSize, queries, maxRows, seed) ? 0 : 1);
+    System.exit(new CommandLine(new LocalDemo()).execute(args));
   }
 
-  private static String need(String v, String opt) {
-    if (v == null) {
-      throw new IllegalArgumentException("option " + opt + " needs a value");
-    }
-    return v;
+  @Override
+  public Integer call() {
+    return run(Presets.byId(preset), mib, recordSize, queries, maxRows, seed) ? 0 : 1;
   }
 
   static boolean run(Params p, long mib, int recordSize, int queries, int maxRows, long seed) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.Params;
@@ -21,6 +22,9 @@ import org.jpir.spark.HadoopStoredSourceFactory;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.Storage;
 import org.jpir.spark.VersionWatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The update benchmark (a documented harness, not JMH: each point takes seconds). On a stored
@@ -32,26 +36,47 @@ import org.jpir.spark.VersionWatch;
  * ({@link VersionWatch#poll}: changed partitions prepared again, the rest passed through). Prints
  * the medians and the ratio (apply + switch) / full prepare.
  *
- * <p>Usage: {@code UpdateBench --db DIR [--fraction 0.01] [--rounds 3] [--partitions 16]
- * [--pattern contiguous|random] [--master local[2]] [--seed S]}.
  */
-public final class UpdateBench {
-  private UpdateBench() {}
+@Command(name = "UpdateBench", mixinStandardHelpOptions = true,
+    description = "Times full prepares against updates of a fraction of the records.")
+public final class UpdateBench implements Callable<Integer> {
+  @Option(names = "--db", required = true, description = "a stored database (updated in place)")
+  java.nio.file.Path db;
+
+  @Option(names = "--fraction", defaultValue = "0.01", description = "records changed per"
+      + " update (default: ${DEFAULT-VALUE})")
+  double fraction;
+
+  @Option(names = "--rounds", defaultValue = "3", description = "default: ${DEFAULT-VALUE}")
+  int rounds;
+
+  @Option(names = "--partitions", defaultValue = "16", description = "default: ${DEFAULT-VALUE}")
+  int partitions;
+
+  @Option(names = "--pattern", defaultValue = "contiguous", description = "contiguous or random")
+  String pattern;
+
+  @Option(names = "--master", defaultValue = "local[2]", description = "default: ${DEFAULT-VALUE}")
+  String master;
+
+  @Option(names = "--seed", defaultValue = "1", description = "default: ${DEFAULT-VALUE}")
+  long seed;
 
   /** Runs the benchmark (arguments above). */
-  public static void main(String[] args) throws Exception {
-    java.util.Map<String, String> o = new java.util.HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      o.put(args[i], args[i + 1]);
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new UpdateBench()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    String uri = Storage.at(db.toAbsolutePath().toUri().toString()).toString();
+    if (!pattern.equals("random") && !pattern.equals("contiguous")) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--pattern must be"
+          + " contiguous or random, not '" + pattern + "'");
     }
-    String uri = Storage.at(java.nio.file.Path.of(o.get("--db")).toAbsolutePath().toUri()
-        .toString()).toString();
-    double fraction = Double.parseDouble(o.getOrDefault("--fraction", "0.01"));
-    int rounds = Integer.parseInt(o.getOrDefault("--rounds", "3"));
-    int partitions = Integer.parseInt(o.getOrDefault("--partitions", "16"));
-    boolean random = o.getOrDefault("--pattern", "contiguous").equals("random");
-    SplittableRandom rnd = new SplittableRandom(Long.parseLong(o.getOrDefault("--seed", "1")));
-    SparkConf conf = SparkSetup.conf("jpir update bench", o.getOrDefault("--master", "local[2]"));
+    boolean random = pattern.equals("random");
+    SplittableRandom rnd = new SplittableRandom(seed);
+    SparkConf conf = SparkSetup.conf("jpir update bench", master);
     if (!conf.contains("spark.memory.fraction")) {
       conf.set("spark.memory.fraction", "0.8"); // both versions are cached while switching
     }
@@ -123,6 +148,7 @@ public final class UpdateBench {
           Arrays.toString(apply), s, Arrays.toString(sw), counts, (a + s) / f);
       server.unpersist();
     }
+    return 0;
   }
 
   private static double median(double[] x) {

@@ -5,19 +5,32 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jpir.datasets.KeyValueList;
 import org.jpir.datasets.keyword.KeywordTable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * Measures how often cuckoo placement needs the stash: builds {@code trials} tables of {@code n}
  * keys at {@code load} (3 choices, 1 slot) with seeds 1..trials and prints the stash sizes.
- * Usage: CuckooStats [n] [trials] [load].
  */
-public final class CuckooStats {
-  private CuckooStats() {}
+@Command(name = "CuckooStats", mixinStandardHelpOptions = true,
+    description = "Stash sizes of cuckoo tables over seeds 1..trials.")
+public final class CuckooStats implements Runnable {
+  @Parameters(index = "0", arity = "0..1", description = "keys (default: ${DEFAULT-VALUE})")
+  int n = 100_000;
+
+  @Parameters(index = "1", arity = "0..1", description = "tables (default: ${DEFAULT-VALUE})")
+  int trials = 20;
+
+  @Parameters(index = "2", arity = "0..1", description = "load (default: ${DEFAULT-VALUE})")
+  double load = 0.85;
 
   public static void main(String[] args) {
-    int n = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
-    int trials = args.length > 1 ? Integer.parseInt(args[1]) : 20;
-    double load = args.length > 2 ? Double.parseDouble(args[2]) : 0.85;
+    System.exit(new CommandLine(new CuckooStats()).execute(args));
+  }
+
+  @Override
+  public void run() {
     List<byte[]> k = new ArrayList<>(n);
     List<byte[]> v = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {

@@ -4,19 +4,33 @@ import java.util.Locale;
 import org.jpir.core.CompactParams;
 import org.jpir.core.Noise;
 import org.jpir.core.Params;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Prints the noise budget of a compact preset (default onionpir-4096-compact-128) from the
  * closed forms in {@link Noise}: every step's standard deviation as log2 on the torus, and the
  * failure probability per coefficient, at several geometries (rows x cols), for two packed
- * GLWEs and for the layout the query uses ({@link CompactParams#layout}). Option: the preset id.
+ * GLWEs and for the layout the query uses ({@link CompactParams#layout}).
  */
-public final class CompactBudget {
-  private CompactBudget() {}
+@Command(name = "CompactBudget", description = "The noise budget of a compact preset from the"
+    + " closed forms, step by step, at several geometries.")
+public final class CompactBudget implements Runnable {
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+  boolean help;
+
+  @Parameters(arity = "0..1", description = "the compact preset (default: ${DEFAULT-VALUE})")
+  String preset = CompactParams.ONIONPIR_4096_COMPACT.id();
 
   public static void main(String[] args) {
-    CompactParams cp = args.length > 0 ? CompactParams.byId(args[0])
-        : CompactParams.ONIONPIR_4096_COMPACT;
+    System.exit(new CommandLine(new CompactBudget()).execute(args));
+  }
+
+  @Override
+  public void run() {
+    CompactParams cp = CompactParams.byId(preset);
     Params s = cp.server();
     Params k = cp.keys();
     out("preset %s: N=%d, keys q=2^%d sigma=%.1f (torus std 2^%.2f, 128-bit floor 2^%.2f),"

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.Answer;
@@ -20,6 +21,9 @@ import org.jpir.spark.DistributedPirServer;
 import org.jpir.spark.Placement;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.SyntheticSourceFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Placement and recovery on a cluster whose executors are child processes of this JVM
@@ -28,36 +32,41 @@ import org.jpir.spark.SyntheticSourceFactory;
  * the next batch at once (recovery: kill to that batch answered), waits for the master's
  * replacement executor, answers a third batch (which first moves partitions onto it) and prints
  * the partitions per executor again. Every answer is decoded and compared with the generator.
- * Output: {@code placement: key=value} lines. Usage: {@code PlacementRecovery [--master M]
- * [--preset ID] [--cols C] [--record-size S] [--rows R] [--partitions P] [--queries Q]}. Needs
+ * Output: {@code placement: key=value} lines. Needs
  * {@code SPARK_HOME} (a folder with a {@code jars/} folder), {@code SPARK_SCALA_VERSION=2.13};
  * the executors' class path is {@code -Djpir.appJar} or this JVM's.
  */
-public final class PlacementRecovery {
-  private PlacementRecovery() {}
+@Command(name = "PlacementRecovery", mixinStandardHelpOptions = true,
+    description = "Placement and recovery after an executor is killed, on local-cluster.")
+public final class PlacementRecovery implements Callable<Integer> {
+  @Option(names = "--master", description = "default: ${DEFAULT-VALUE}")
+  String master = "local-cluster[3,1,1024]";
+
+  @Option(names = "--preset", description = "default: ${DEFAULT-VALUE}")
+  String preset = Presets.ONIONPIR_4096.id();
+
+  @Option(names = "--cols", description = "database columns (default: 768)")
+  int cols;
+
+  @Option(names = "--record-size", description = "default: ${DEFAULT-VALUE}")
+  int recordSize = 1792;
+
+  @Option(names = "--rows", description = "default: ${DEFAULT-VALUE}")
+  int rows = 1;
+
+  @Option(names = "--partitions", description = "default: planned from the executors")
+  int partitions;
+
+  @Option(names = "--queries", description = "queries per batch (default: ${DEFAULT-VALUE})")
+  int queries = 2;
 
   /** Runs the scenario; exits 1 when an answer is wrong. */
-  public static void main(String[] args) throws Exception {
-    String master = "local-cluster[3,1,1024]";
-    String preset = Presets.ONIONPIR_4096.id();
-    int cols = 0;
-    int recordSize = 1792;
-    int rows = 1;
-    int partitions = 0;
-    int queries = 2;
-    for (int i = 0; i < args.length; i += 2) {
-      String v = args[i + 1];
-      switch (args[i]) {
-        case "--master" -> master = v;
-        case "--preset" -> preset = v;
-        case "--cols" -> cols = Integer.parseInt(v);
-        case "--record-size" -> recordSize = Integer.parseInt(v);
-        case "--rows" -> rows = Integer.parseInt(v);
-        case "--partitions" -> partitions = Integer.parseInt(v);
-        case "--queries" -> queries = Integer.parseInt(v);
-        default -> throw new IllegalArgumentException("unknown option " + args[i]);
-      }
-    }
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new PlacementRecovery()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
     Params p = Presets.byId(preset);
     if (cols <= 0) {
       cols = 6 * 128;
@@ -112,9 +121,7 @@ public final class PlacementRecovery {
       ok &= batch(server, client, truth, count, queries, rnd, "batch4");
       out("steady_batch_s", secs(System.nanoTime() - t4));
       out("exact", Boolean.toString(ok));
-      if (!ok) {
-        System.exit(1);
-      }
+      return ok ? 0 : 1;
     }
   }
 
