@@ -452,8 +452,8 @@ public final class SimdStudy {
         throw new IllegalArgumentException("--reuse: no files of job '" + job + "' in " + from);
       }
       out.addProperty(job, copied + " files from " + from.getFileName() + " (revision "
-          + SimdReport.str(old, "revision") + ", started " + SimdReport.str(old, "started") + "; "
-          + SimdReport.str(old, "warmup") + ")");
+          + SimdData.str(old, "revision") + ", started " + SimdData.str(old, "started") + "; "
+          + SimdData.str(old, "warmup") + ")");
     }
     return out;
   }
