@@ -77,6 +77,8 @@ final class SimdComparisons {
   final Map<String, List<Speedup>> speedups = new LinkedHashMap<>();
   final SampleSizes sampleSizes;
   final List<Ceiling> ceilings = new ArrayList<>();
+  /** The chains of the run's {@code peakFma} loop ({@link SimdData#fmaChains}). */
+  final int fmaChains;
   final double streamGbs;
   final double peakGflops;
   /** Cells with 3 or more forks (those the spread is judged on). */
@@ -92,6 +94,7 @@ final class SimdComparisons {
 
   SimdComparisons(SimdData data) {
     this.data = data;
+    fmaChains = SimdData.fmaChains(data.env);
     for (List<Comparison> group : List.of(DECOMPOSITION, JDK)) {
       for (Comparison c : group) {
         List<Speedup> s = compare(c);
@@ -109,7 +112,7 @@ final class SimdComparisons {
         continue;
       }
       double amount = c.o.method().equals("streamRead") ? MachineBench.STREAM_BYTES
-          : c.o.method().equals("peakFma") ? MachineBench.FMA_FLOPS : 0;
+          : c.o.method().equals("peakFma") ? MachineBench.peakFmaFlops(fmaChains) : 0;
       if (amount > 0) {
         Ceiling k = new Ceiling(c.o.method(), amount / c.median, amount / c.ci[1],
             amount / c.ci[0]);

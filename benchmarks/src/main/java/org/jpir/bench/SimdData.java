@@ -101,6 +101,14 @@ final class SimdData {
     return jdks;
   }
 
+  /**
+   * The chains of the {@code peakFma} loop that measured {@code env}'s ceilings: its {@code
+   * fmaChains}, or 16 for the runs from before it was recorded (when the loop had 16).
+   */
+  static int fmaChains(JsonObject env) {
+    return env.has("fmaChains") ? env.get("fmaChains").getAsInt() : 16;
+  }
+
   /** A string field of {@code env.json}, or "?" when it has none. */
   String env(String key) {
     return str(env, key);

@@ -65,9 +65,11 @@ public final class SimdReport {
             join(sizes.below().entrySet(), "; ", e -> e.getKey() + " (" + e.getValue() + ")")),
         "variants", variants(d.env),
         "resamples", SimdData.RESAMPLES,
-        "ceilings", join(c.ceilings, "\n", k -> TEMPLATE.fill(k.method().equals("streamRead")
-            ? "ceiling-stream" : "ceiling-fma", "value", fmt(k.value()), "lo", fmt(k.lo()),
-            "hi", fmt(k.hi()))),
+        "ceilings", join(c.ceilings, "\n", k -> k.method().equals("streamRead")
+            ? TEMPLATE.fill("ceiling-stream", "value", fmt(k.value()), "lo", fmt(k.lo()),
+                "hi", fmt(k.hi()))
+            : TEMPLATE.fill("ceiling-fma", "chains", c.fmaChains, "value", fmt(k.value()),
+                "lo", fmt(k.lo()), "hi", fmt(k.hi()))),
         "timeHeads", join(present, "", v -> " " + v + " |"),
         "timeAligns", join(present, "", v -> "---:|"),
         "times", times(d, present),
