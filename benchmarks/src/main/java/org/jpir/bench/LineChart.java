@@ -22,6 +22,7 @@ public final class LineChart {
   private boolean logY;
   private boolean integerX;
 
+  /** An empty chart with these title and axis labels. */
   public LineChart(String title, String xLabel, String yLabel) {
     this.title = title;
     this.xLabel = xLabel;

@@ -29,6 +29,7 @@ public final class RatioChart {
   private final List<String> groups = new ArrayList<>();
   private final Map<String, Map<String, double[]>> series = new LinkedHashMap<>();
 
+  /** An empty chart with this title and y-axis label. */
   public RatioChart(String title, String yLabel) {
     this.title = title;
     this.yLabel = yLabel;
