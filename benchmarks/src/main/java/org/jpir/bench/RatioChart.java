@@ -3,7 +3,6 @@ package org.jpir.bench;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
-import java.text.DecimalFormat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,6 +29,7 @@ public final class RatioChart {
   private final List<String> groups = new ArrayList<>();
   private final Map<String, Map<String, double[]>> series = new LinkedHashMap<>();
 
+  /** An empty chart with this title and y-axis label. */
   public RatioChart(String title, String yLabel) {
     this.title = title;
     this.yLabel = yLabel;
@@ -76,20 +76,18 @@ public final class RatioChart {
     SymbolAxis x = new SymbolAxis(null, groups.toArray(new String[0]));
     x.setVerticalTickLabels(true);
     x.setGridBandsVisible(false);
-    LogAxis y = new LogAxis(yLabel + " (log scale)");
-    y.setRange(lo / 1.15, hi * 1.15); // 1, the reference line, always in view
-    y.setNumberFormatOverride(new DecimalFormat("0.###"));
+    // 1, the reference line, always in view
+    LogAxis y = ChartStyle.log2Axis(yLabel, lo / 1.15, hi * 1.15);
     XYErrorRenderer r = new XYErrorRenderer();
     r.setDefaultLinesVisible(false);
     r.setDefaultShapesVisible(true);
     r.setDrawXError(false);
     r.setErrorStroke(new BasicStroke(1.5f));
     XYPlot plot = new XYPlot(data, x, y, r);
-    plot.setBackgroundPaint(Color.WHITE);
-    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    plot.setDomainGridlinesVisible(false);
     plot.addRangeMarker(new ValueMarker(1.0, Color.DARK_GRAY, new BasicStroke(1f)));
     JFreeChart chart = new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true);
-    chart.setBackgroundPaint(Color.WHITE);
+    ChartStyle.apply(chart, plot, r);
     ChartUtils.saveChartAsPNG(file.toFile(), chart, Math.max(720, 80 + 40 * groups.size()), 620);
   }
 }

@@ -18,8 +18,9 @@ public final class ScalingPlot {
     List<String> lines = Files.readAllLines(Path.of(args[0]));
     List<String> head = Arrays.asList(lines.get(0).split(","));
     LineChart thr = new LineChart("answer job throughput (raw database GB/s)", "executors (1 core)",
-        "GB/s");
-    LineChart phases = new LineChart("task seconds per query", "executors (1 core)", "s");
+        "GB/s").integerX();
+    LineChart phases = new LineChart("task seconds per query", "executors (1 core)", "s")
+        .integerX();
     for (String l : lines.subList(1, lines.size())) {
       String[] f = l.split(",");
       double ex = Double.parseDouble(f[head.indexOf("executors")]);

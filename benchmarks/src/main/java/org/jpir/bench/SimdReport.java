@@ -1,65 +1,42 @@
 package org.jpir.bench;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.jpir.bench.SimdComparisons.Bound;
+import org.jpir.bench.SimdComparisons.Comparison;
+import org.jpir.bench.SimdComparisons.LayoutRow;
+import org.jpir.bench.SimdComparisons.Speedup;
+import org.jpir.bench.SimdComparisons.Spread;
+import org.jpir.bench.SimdData.Cell;
 
 /**
- * Renders the SIMD study's report ({@link SimdStudy}) from a raw directory alone: the JMH JSON
- * files {@code variant__job.json} and {@code env.json}. Writes the markdown report and PNG plots
- * (into the raw directory, linked from the report).
+ * Renders the SIMD study's report ({@link SimdStudy}) from a raw directory alone: the data
+ * ({@link SimdData}), what it says ({@link SimdComparisons}) and the plots ({@link SimdPlots},
+ * PNG files written into the raw directory) poured into the Markdown template {@code
+ * simd-report.md}, which holds the report's prose.
  */
 public final class SimdReport {
-  static final int RESAMPLES = 2000;
-  static final List<String> OPS = List.of("fft", "ifft", "fromZnx", "toZnx", "reim4Extract",
-      "normalize", "pmatPrepare", "pvecPrepare", "applyDftToDft", "applyPvecToDft",
-      "multiColumn", "externalProduct", "phase1", "phase2", "query");
-  static final List<String> TIME_VARIANTS = List.of("interp", "c1", "c2-nosw", "c2", "panama",
-      "c2-jdk17", "panama-jdk17");
-  /** Comparisons: {name, baseline, candidate, meaning}; speedup = median(base)/median(cand). */
-  static final String[][] DECOMPOSITION = {
-      {"C2 over interpreter", "interp", "c2", "what the JIT compilers give at all"},
-      {"C2 over C1", "c1", "c2", "what C2's optimizations give over the quick compiler"},
-      {"auto-vectorization (C2 over C2 -SuperWord)", "c2-nosw", "c2",
-          "what C2's auto-vectorizer adds to the scalar reference"},
-      {"Vector API over C2 scalar", "c2", "panama",
-          "what hand-written SIMD adds over the best scalar code"},
-      {"Vector API over C2 -SuperWord", "c2-nosw", "panama",
-          "hand-written SIMD against scalar code with no vectorization at all"}};
-  /** Operations with no Vector API kernel: under panama they run the same scalar code. */
-  static final Set<String> SCALAR_ONLY = Set.of("fromZnx", "toZnx");
-
-  static String label(String method) {
-    return SCALAR_ONLY.contains(method) ? method + " (scalar only)" : method;
-  }
-
-  static final String[][] JDK = {
-      {"Java 25 over 17, scalar reference (C2)", "c2-jdk17", "c2", ""},
-      {"Java 25 over 17, Vector API", "panama-jdk17", "panama", ""},
-      {"Vector API over C2 scalar on Java 17", "c2-jdk17", "panama-jdk17", ""}};
+  /** A speedup counts when the whole 95% CI of the ratio lies above this. */
+  static final double GAIN = 1.10;
+  private static final MarkdownTemplate TEMPLATE = MarkdownTemplate.load("simd-report.md");
 
   private SimdReport() {}
 
   /** Reads {@code raw}, writes the report to {@code report} and plots into {@code raw}. */
   public static void write(Path raw, Path report) throws IOException {
-    List<SimdStudy.Obs> obs = SimdStudy.readRaw(raw);
-    Path envFile = raw.resolve("env.json");
-    JsonObject env = Files.exists(envFile)
-        ? JsonParser.parseString(Files.readString(envFile)).getAsJsonObject() : new JsonObject();
-    String md = render(obs, env, raw, report);
+    SimdComparisons c = new SimdComparisons(SimdData.read(raw));
+    Path rel = report.toAbsolutePath().getParent().relativize(raw.toAbsolutePath());
+    String md = render(c, SimdPlots.write(c), rel);
     if (report.getParent() != null) {
       Files.createDirectories(report.getParent());
     }
@@ -67,281 +44,198 @@ public final class SimdReport {
     System.out.println("simd: report written to " + report);
   }
 
-  /** Per (key, variant) statistics, computed once. */
-  static final class Cell {
-    final SimdStudy.Obs o;
-    final double[] ns;
-    final double median;
-    final double[] ci;
-
-    Cell(SimdStudy.Obs o) {
-      this.o = o;
-      this.ns = o.nanos();
-      this.median = Stats.median(ns);
-      this.ci = Stats.bootstrapMedianCi(ns, 0.95, RESAMPLES, 42);
-    }
-  }
-
-  static double firstNumber(String params) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)").matcher(params);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
-  }
-
-  static String render(List<SimdStudy.Obs> obs, JsonObject env, Path raw, Path report)
+  /** The report's Markdown; {@code rel} is the raw directory relative to the report's. */
+  static String render(SimdComparisons c, List<SimdPlots.Plot> plots, Path rel)
       throws IOException {
-    Map<String, Map<String, Cell>> table = new LinkedHashMap<>();
-    List<SimdStudy.Obs> sorted = new ArrayList<>(obs);
-    sorted.sort(Comparator.<SimdStudy.Obs>comparingInt(o -> order(o.method()))
-        .thenComparingDouble(o -> firstNumber(o.params())).thenComparing(o -> o.params()));
-    for (SimdStudy.Obs o : sorted) {
-      table.computeIfAbsent(o.key(), k -> new LinkedHashMap<>()).put(o.variant(), new Cell(o));
-    }
-    StringBuilder sb = new StringBuilder();
-    sb.append("# Where SIMD helps on the JVM: jpir's kernels, decomposed\n\n");
-    sb.append("<!-- generated by `SimdStudy report` from the raw JMH JSON; do not edit by hand -->"
-        + "\n\n");
-    Path rel = report.toAbsolutePath().getParent().relativize(raw.toAbsolutePath());
-    sb.append(String.format(Locale.ROOT, "- Machine: %s, %s cores available to the JVM%n",
-        str(env, "cpu"), str(env, "cores")));
-    Set<String> jdks = new TreeSet<>();
-    for (SimdStudy.Obs o : obs) {
-      jdks.add(o.jdk());
-    }
-    sb.append("- JDKs of the forks: ").append(String.join("; ", jdks)).append('\n');
-    sb.append(String.format(Locale.ROOT, "- Revision %s; measured %s .. %s (%s s); profile `%s`"
-        + "%n", str(env, "revision"), str(env, "started"), str(env, "finished"),
-        str(env, "seconds"), str(env, "profile")));
-    sb.append(String.format(Locale.ROOT, "- Raw data: `%s` (JMH JSON, one file per variant, job"
-        + " and fork, gzipped, plus `env.json`); command: `%s`%n", raw.normalize(), str(env, "command")));
-    sb.append(String.format(Locale.ROOT, "- Regenerate this report from the raw data alone: "
-        + "`./pir java org.jpir.bench.SimdStudy report %s`; the issue's full campaign: "
-        + "`./pir java org.jpir.bench.SimdStudy run --profile full`%n", raw.normalize()));
-    if (env.has("reused")) {
-      for (String job : env.getAsJsonObject("reused").keySet()) {
-        sb.append("- Job `").append(job).append("` taken over from an earlier run of this "
-            + "study: ").append(ownSettings(env.getAsJsonObject("reused").get(job)
-            .getAsString(), job)).append('\n');
-      }
-    }
-    sb.append(String.format(Locale.ROOT, "- Harness of this run: %s. Measurement: %s. Heap %s."
-        + "%n- Hardware counters: %s%n%n", str(env, "warmup"), str(env, "measurement"),
-        str(env, "heap"), str(env, "perf")));
+    SimdData d = c.data;
+    SimdComparisons.SampleSizes sizes = c.sampleSizes;
+    List<String> present = d.timeVariants();
+    Path notes = d.raw.resolve("notes.md");
+    String md = TEMPLATE.fill("report",
+        "cpu", d.env("cpu"), "cores", d.env("cores"), "jdks", String.join("; ", d.jdks()),
+        "revision", d.env("revision"), "started", d.env("started"),
+        "finished", d.env("finished"), "seconds", d.env("seconds"), "profile", d.env("profile"),
+        "raw", d.raw.normalize(), "command", d.env("command"),
+        "reused", reused(d.env),
+        "warmup", d.env("warmup"), "measurement", d.env("measurement"), "heap", d.env("heap"),
+        "perf", d.env("perf"),
+        "met", sizes.met(), "total", sizes.total(), "barObs", SimdComparisons.BAR_OBS,
+        "barForks", SimdComparisons.BAR_FORKS,
+        "belowBar", sizes.below().isEmpty() ? "" : TEMPLATE.fill("below-bar", "cells",
+            join(sizes.below().entrySet(), "; ", e -> e.getKey() + " (" + e.getValue() + ")")),
+        "variants", variants(d.env),
+        "resamples", SimdData.RESAMPLES,
+        "ceilings", join(c.ceilings, "\n", k -> k.method().equals("streamRead")
+            ? TEMPLATE.fill("ceiling-stream", "value", fmt(k.value()), "lo", fmt(k.lo()),
+                "hi", fmt(k.hi()))
+            : TEMPLATE.fill("ceiling-fma", "chains", c.fmaChains, "value", fmt(k.value()),
+                "lo", fmt(k.lo()), "hi", fmt(k.hi()))),
+        "timeHeads", join(present, "", v -> " " + v + " |"),
+        "timeAligns", join(present, "", v -> "---:|"),
+        "times", times(d, present),
+        "decomposition", comparisons(c, SimdComparisons.DECOMPOSITION),
+        "jdk", comparisons(c, SimdComparisons.JDK),
+        "layout", c.layout.isEmpty() ? "" : TEMPLATE.fill("layout", "rows",
+            join(c.layout, "\n", SimdReport::layoutRow)),
+        "spreadCells", c.spreads.size(), "cells", c.spreadCells,
+        "spread", fmt(SimdComparisons.SPREAD),
+        "spreadMore", c.spreads.isEmpty() ? "" : TEMPLATE.fill("fork-spread-more"),
+        "spreadTable", c.spreads.isEmpty() ? "" : TEMPLATE.fill("fork-spread-table",
+            "spread", fmt(SimdComparisons.SPREAD), "rows",
+            join(c.spreads, "\n", SimdReport::spreadRow)),
+        "l3Mib", c.l3 >> 20,
+        "l3Source", TEMPLATE.fill(c.l3Recorded ? "l3-recorded" : "l3-assumed"),
+        "bounds", Double.isNaN(c.balance) ? TEMPLATE.fill("no-ceilings")
+            : TEMPLATE.fill("bounds", "balance", fmt(c.balance),
+                "rows", join(c.bounds, "\n", SimdReport::boundRow)),
+        "gain", fmt(GAIN),
+        "vectorHelps", list(c.beyond("Vector API over C2 scalar", GAIN, true)),
+        "vectorNoHelp", list(c.beyond("Vector API over C2 scalar", GAIN, false)),
+        "autoHelps", list(c.beyond("auto-vectorization (C2 over C2 -SuperWord)", GAIN, true)),
+        "autoNoHelp", list(c.beyond("auto-vectorization (C2 over C2 -SuperWord)", GAIN, false)),
+        "jdkHelps", list(c.beyond("Java 25 over 17, Vector API", GAIN, true)),
+        "memoryBound", classified(c, "memory", b -> fmt(b.pctStream())
+            + "% of the streaming read"),
+        "computeBound", classified(c, "compute", b -> fmt(b.pctPeak()) + "% of peak FMA"),
+        "interpretation", !Files.exists(notes) ? "" : TEMPLATE.fill("interpretation",
+            "path", rel.resolve("notes.md"),
+            "notes", Files.readString(notes, StandardCharsets.UTF_8).trim()),
+        "failures", failures(d.env),
+        "plots", join(plots, "\n\n", p -> "![" + p.alt() + "](" + rel.resolve(p.file()) + ")"));
+    return md + "\n\n";
+  }
 
-    sampleSizes(sb, table);
-
-    sb.append("## Method\n\n");
-    sb.append("Every fork is a fresh JVM started with one variant's JVM arguments appended to "
-        + "the project's options (`jpir-jvm.options`, which carry the Vector API module); the "
-        + "benchmark code is the same in all of them and reads the JVM-wide kernel choice "
-        + "(`-Djpir.kernels`). Operations with no Vector API kernel (the int64/double "
-        + "conversions) "
-        + "run the same scalar code under `panama` as under `c2`, a built-in null comparison.\n\n"
-        + "Harness (`SimdStudy` starting `SimdFork`): one JVM per (variant, job, fork) measures "
-        + "all of the job's benchmark points with JMH inside itself (`forks(0)`), in an order "
-        + "shuffled by the fork number, after a pre-warm pass over all points; forks run in "
-        + "rounds (fork k of every variant, then fork k+1), so drift of the shared machine "
-        + "spreads over all variants. JMH's own one-JVM-per-(benchmark, parameter, fork) would "
-        + "need about 2,500 JVM starts for this campaign; the price of running points side by "
-        + "side is that a point's JIT profile can be shaped by the points before it (the shuffle "
-        + "makes that a source of spread between forks, shown below, not a bias), and that "
-        + "JMH's per-benchmark compiler hints are not applied in a non-forked run (every "
-        + "operation here is a microsecond or longer, so the benchmark stub's own cost is "
-        + "negligible).\n\n");
-    sb.append("| variant | JDK | appended JVM arguments | meaning |\n|---|---|---|---|\n");
-    if (env.has("variants")) {
-      for (String v : env.getAsJsonObject("variants").keySet()) {
-        JsonObject o = env.getAsJsonObject("variants").getAsJsonObject(v);
-        sb.append(String.format(Locale.ROOT, "| %s | `%s` | `%s` | %s |%n", v,
-            o.get("jdkHome").getAsString(), o.get("args").getAsString(),
-            o.get("meaning").getAsString()));
-      }
+  private static String reused(JsonObject env) {
+    if (!env.has("reused")) {
+      return "";
     }
-    sb.append("\nObservations: JMH `AverageTime` iterations of at least 1 ms; each "
-        + "iteration's mean time per operation is one observation, all forks pooled (an "
-        + "operation longer than 1 ms is timed call by call). `SampleTime` (every invocation "
-        + "timed) was not used because below a microsecond the two `System.nanoTime` calls per "
-        + "invocation (about 20-25 ns each here) are a variant-independent part of the reading "
-        + "that would compress the ratios. Iterations inside a fork are not independent (JIT "
-        + "decisions are per fork), so the fork count is reported with every comparison and "
-        + "the fork-to-fork spread has its own section.\n\n");
-    sb.append("Statistics: medians with percentile-bootstrap 95% confidence intervals ("
-        + RESAMPLES + " resamples, fixed seed); speedup = median(baseline) / median(candidate) "
-        + "with a bootstrap 95% CI of that ratio (both groups resampled); Cliff's delta = "
-        + "P(baseline > candidate) - P(baseline < candidate) over all pairs of observations "
-        + "(+1: the candidate was faster in every pair); Mann-Whitney U two-sided p (normal "
-        + "approximation with tie and continuity correction).\n\n");
+    JsonObject r = env.getAsJsonObject("reused");
+    return join(r.keySet(), "\n", job -> TEMPLATE.fill("reused", "job", job,
+        "settings", ownSettings(r.get(job).getAsString(), job)));
+  }
 
-    // ceilings
-    double streamGbs = Double.NaN;
-    double peakGflops = Double.NaN;
-    sb.append("## Machine ceilings (this study)\n\n");
-    for (Map.Entry<String, Map<String, Cell>> e : table.entrySet()) {
-      Cell c = e.getValue().get("machine");
-      if (c == null) {
+  private static String variants(JsonObject env) {
+    if (!env.has("variants")) {
+      return "";
+    }
+    JsonObject vs = env.getAsJsonObject("variants");
+    return join(vs.keySet(), "\n", v -> {
+      JsonObject o = vs.getAsJsonObject(v);
+      return row(v, "`" + o.get("jdkHome").getAsString() + "`",
+          "`" + o.get("args").getAsString() + "`", o.get("meaning").getAsString());
+    });
+  }
+
+  private static String failures(JsonObject env) {
+    if (!env.has("failures") || env.getAsJsonArray("failures").size() == 0) {
+      return "";
+    }
+    List<String> items = new ArrayList<>();
+    env.getAsJsonArray("failures").forEach(f -> items.add("- " + f.getAsString()));
+    return TEMPLATE.fill("failures", "list", String.join("\n", items));
+  }
+
+  private static String times(SimdData d, List<String> present) {
+    List<String> rows = new ArrayList<>();
+    for (Map<String, Cell> m : d.table.values()) {
+      if (m.containsKey("machine")) {
         continue;
       }
-      if (c.o.method().equals("streamRead")) {
-        streamGbs = MachineBench.STREAM_BYTES / c.median;
-        sb.append(String.format(Locale.ROOT, "- Streaming read of 1 GiB: %s GB/s (95%% CI %s..%s)"
-            + "%n", fmt(streamGbs), fmt(MachineBench.STREAM_BYTES / c.ci[1]),
-            fmt(MachineBench.STREAM_BYTES / c.ci[0])));
-      } else if (c.o.method().equals("peakFma")) {
-        peakGflops = MachineBench.FMA_FLOPS / c.median;
-        sb.append(String.format(Locale.ROOT, "- Peak double FMA (256-bit, 16 chains): %s GFLOP/s "
-            + "(95%% CI %s..%s)%n", fmt(peakGflops), fmt(MachineBench.FMA_FLOPS / c.ci[1]),
-            fmt(MachineBench.FMA_FLOPS / c.ci[0])));
-      }
-    }
-    sb.append('\n');
-
-    sb.append("## Median time per operation (95% CI)\n\n| operation | params |");
-    List<String> present = new ArrayList<>();
-    for (String v : TIME_VARIANTS) {
-      if (table.values().stream().anyMatch(m -> m.containsKey(v))) {
-        present.add(v);
-        sb.append(' ').append(v).append(" |");
-      }
-    }
-    sb.append(" obs x forks |\n|---|---|");
-    present.forEach(v -> sb.append("---:|"));
-    sb.append("---:|\n");
-    for (Map.Entry<String, Map<String, Cell>> e : table.entrySet()) {
-      if (e.getValue().containsKey("machine")) {
-        continue;
-      }
-      Cell any = e.getValue().values().iterator().next();
-      sb.append("| ").append(any.o.method()).append(" | ").append(any.o.params()).append(" |");
+      Cell any = m.values().iterator().next();
+      List<Object> cols = new ArrayList<>(List.of(any.o.method(), any.o.params()));
       for (String v : present) {
-        Cell c = e.getValue().get(v);
-        sb.append(' ').append(c == null ? "" : SimdStudy.fmtNs(c.median) + " ("
-            + SimdStudy.fmtNs(c.ci[0]) + ".." + SimdStudy.fmtNs(c.ci[1]) + ")").append(" |");
+        Cell c = m.get(v);
+        cols.add(c == null ? "" : SimdStudy.fmtNs(c.median) + " (" + SimdStudy.fmtNs(c.ci[0])
+            + ".." + SimdStudy.fmtNs(c.ci[1]) + ")");
       }
-      Cell c = e.getValue().getOrDefault("panama", any);
-      sb.append(' ').append(c.ns.length / c.o.forks().length).append(" x ")
-          .append(c.o.forks().length).append(" |\n");
+      Cell c = m.getOrDefault("panama", any);
+      cols.add(c.ns.length / c.o.forks().length + " x " + c.o.forks().length);
+      rows.add(row(cols.toArray()));
     }
-    sb.append('\n');
-
-    Map<String, Map<String, double[]>> speedups = new LinkedHashMap<>();
-    sb.append("## Decomposition of the speedup\n\n");
-    for (String[] cmp : DECOMPOSITION) {
-      comparison(sb, table, cmp, speedups);
-    }
-    sb.append("## JDK sensitivity (Java 17 against Java 25)\n\n");
-    for (String[] cmp : JDK) {
-      comparison(sb, table, cmp, speedups);
-    }
-
-    layout(sb, table);
-    forkSpread(sb, table);
-    long l3 = env.has("l3Bytes") ? env.get("l3Bytes").getAsLong() : DEFAULT_L3;
-    List<String[]> bounds = bounds(sb, table, streamGbs, peakGflops, l3,
-        env.has("l3Bytes") ? "recorded by the run" : "not recorded by the run; the 32 MiB that "
-        + "lscpu reports on the machine of this study");
-    findings(sb, speedups, bounds);
-    Path notes = raw.resolve("notes.md");
-    if (Files.exists(notes)) {
-      sb.append("## Interpretation (hand-written, kept in `").append(rel.resolve("notes.md"))
-          .append("`)\n\n").append(Files.readString(notes, StandardCharsets.UTF_8).trim())
-          .append("\n\n");
-    }
-    if (env.has("failures") && env.getAsJsonArray("failures").size() > 0) {
-      sb.append("## Jobs that failed\n\n");
-      env.getAsJsonArray("failures").forEach(f -> sb.append("- ").append(f.getAsString())
-          .append('\n'));
-      sb.append('\n');
-    }
-    plots(sb, table, speedups, raw, rel);
-    return sb.toString();
+    return String.join("\n", rows);
   }
 
-  /** The study's bar, per comparison: at least 2000 observations from at least 10 forks. */
-  static final int BAR_OBS = 2000;
-  static final int BAR_FORKS = 10;
-
-  private static void sampleSizes(StringBuilder sb, Map<String, Map<String, Cell>> table) {
-    int total = 0;
-    int met = 0;
-    Map<String, String> below = new LinkedHashMap<>();
-    List<String[]> all = new ArrayList<>(List.of(DECOMPOSITION));
-    all.addAll(List.of(JDK));
-    for (Map.Entry<String, Map<String, Cell>> e : table.entrySet()) {
-      for (String[] cmp : all) {
-        Cell b = e.getValue().get(cmp[1]);
-        Cell c = e.getValue().get(cmp[2]);
-        if (b == null || c == null) {
-          continue;
-        }
-        total++;
-        int n = Math.min(b.ns.length, c.ns.length);
-        int f = Math.min(b.o.forks().length, c.o.forks().length);
-        if (n >= BAR_OBS && f >= BAR_FORKS) {
-          met++;
-        } else {
-          below.merge(e.getKey(), n + " obs from " + f + " forks", (x, y) -> x);
-        }
+  private static String comparisons(SimdComparisons c, List<Comparison> group) {
+    List<String> blocks = new ArrayList<>();
+    for (Comparison cmp : group) {
+      List<Speedup> s = c.speedups.get(cmp.name());
+      if (s == null) {
+        continue;
       }
+      String against = "`" + cmp.baseline() + "` against `" + cmp.candidate() + "`.";
+      String m = cmp.meaning();
+      blocks.add(TEMPLATE.fill("comparison", "name", cmp.name(),
+          "intro", m.isEmpty() ? against
+              : m.substring(0, 1).toUpperCase(Locale.ROOT) + m.substring(1) + ": " + against,
+          "rows", join(s, "\n", r -> row(SimdData.label(r.cand().o.method()),
+              r.cand().o.params(), "**" + fmt(r.ratio()) + "x**", fmt(r.lo()) + ".." + fmt(r.hi()),
+              String.format(Locale.ROOT, "%+.3f (%s)", r.delta(),
+                  NonParametric.magnitude(r.delta())), SimdStudy.pval(r.p()),
+              String.format(Locale.ROOT, "%d/%d (%d/%d forks)", r.base().ns.length,
+                  r.cand().ns.length, r.base().o.forks().length, r.cand().o.forks().length)))));
     }
-    sb.append(String.format(Locale.ROOT, "**Sample sizes:** %d of %d comparisons have at least "
-        + "%d observations from at least %d forks on both sides (the study's bar).", met, total,
-        BAR_OBS, BAR_FORKS));
-    if (below.isEmpty()) {
-      sb.append("\n\n");
-      return;
-    }
-    sb.append(" **Below the issue's bar:** ");
-    StringBuilder list = new StringBuilder();
-    below.forEach((k, v) -> list.append(list.length() == 0 ? "" : "; ").append(k).append(" (")
-        .append(v).append(')'));
-    sb.append(list).append(". Read their intervals as what this campaign supports, no more."
-        + "\n\n");
+    return String.join("\n\n", blocks);
   }
 
-  /**
-   * Cells whose per-fork medians differ by more than 1.5x: the JIT state of a fork (what was
-   * compiled, when, with which profile) or the machine changed the result of whole forks.
-   */
-  static final double SPREAD = 1.5;
+  private static String layoutRow(LayoutRow r) {
+    return row(r.variant(), r.shape(), median(r.dft()), median(r.pvec()), median(r.multi()),
+        ratio(r.dftOverPvec()), ratio(r.pvecOverMulti()));
+  }
 
-  private static void forkSpread(StringBuilder sb, Map<String, Map<String, Cell>> table) {
-    List<String> lines = new ArrayList<>();
-    int cells = 0;
-    for (Map.Entry<String, Map<String, Cell>> e : table.entrySet()) {
-      for (Cell c : e.getValue().values()) {
-        if (c.o.variant().equals("machine") || c.o.forks().length < 3) {
-          continue;
-        }
-        cells++;
-        double f = JmhResults.secondsPerUnit(c.o.unit()) * 1e9;
-        double[] meds = new double[c.o.forks().length];
-        for (int i = 0; i < meds.length; i++) {
-          meds[i] = Stats.median(c.o.forks()[i]) * f;
-        }
-        double[] sorted = meds.clone();
-        java.util.Arrays.sort(sorted);
-        double spread = sorted[sorted.length - 1] / sorted[0];
-        if (spread > SPREAD) {
-          int slow = 0;
-          for (double m : meds) {
-            slow += m > SPREAD * sorted[0] ? 1 : 0;
-          }
-          lines.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d of %d |%n",
-              c.o.method(), c.o.params(), c.o.variant(), SimdStudy.fmtNs(sorted[0]),
-              SimdStudy.fmtNs(sorted[sorted.length - 1]), fmt(spread), slow, meds.length));
-        }
-      }
+  private static String spreadRow(Spread s) {
+    Cell c = s.cell();
+    return row(c.o.method(), c.o.params(), c.o.variant(), SimdStudy.fmtNs(s.fastest()),
+        SimdStudy.fmtNs(s.slowest()), fmt(s.slowest() / s.fastest()),
+        s.slowForks() + " of " + c.o.forks().length);
+  }
+
+  private static String boundRow(Bound b) {
+    double[] m = b.model();
+    SimdStudy.Obs o = b.cell().o;
+    return row(o.method(), o.params(), b.variant(), mib(m[0]), sci(m[1]), fmt(m[1] / m[0]),
+        fmt(b.gbs()), fmt(b.pctStream()) + "%", fmt(b.gflops()), fmt(b.pctPeak()) + "%",
+        b.bound());
+  }
+
+  /** A Markdown table row of the cells' {@code toString()}. */
+  private static String row(Object... cells) {
+    return Stream.of(cells).map(String::valueOf).collect(Collectors.joining(" | ", "| ", " |"));
+  }
+
+  private static <T> String join(Iterable<T> items, String sep, Function<T, String> f) {
+    List<String> out = new ArrayList<>();
+    items.forEach(i -> out.add(f.apply(i)));
+    return String.join(sep, out);
+  }
+
+  private static String median(Cell c) {
+    return c == null ? "" : SimdStudy.fmtNs(c.median);
+  }
+
+  private static String ratio(double[] r) {
+    return r == null ? "" : fmt(r[0]) + " (" + fmt(r[1]) + ".." + fmt(r[2]) + ")";
+  }
+
+  /** A findings list: " a 1.2x (1.1..1.3); b ...", " none." or " not measured.". */
+  private static String list(List<Speedup> hits) {
+    if (hits == null) {
+      return " not measured.";
     }
-    sb.append("## Fork-to-fork spread\n\n");
-    sb.append(String.format(Locale.ROOT, "Per-fork medians of each operation and variant: %d of "
-        + "%d cells (with 3 or more forks) have a slowest fork more than %sx its fastest.%s%n"
-        + "%n", lines.size(), cells, fmt(SPREAD), lines.isEmpty() ? "" : " They are listed here; a pooled "
-        + "median can hide a minority of slow forks, so read these cells' speedups with them."));
-    if (!lines.isEmpty()) {
-      sb.append("| operation | params | variant | fastest fork (median) | slowest fork | "
-          + "slowest / fastest | forks > " + fmt(SPREAD) + "x fastest |\n|---|---|---|---:|---:|---:|---:|\n");
-      lines.forEach(sb::append);
-      sb.append('\n');
+    if (hits.isEmpty()) {
+      return " none.";
     }
+    return " " + join(hits, "; ", r -> {
+      String method = r.cand().o.method();
+      return SimdData.label(method) + r.key().substring(method.length()) + " " + fmt(r.ratio())
+          + "x (" + fmt(r.lo()) + ".." + fmt(r.hi()) + ")";
+    }) + ".";
+  }
+
+  /** The bounds whose class starts with {@code kind}, each with its share of the ceiling. */
+  private static String classified(SimdComparisons c, String kind, Function<Bound, String> share) {
+    List<Bound> hits = c.bounds.stream().filter(b -> b.bound().startsWith(kind)).toList();
+    return hits.isEmpty() ? " none classified." : " " + join(hits, "; ", b -> b.key() + " ("
+        + b.variant() + ", " + share.apply(b) + ")") + ".";
   }
 
   /**
@@ -366,342 +260,12 @@ public final class SimdReport {
     return reused.substring(0, open) + own + ")";
   }
 
-  static int order(String method) {
-    int i = OPS.indexOf(method);
-    return i < 0 ? 100 : i;
-  }
-
-  private static void comparison(StringBuilder sb, Map<String, Map<String, Cell>> table,
-      String[] cmp, Map<String, Map<String, double[]>> speedups) {
-    List<String> lines = new ArrayList<>();
-    for (Map.Entry<String, Map<String, Cell>> e : table.entrySet()) {
-      Cell b = e.getValue().get(cmp[1]);
-      Cell c = e.getValue().get(cmp[2]);
-      if (b == null || c == null) {
-        continue;
-      }
-      double ratio = b.median / c.median;
-      double[] ci = Stats.bootstrapRatioCi(b.ns, c.ns, 0.95, RESAMPLES, 7);
-      NonParametric.MannWhitney mw = NonParametric.mannWhitney(b.ns, c.ns);
-      double delta = 2 * mw.u() / ((double) b.ns.length * c.ns.length) - 1;
-      speedups.computeIfAbsent(cmp[0], k -> new LinkedHashMap<>())
-          .put(e.getKey(), new double[] {ratio, ci[0], ci[1], delta, mw.p()});
-      lines.add(String.format(Locale.ROOT, "| %s | %s | **%sx** | %s..%s | %+.3f (%s) | %s | "
-          + "%d/%d (%d/%d forks) |%n", label(c.o.method()), c.o.params(), fmt(ratio), fmt(ci[0]),
-          fmt(ci[1]), delta, NonParametric.magnitude(delta), SimdStudy.pval(mw.p()),
-          b.ns.length, c.ns.length, b.o.forks().length, c.o.forks().length));
-    }
-    if (lines.isEmpty()) {
-      return;
-    }
-    sb.append("### ").append(cmp[0]).append("\n\n");
-    if (!cmp[3].isEmpty()) {
-      sb.append(cmp[3].substring(0, 1).toUpperCase(Locale.ROOT)).append(cmp[3].substring(1))
-          .append(": `").append(cmp[1]).append("` against `").append(cmp[2]).append("`.\n\n");
-    } else {
-      sb.append("`").append(cmp[1]).append("` against `").append(cmp[2]).append("`.\n\n");
-    }
-    sb.append("| operation | params | speedup | 95% CI | Cliff's delta | MW p | n |\n"
-        + "|---|---|---:|---:|---:|---:|---:|\n");
-    lines.forEach(sb::append);
-    sb.append('\n');
-  }
-
-  private static void layout(StringBuilder sb, Map<String, Map<String, Cell>> table) {
-    Set<String> shapes = new LinkedHashSet<>();
-    for (Map<String, Cell> m : table.values()) {
-      for (Cell c : m.values()) {
-        if (c.o.method().equals("applyDftToDft")) {
-          shapes.add(c.o.params());
-        }
-      }
-    }
-    if (shapes.isEmpty()) {
-      return;
-    }
-    sb.append("## Layout comparison (first seed): plain vector, prepared vector, multi-column "
-        + "pass\n\n`applyDftToDft` (PMAT times a plain reim vector, blocks extracted on the fly) "
-        + "against `applyPvecToDft` (PMAT times a PVEC) against the multi-column pass (8 PVECs "
-        + "per PMAT read, time per column). Ratios are time of the left operation over time of "
-        + "the right one, bootstrap 95% CI.\n\n");
-    sb.append("| variant | shape | dftToDft | pvecToDft | multi (per col) | dft / pvec | "
-        + "pvec / multi |\n|---|---|---:|---:|---:|---:|---:|\n");
-    for (String v : TIME_VARIANTS) {
-      for (String s : shapes) {
-        Cell d = get(table, "applyDftToDft " + s, v);
-        Cell p = get(table, "applyPvecToDft " + s, v);
-        Cell m = get(table, "multiColumn " + s, v);
-        if (d == null && p == null && m == null) {
-          continue;
-        }
-        sb.append("| ").append(v).append(" | ").append(s).append(" | ")
-            .append(d == null ? "" : SimdStudy.fmtNs(d.median)).append(" | ")
-            .append(p == null ? "" : SimdStudy.fmtNs(p.median)).append(" | ")
-            .append(m == null ? "" : SimdStudy.fmtNs(m.median)).append(" | ")
-            .append(ratio(d, p)).append(" | ").append(ratio(p, m)).append(" |\n");
-      }
-    }
-    sb.append('\n');
-  }
-
-  private static Cell get(Map<String, Map<String, Cell>> table, String key, String variant) {
-    Map<String, Cell> m = table.get(key);
-    return m == null ? null : m.get(variant);
-  }
-
-  private static String ratio(Cell a, Cell b) {
-    if (a == null || b == null) {
-      return "";
-    }
-    double[] ci = Stats.bootstrapRatioCi(a.ns, b.ns, 0.95, RESAMPLES, 11);
-    return fmt(a.median / b.median) + " (" + fmt(ci[0]) + ".." + fmt(ci[1]) + ")";
-  }
-
-  /**
-   * Bytes moved and flops per call of an operation, from its parameters: {bytes, flops,
-   * working-set bytes}; null for composite operations.
-   */
-  static double[] model(String method, String params) {
-    Map<String, String> p = new HashMap<>();
-    for (String kv : params.split(" ")) {
-      int eq = kv.indexOf('=');
-      if (eq > 0) {
-        p.put(kv.substring(0, eq), kv.substring(eq + 1));
-      }
-    }
-    if (p.containsKey("n")) {
-      double n = Double.parseDouble(p.get("n"));
-      double m = n / 2;
-      double fftFlops = 5 * m * (Math.log(m) / Math.log(2));
-      switch (method) {
-        case "fft":
-        case "ifft":
-          return new double[] {16 * n, fftFlops, 8 * n};
-        case "fromZnx":
-          return new double[] {16 * n, 0, 16 * n};
-        case "toZnx":
-          return new double[] {16 * n, n, 16 * n};
-        case "reim4Extract":
-          return new double[] {8 * 8 * n, 0, 8 * 8 * n};
-        case "normalize":
-          return new double[] {2 * SimdPolyBench.LIMBS * 8 * n, 0,
-              2 * SimdPolyBench.LIMBS * 8 * n};
-        default:
-          return null;
-      }
-    }
-    if (p.containsKey("shape")) {
-      String[] s = p.get("shape").split(":");
-      double n = Double.parseDouble(s[0]);
-      double nrows = Double.parseDouble(s[1]);
-      double ncols = Double.parseDouble(s[2]);
-      double pmat = 8 * n * nrows * ncols;
-      double macFlops = 4 * n * nrows * ncols; // 8 flops per complex MAC, N/2 slots
-      double m = n / 2;
-      double fftFlops = 5 * m * (Math.log(m) / Math.log(2));
-      switch (method) {
-        case "applyDftToDft":
-        case "applyPvecToDft":
-          return new double[] {pmat + 8 * n * nrows, macFlops, pmat};
-        case "multiColumn":
-          return new double[] {pmat / SimdVmpBench.COLUMNS + 8 * n * nrows, macFlops,
-              pmat + SimdVmpBench.COLUMNS * 8 * n * nrows};
-        case "pmatPrepare": // per row
-          return new double[] {pmat / nrows, ncols * fftFlops, pmat};
-        case "pvecPrepare":
-          return new double[] {2 * 8 * n * nrows, nrows * fftFlops, 2 * 8 * n * nrows};
-        default:
-          return null;
-      }
-    }
-    return null;
-  }
-
-  /** L3 size assumed when a raw directory does not record one. */
-  static final long DEFAULT_L3 = 32L << 20;
-
-  private static List<String[]> bounds(StringBuilder sb, Map<String, Map<String, Cell>> table,
-      double streamGbs, double peakGflops, long l3, String l3Source) {
-    List<String[]> out = new ArrayList<>();
-    sb.append("## Memory or arithmetic?\n\n");
-    sb.append("Hardware counters: `perf stat -e instructions,cycles` reports `<not supported>` "
-        + "in this VM (no PMU passthrough), so neither `perf stat` nor JMH's `perfnorm` profiler "
-        + "can give instructions per cycle or cache misses here; the classification below rests "
-        + "on a model of bytes and flops per call against the ceilings measured in the same run "
-        + "(arithmetic intensity against the machine balance peak/stream). FFT flops are the "
-        + "conventional 5 m log2 m (m = N/2 complex points). Every benchmark calls its operation "
-        + "on the same data again and again, so a working set up to half the L3 (" + (l3 >> 20)
-        + " MiB, " + l3Source + ") stays in cache and the DRAM streaming ceiling is not its "
-        + "limit; bytes and flops are per call (per row for pmatPrepare, per column for the "
-        + "multi-column pass).\n\n");
-    if (Double.isNaN(streamGbs) || Double.isNaN(peakGflops)) {
-      sb.append("(No machine ceilings in this raw directory.)\n\n");
-      return out;
-    }
-    double balance = peakGflops / streamGbs;
-    sb.append(String.format(Locale.ROOT, "Machine balance: %s flop/byte.%n%n", fmt(balance)));
-    sb.append("| operation | params | variant | bytes/call | flops/call | flop/byte | GB/s | "
-        + "% of stream | GFLOP/s | % of peak FMA | bound |\n"
-        + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
-    for (Map.Entry<String, Map<String, Cell>> e : table.entrySet()) {
-      for (String v : List.of("c2", "panama")) {
-        Cell c = e.getValue().get(v);
-        if (c == null) {
-          continue;
-        }
-        double[] mdl = model(c.o.method(), c.o.params());
-        if (mdl == null) {
-          continue;
-        }
-        double gbs = mdl[0] / c.median;
-        double gfl = mdl[1] / c.median;
-        double ai = mdl[1] / mdl[0];
-        String bound;
-        if (mdl[2] <= l3 / 2) {
-          bound = mdl[1] == 0 ? "in cache: data movement" : "in cache: compute / latency";
-        } else if (ai < balance) {
-          bound = gbs / streamGbs >= 0.5 ? "memory (near the ceiling)" : "memory (below ceiling)";
-        } else {
-          bound = gfl / peakGflops >= 0.5 ? "compute (near peak)" : "compute (below peak)";
-        }
-        out.add(new String[] {v, e.getKey(), bound, fmt(gbs / streamGbs * 100),
-            fmt(gfl / peakGflops * 100)});
-        sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s%% | %s | "
-            + "%s%% | %s |%n", c.o.method(), c.o.params(), v, mib(mdl[0]), sci(mdl[1]),
-            fmt(ai), fmt(gbs), fmt(gbs / streamGbs * 100), fmt(gfl),
-            fmt(gfl / peakGflops * 100), bound));
-      }
-    }
-    sb.append('\n');
-    return out;
-  }
-
   private static String mib(double bytes) {
     return bytes >= 1 << 20 ? fmt(bytes / (1 << 20)) + " MiB" : fmt(bytes / 1024) + " KiB";
   }
 
   private static String sci(double v) {
     return v == 0 ? "0" : String.format(Locale.ROOT, "%.3g", v);
-  }
-
-  private static void findings(StringBuilder sb, Map<String, Map<String, double[]>> speedups,
-      List<String[]> bounds) {
-    sb.append("## What the results say\n\n");
-    sb.append("Generated from the numbers above (thresholds: a speedup counts when the whole 95% "
-        + "CI of the ratio lies above 1.10, a loss when it lies below 0.91).\n\n");
-    list(sb, "Where the Vector API helps (over C2 on the scalar reference)",
-        speedups.get("Vector API over C2 scalar"), 1.10, true);
-    list(sb, "Where the Vector API does not help (CI reaches 1.10 or below)",
-        speedups.get("Vector API over C2 scalar"), 1.10, false);
-    list(sb, "Where C2's auto-vectorizer gives a measurable gain on the scalar code",
-        speedups.get("auto-vectorization (C2 over C2 -SuperWord)"), 1.10, true);
-    list(sb, "Where auto-vectorization gives nothing measurable (CI reaches 1.10 or below)",
-        speedups.get("auto-vectorization (C2 over C2 -SuperWord)"), 1.10, false);
-    list(sb, "Where Java 25 is faster than Java 17 with the Vector API",
-        speedups.get("Java 25 over 17, Vector API"), 1.10, true);
-    sb.append("**Where memory is the limit** (model against the measured ceilings):");
-    boolean any = false;
-    for (String[] b : bounds) {
-      if (b[2].startsWith("memory")) {
-        sb.append(any ? "; " : " ").append(b[1]).append(" (").append(b[0]).append(", ")
-            .append(b[3]).append("% of the streaming read)");
-        any = true;
-      }
-    }
-    sb.append(any ? ".\n\n" : " none classified.\n\n");
-    sb.append("**Compute-bound in DRAM-sized working sets:**");
-    any = false;
-    for (String[] b : bounds) {
-      if (b[2].startsWith("compute")) {
-        sb.append(any ? "; " : " ").append(b[1]).append(" (").append(b[0]).append(", ")
-            .append(b[4]).append("% of peak FMA)");
-        any = true;
-      }
-    }
-    sb.append(any ? ".\n\n" : " none classified.\n\n");
-  }
-
-  private static void list(StringBuilder sb, String title, Map<String, double[]> m,
-      double threshold, boolean above) {
-    sb.append("**").append(title).append(":**");
-    if (m == null) {
-      sb.append(" not measured.\n\n");
-      return;
-    }
-    boolean any = false;
-    for (Map.Entry<String, double[]> e : m.entrySet()) {
-      double[] r = e.getValue();
-      boolean hit = above ? r[1] > threshold : r[1] <= threshold;
-      if (hit) {
-        String key = e.getKey();
-        String method = key.contains(" ") ? key.substring(0, key.indexOf(' ')) : key;
-        sb.append(any ? "; " : " ").append(label(method)).append(key.substring(method.length()))
-            .append(' ').append(fmt(r[0]))
-            .append("x (").append(fmt(r[1])).append("..").append(fmt(r[2])).append(")");
-        any = true;
-      }
-    }
-    sb.append(any ? ".\n\n" : " none.\n\n");
-  }
-
-  private static void plots(StringBuilder sb, Map<String, Map<String, Cell>> table,
-      Map<String, Map<String, double[]>> speedups, Path raw, Path rel) throws IOException {
-    sb.append("## Plots\n\n");
-    RatioChart dec = new RatioChart("Speedup decomposition (median ratio, 95% CI)", "speedup");
-    String[] series = {"C2 over C1", "auto-vectorization (C2 over C2 -SuperWord)",
-        "Vector API over C2 scalar"};
-    String[] labels = {"C2 / C1", "C2 / C2-noSuperWord", "Vector API / C2 scalar"};
-    for (int i = 0; i < series.length; i++) {
-      Map<String, double[]> m = speedups.get(series[i]);
-      if (m != null) {
-        for (Map.Entry<String, double[]> e : m.entrySet()) {
-          dec.add(e.getKey(), labels[i], e.getValue()[0], e.getValue()[1], e.getValue()[2]);
-        }
-      }
-    }
-    if (dec.size() > 0) {
-      dec.write(raw.resolve("speedups.png"));
-      sb.append("![speedup decomposition](").append(rel.resolve("speedups.png"))
-          .append(")\n\n");
-    }
-    RatioChart jdk = new RatioChart("Java 25 over Java 17 (median ratio, 95% CI)", "speedup");
-    String[] js = {"Java 25 over 17, scalar reference (C2)", "Java 25 over 17, Vector API"};
-    String[] jl = {"scalar reference (C2)", "Vector API"};
-    for (int i = 0; i < js.length; i++) {
-      Map<String, double[]> m = speedups.get(js[i]);
-      if (m != null) {
-        for (Map.Entry<String, double[]> e : m.entrySet()) {
-          jdk.add(e.getKey(), jl[i], e.getValue()[0], e.getValue()[1], e.getValue()[2]);
-        }
-      }
-    }
-    if (jdk.size() > 0) {
-      jdk.write(raw.resolve("jdk.png"));
-      sb.append("![JDK sensitivity](").append(rel.resolve("jdk.png")).append(")\n\n");
-    }
-    LineChart fft = new LineChart("FFT time per transform", "log2 N", "microseconds");
-    boolean anyFft = false;
-    for (String v : TIME_VARIANTS) {
-      if (v.equals("interp")) {
-        continue;
-      }
-      for (Map.Entry<String, Map<String, Cell>> e : table.entrySet()) {
-        Cell c = e.getValue().get(v);
-        if (c != null && c.o.method().equals("fft")) {
-          fft.add(v, Math.log(firstNumber(c.o.params())) / Math.log(2), c.median / 1e3);
-          anyFft = true;
-        }
-      }
-    }
-    if (anyFft) {
-      fft.write(raw.resolve("fft.png"));
-      sb.append("![FFT time by variant](").append(rel.resolve("fft.png")).append(")\n\n");
-    }
-  }
-
-  /** A string field of {@code o}, or "?" when it has none. */
-  static String str(JsonObject o, String key) {
-    return o.has(key) ? o.get(key).getAsString() : "?";
   }
 
   private static String fmt(double v) {

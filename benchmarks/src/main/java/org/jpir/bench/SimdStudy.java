@@ -320,6 +320,7 @@ public final class SimdStudy {
     if (l3 > 0) {
       env.addProperty("l3Bytes", l3);
     }
+    env.addProperty("fmaChains", MachineBench.CHAINS);
     JsonObject variants = new JsonObject();
     for (Variant v : VARIANTS) {
       JsonObject o = new JsonObject();
@@ -336,6 +337,12 @@ public final class SimdStudy {
     JsonObject results = new JsonObject();
     if (opt.containsKey("reuse")) {
       env.add("reused", reuse(opt.get("reuse"), raw));
+      if (reused.contains("machine")) { // the ceilings were measured by the earlier run's loop
+        String from = opt.get("reuse");
+        env.addProperty("fmaChains", SimdData.fmaChains(JsonParser.parseString(Files.readString(
+            Path.of(from.substring(0, from.lastIndexOf(':'))).resolve("env.json")))
+            .getAsJsonObject()));
+      }
       writeJson(envFile, env);
     }
 
@@ -452,8 +459,8 @@ public final class SimdStudy {
         throw new IllegalArgumentException("--reuse: no files of job '" + job + "' in " + from);
       }
       out.addProperty(job, copied + " files from " + from.getFileName() + " (revision "
-          + SimdReport.str(old, "revision") + ", started " + SimdReport.str(old, "started") + "; "
-          + SimdReport.str(old, "warmup") + ")");
+          + SimdData.str(old, "revision") + ", started " + SimdData.str(old, "started") + "; "
+          + SimdData.str(old, "warmup") + ")");
     }
     return out;
   }

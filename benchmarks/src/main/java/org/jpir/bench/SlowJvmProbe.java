@@ -66,11 +66,11 @@ public final class SlowJvmProbe {
       ans[r] = (System.nanoTime() - t0) / 1e6;
     }
     double[] after = timePhase1(server, reuse, db, qs, rounds);
-    double mp = median(Arrays.copyOfRange(first, 0, rounds));
-    double ma = median(Arrays.copyOfRange(after, 0, rounds));
-    double mr = median(Arrays.copyOfRange(first, rounds, 2 * rounds));
-    double mra = median(Arrays.copyOfRange(after, rounds, 2 * rounds));
-    double mc = median(Arrays.copyOfRange(first, 2 * rounds, 3 * rounds));
+    double mp = Stats.median(Arrays.copyOfRange(first, 0, rounds));
+    double ma = Stats.median(Arrays.copyOfRange(after, 0, rounds));
+    double mr = Stats.median(Arrays.copyOfRange(first, rounds, 2 * rounds));
+    double mra = Stats.median(Arrays.copyOfRange(after, rounds, 2 * rounds));
+    double mc = Stats.median(Arrays.copyOfRange(first, 2 * rounds, 3 * rounds));
     double lp = lowDecile(Arrays.copyOfRange(first, 0, rounds));
     double lr = lowDecile(Arrays.copyOfRange(first, rounds, 2 * rounds));
     Pvec[] cols = db.plane(0);
@@ -84,7 +84,7 @@ public final class SlowJvmProbe {
             + " ratio=%.3f reused_ratio=%.3f alloc_kb=%.0f reused_alloc_kb=%.0f faults_first=%.0f"
             + " faults_after=%.0f reused_faults=%.0f phase1_p10_ms=%.3f reused_p10_ms=%.3f"
             + " pmat=%s pvec=%s sink=%d%n",
-        mib, g.rows(), g.cols(), mp, mr, median(ans), ma, mra, mp / ma, mc, mp / mc, mr / mc,
+        mib, g.rows(), g.cols(), mp, mr, Stats.median(ans), ma, mra, mp / ma, mc, mp / mc, mr / mc,
         first[3 * rounds] / 1024, first[3 * rounds + 2] / 1024, first[3 * rounds + 1],
         after[3 * rounds + 1], first[3 * rounds + 3], lp, lr,
         addr.describe(q.phase1().data()), pv, sink & 1);
@@ -204,15 +204,7 @@ public final class SlowJvmProbe {
    * percentile tracks this JVM's own speed more closely than the median.
    */
   private static double lowDecile(double[] x) {
-    double[] s = x.clone();
-    Arrays.sort(s);
-    return s[s.length / 10];
-  }
-
-  private static double median(double[] x) {
-    double[] s = x.clone();
-    Arrays.sort(s);
-    return s[s.length / 2];
+    return Stats.quantile(x, 0.1);
   }
 
   /** A fixed scalar integer loop (no memory traffic), about 3 ms. */

@@ -1,17 +1,24 @@
 package org.jpir.bench;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.function.DoubleSupplier;
+import org.apache.commons.math3.stat.StatUtils;
 import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 
 /**
- * Order statistics (commons-math3's {@link Percentile}, estimation type R-7: linear interpolation
- * between order statistics) and percentile-bootstrap confidence intervals over benchmark samples.
+ * Quantiles (commons-math3's {@link Percentile}) and percentile-bootstrap confidence intervals
+ * over benchmark samples. Every quantile here is of estimation type R-7 (Hyndman and Fan's type
+ * 7, R's and NumPy's default): with the samples sorted as {@code x[0] <= .. <= x[n-1]} and
+ * {@code h = (n - 1) q}, {@code quantile = x[floor h] + (h - floor h) (x[floor h + 1] - x[floor
+ * h])}.
  */
 public final class Stats {
+  /** The estimation type of every quantile of this class. */
+  public static final Percentile.EstimationType ESTIMATION = Percentile.EstimationType.R_7;
+
   private Stats() {}
 
-  /** The q-quantile (0..1) of the samples, linear interpolation between order statistics. */
+  /** The q-quantile (0..1) of the samples, estimation type R-7 ({@link #ESTIMATION}). */
   public static double quantile(double[] samples, double q) {
     if (samples.length == 0) {
       throw new IllegalArgumentException("no samples");
@@ -19,9 +26,7 @@ public final class Stats {
     if (!(q >= 0 && q <= 1)) {
       throw new IllegalArgumentException("quantile q = " + q + " must be in [0, 1]");
     }
-    double[] s = samples.clone();
-    Arrays.sort(s);
-    return sortedQuantile(s, q);
+    return percentile(samples, q);
   }
 
   /** The median of the samples. */
@@ -29,10 +34,10 @@ public final class Stats {
     return quantile(samples, 0.5);
   }
 
-  /** {@link #quantile} of samples already sorted ascending. */
-  private static double sortedQuantile(double[] s, double q) {
-    return q == 0 ? s[0]
-        : new Percentile(100 * q).withEstimationType(Percentile.EstimationType.R_7).evaluate(s);
+  /** {@link #quantile} without the checks; commons-math3 takes q in (0, 1] only. */
+  private static double percentile(double[] samples, double q) {
+    return q == 0 ? StatUtils.min(samples)
+        : new Percentile(100 * q).withEstimationType(ESTIMATION).evaluate(samples);
   }
 
   /**
@@ -45,18 +50,8 @@ public final class Stats {
       throw new IllegalArgumentException("no samples");
     }
     SplittableRandom rnd = new SplittableRandom(seed);
-    double[] meds = new double[resamples];
     double[] tmp = new double[samples.length];
-    for (int b = 0; b < resamples; b++) {
-      for (int i = 0; i < tmp.length; i++) {
-        tmp[i] = samples[rnd.nextInt(samples.length)];
-      }
-      Arrays.sort(tmp);
-      meds[b] = sortedQuantile(tmp, 0.5);
-    }
-    Arrays.sort(meds);
-    double a = (1 - level) / 2;
-    return new double[] {sortedQuantile(meds, a), sortedQuantile(meds, 1 - a)};
+    return bootstrap(level, resamples, () -> resampledMedian(samples, tmp, rnd));
   }
 
   /**
@@ -69,22 +64,27 @@ public final class Stats {
       throw new IllegalArgumentException("no samples");
     }
     SplittableRandom rnd = new SplittableRandom(seed);
-    double[] ratios = new double[resamples];
     double[] a = new double[num.length];
     double[] b = new double[den.length];
+    return bootstrap(level, resamples,
+        () -> resampledMedian(num, a, rnd) / resampledMedian(den, b, rnd));
+  }
+
+  /** The central {@code level} interval of {@code resamples} draws of a statistic. */
+  private static double[] bootstrap(double level, int resamples, DoubleSupplier statistic) {
+    double[] draws = new double[resamples];
     for (int r = 0; r < resamples; r++) {
-      for (int i = 0; i < a.length; i++) {
-        a[i] = num[rnd.nextInt(num.length)];
-      }
-      for (int i = 0; i < b.length; i++) {
-        b[i] = den[rnd.nextInt(den.length)];
-      }
-      Arrays.sort(a);
-      Arrays.sort(b);
-      ratios[r] = sortedQuantile(a, 0.5) / sortedQuantile(b, 0.5);
+      draws[r] = statistic.getAsDouble();
     }
-    Arrays.sort(ratios);
-    double al = (1 - level) / 2;
-    return new double[] {sortedQuantile(ratios, al), sortedQuantile(ratios, 1 - al)};
+    double tail = (1 - level) / 2;
+    return new double[] {percentile(draws, tail), percentile(draws, 1 - tail)};
+  }
+
+  /** The median of {@code tmp.length} draws with replacement from {@code samples}. */
+  private static double resampledMedian(double[] samples, double[] tmp, SplittableRandom rnd) {
+    for (int i = 0; i < tmp.length; i++) {
+      tmp[i] = samples[rnd.nextInt(samples.length)];
+    }
+    return percentile(tmp, 0.5);
   }
 }

@@ -1,6 +1,7 @@
 package org.jpir.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -58,6 +59,9 @@ class SimdReportTest {
     String md = Files.readString(report, StandardCharsets.UTF_8);
     Files.writeString(Path.of("target", "simd-report-test.md"), md);
     assertTrue(md.contains("Test CPU"), md);
+    assertFalse(md.contains("{{"), md);
+    assertTrue(md.contains("- Streaming read of 1 GiB: "), md);
+    assertTrue(md.contains("Machine balance: "), md);
     assertTrue(md.contains("Below the issue's bar"), md);
     assertTrue(md.contains("### Vector API over C2 scalar"), md);
     // c2 900 ns against panama 300 ns: 3x, every pair faster
@@ -107,11 +111,11 @@ class SimdReportTest {
 
   @Test
   void bytesAndFlopsModel() {
-    double[] m = SimdReport.model("applyPvecToDft", "shape=4096:512:12");
+    double[] m = SimdComparisons.model("applyPvecToDft", "shape=4096:512:12");
     assertEquals(8.0 * 4096 * 512 * 12 + 8.0 * 4096 * 512, m[0]);
     assertEquals(4.0 * 4096 * 512 * 12, m[1]);
-    double[] f = SimdReport.model("fft", "n=4096");
+    double[] f = SimdComparisons.model("fft", "n=4096");
     assertEquals(5.0 * 2048 * 11, f[1], 1e-6);
-    assertEquals(null, SimdReport.model("query", "mib=8"));
+    assertEquals(null, SimdComparisons.model("query", "mib=8"));
   }
 }

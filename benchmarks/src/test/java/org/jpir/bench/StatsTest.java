@@ -19,6 +19,17 @@ class StatsTest {
   }
 
   @Test
+  void quantilesAreOfTypeSevenAsInRAndNumPy() {
+    // R: quantile(1:10, c(0.1, 0.33, 0.9), type = 7) = 1.90, 3.97, 9.10 (NumPy's default too)
+    double[] x = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+    assertEquals(1.9, Stats.quantile(x, 0.1), 1e-12);
+    assertEquals(3.97, Stats.quantile(x, 0.33), 1e-12);
+    assertEquals(9.1, Stats.quantile(x, 0.9), 1e-12);
+    assertEquals(1.0, Stats.quantile(x, 0));
+    assertThrows(IllegalArgumentException.class, () -> Stats.quantile(x, 1.5));
+  }
+
+  @Test
   void bootstrapCiCoversTheMedianAndShrinksWithMoreSamples() {
     SplittableRandom rnd = new SplittableRandom(3);
     double[] small = new double[20];
