@@ -49,7 +49,7 @@ public class SimdPirBench {
   private Params p;
   private GlweOps ops;
   private Glwe x;
-  private Pmat ggsw;
+  private org.jpir.core.PreparedGgsw ggsw;
   private Glwe out;
   private Geometry g;
   private PreparedDatabase db;
@@ -73,7 +73,7 @@ public class SimdPirBench {
     Prg noise = new Prg(new byte[Prg.SEED_BYTES], 2);
     if (method.equals("externalProduct")) {
       x = ops.encrypt(sk, null, mask, noise);
-      ggsw = ops.prepareGgsw(ops.encryptGgsw(sk, 1, mask, noise));
+      ggsw = ops.prepare(ops.encryptGgsw(sk, 1, mask, noise));
       out = new Glwe(p.n(), p.glweLimbs());
       return;
     }

@@ -147,7 +147,7 @@ public class SimdVmpBench {
   }
 
   /**
-   * PMAT preparation from int64 polynomials, row by row as {@code GlweOps.prepareGgsw} does it:
+   * PMAT preparation from int64 polynomials, row by row as {@code GlweOps.prepare(Ggsw)} does it:
    * per row, ncols conversions and FFTs, then the reim4 layout (one row of input reused);
    * {@value #PREP_ROWS} consecutive rows per call, cycling through the matrix, score per row.
    */

@@ -94,7 +94,7 @@ class StoredDatabaseTest {
         Glwe l = server.answerRange(left, new PreparedQuery[] {q}, null)[0][0];
         Glwe r = server.answerRange(right, new PreparedQuery[] {q}, null)[0][0];
         Glwe root = server.fold(List.of(l, r), PirServer.rangeLevel(g.cols(), 16),
-            Noise.levels(g.cols()), q.ggsw()).get(0);
+            Geometry.levels(g.cols()), q.ggsw()).get(0);
         assertArrayEquals(SRC.record(i), client.decode(server.toAnswer(new Glwe[] {root}), i),
             "record " + i);
       }

@@ -15,16 +15,16 @@ public final class AcceptedQuery {
   private final String client;
   private final byte[] keys;
   private final Pmat packing;
-  private final Supplier<Pmat[]> phase2;
+  private final Supplier<PreparedGgsw[]> phase2;
   private final Supplier<PreparedQuery> expand;
-  private Pmat[] ggsw;
+  private PreparedGgsw[] ggsw;
 
   /**
    * An accepted query; {@code phase2} computes its GGSWs, {@code expand} its whole prepared
    * query, both on the driver.
    */
   AcceptedQuery(QueryExpansion expansion, byte[] wire, String client, byte[] keys,
-      Pmat packing, Supplier<Pmat[]> phase2, Supplier<PreparedQuery> expand) {
+      Pmat packing, Supplier<PreparedGgsw[]> phase2, Supplier<PreparedQuery> expand) {
     this.expansion = expansion;
     this.wire = wire;
     this.client = client;
@@ -60,7 +60,7 @@ public final class AcceptedQuery {
   }
 
   /** The phase-2 GGSWs, one per column level (computed once, on first use). */
-  public synchronized Pmat[] phase2() {
+  public synchronized PreparedGgsw[] phase2() {
     if (ggsw == null) {
       ggsw = phase2.get();
     }

@@ -27,7 +27,7 @@ public record ClientQuery(String paramsId, int rows, int cols, byte[] seed, shor
           + (phase1B == null ? 0 : phase1B.length) + " digits, expected " + expect1 + " for "
           + rows + " rows");
     }
-    long expect2 = (long) Noise.levels(cols) * 2 * p.ggswLevels() * per;
+    long expect2 = (long) Geometry.levels(cols) * 2 * p.ggswLevels() * per;
     if (ggswB == null || ggswB.length != expect2) {
       throw new IllegalArgumentException("query phase-2 part has "
           + (ggswB == null ? 0 : ggswB.length) + " digits, expected " + expect2 + " for " + cols

@@ -165,7 +165,7 @@ public final class CompactClient {
       m1[(l + 1) * n + layout.phase1Slot(targetRow * sp.plaintextLimbs() + l)] =
           1L << (kp.base2k() - l1);
     }
-    int levels = Noise.levels(cols);
+    int levels = Geometry.levels(cols);
     long[] m2 = layout.packed() ? m1 : new long[per];
     int l2 = layout.phase2Depth();
     int lg = sp.ggswLevels();

@@ -301,7 +301,7 @@ public final class CompactExpander {
     long t0 = System.nanoTime();
     CompactParams.Layout layout = cp.layout(q.rows(), q.cols());
     Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), sp.glweColumns());
-    Glwe[][] rows = new Glwe[Noise.levels(q.cols())][2 * sp.ggswLevels()];
+    Glwe[][] rows = new Glwe[Geometry.levels(q.cols())][2 * sp.ggswLevels()];
     if (layout.packed()) {
       int p1 = cp.phase1Slots(q.rows());
       int p2 = cp.phase2Slots(q.cols());
@@ -321,7 +321,7 @@ public final class CompactExpander {
       fillPhase1(q, keys, layout, phase1, t);
       fillPhase2(q, keys, layout, rows, t);
     }
-    Pmat[] ggsw = prepare(rows);
+    PreparedGgsw[] ggsw = prepare(rows);
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }
@@ -412,10 +412,10 @@ public final class CompactExpander {
     }
   }
 
-  private Pmat[] prepare(Glwe[][] rows) {
-    Pmat[] ggsw = new Pmat[rows.length];
+  private PreparedGgsw[] prepare(Glwe[][] rows) {
+    PreparedGgsw[] ggsw = new PreparedGgsw[rows.length];
     for (int b = 0; b < rows.length; b++) {
-      ggsw[b] = sops.prepareGgsw(rows[b]);
+      ggsw[b] = sops.prepare(new Ggsw(rows[b]));
     }
     return ggsw;
   }
@@ -436,12 +436,12 @@ public final class CompactExpander {
    * Phase 2 only: one prepared GGSW per column bit (what the driver's fold needs); of a packed
    * query only the phase-2 subtree is expanded.
    */
-  public Pmat[] expandPhase2(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
+  public PreparedGgsw[] expandPhase2(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
     checkKeys(q, keys);
     long t0 = System.nanoTime();
-    Glwe[][] rows = new Glwe[Noise.levels(q.cols())][2 * sp.ggswLevels()];
+    Glwe[][] rows = new Glwe[Geometry.levels(q.cols())][2 * sp.ggswLevels()];
     fillPhase2(q, keys, cp.layout(q.rows(), q.cols()), rows, t);
-    Pmat[] ggsw = prepare(rows);
+    PreparedGgsw[] ggsw = prepare(rows);
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }

@@ -239,7 +239,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
 
   /** GLWEs of a rows x cols query's phase-2 part: 0 (one column, or packed) or 1. */
   public int phase2Glwes(int rows, int cols) {
-    return Noise.levels(cols) == 0 || layout(rows, cols).packed() ? 0 : 1;
+    return Geometry.levels(cols) == 0 || layout(rows, cols).packed() ? 0 : 1;
   }
 
   /** Slots of the phase-1 packed ciphertext: rows * plaintextLimbs. */
@@ -249,7 +249,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
 
   /** Slots of the phase-2 packed ciphertext: CMux levels * ggswLevels. */
   public int phase2Slots(int cols) {
-    return Noise.levels(cols) * server.ggswLevels();
+    return Geometry.levels(cols) * server.ggswLevels();
   }
 
   /** Expansion depth for a slot count: ceil(log2 slots) (0 for at most one slot). */

@@ -175,4 +175,17 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
   public long rawBytes() {
     return recordCount * recordSize;
   }
+
+  /**
+   * Height of the column tree over {@code cols} columns, {@code ceil(log2 cols)}: the CMux levels
+   * of phase 2 and the GGSWs a query carries.
+   */
+  public static int levels(int cols) {
+    return cols <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(cols - 1);
+  }
+
+  /** {@link #levels(int)} of this geometry's columns. */
+  public int levels() {
+    return levels(cols());
+  }
 }

@@ -185,12 +185,12 @@ public final class GlweOps {
    * (kk = 0, 1) is a fresh GLWE whose phase is {@code mu * 2^(-K(j+1))} (kk = 0) or {@code mu *
    * 2^(-K(j+1)) * s} (kk = 1), so that {@link #externalProduct} multiplies a phase by mu.
    */
-  public Glwe[] encryptGgsw(SecretKey sk, int mu, Prg mask, Prg noise) {
+  public Ggsw encryptGgsw(SecretKey sk, int mu, Prg mask, Prg noise) {
     return encryptGgsw(sk, mu, row -> mask, noise);
   }
 
   /** As {@link #encryptGgsw(SecretKey, int, Prg, Prg)} with the mask of row r from {@code masks}. */
-  public Glwe[] encryptGgsw(SecretKey sk, int mu, java.util.function.IntFunction<Prg> masks,
+  public Ggsw encryptGgsw(SecretKey sk, int mu, java.util.function.IntFunction<Prg> masks,
       Prg noise) {
     if (mu != 0 && mu != 1) {
       throw new IllegalArgumentException("GGSW message must be a bit, got " + mu);
@@ -211,21 +211,25 @@ public final class GlweOps {
         rows[kk * lg + j] = encrypt(sk, msg, masks.apply(kk * lg + j), noise);
       }
     }
-    return rows;
+    return new Ggsw(rows);
   }
 
-  /** The prepared (PMAT) form of a GGSW: nrows = 2 * ggswLevels, ncols = 2 * glweLimbs. */
-  public Pmat prepareGgsw(Glwe[] rows) {
+  /**
+   * The prepared form of a GGSW: a PMAT of nrows = 2 * ggswLevels, ncols = 2 * glweLimbs.
+   *
+   * @throws IllegalArgumentException when its levels are not the preset's
+   */
+  public PreparedGgsw prepare(Ggsw g) {
     int lg = p.ggswLevels();
-    if (rows.length != 2 * lg) {
-      throw new IllegalArgumentException("GGSW has " + rows.length + " rows, preset " + p.id()
+    if (g.levels() != lg) {
+      throw new IllegalArgumentException("GGSW has " + g.rowCount() + " rows, preset " + p.id()
           + " needs " + 2 * lg);
     }
     Pmat pm = Pmat.allocate(n, 2 * lg, p.glweColumns());
-    for (int r = 0; r < rows.length; r++) {
-      pm.prepareRow(r, transform(rows[r]), 0);
+    for (int r = 0; r < g.rowCount(); r++) {
+      pm.prepareRow(r, transform(g.row(r)), 0);
     }
-    return pm;
+    return new PreparedGgsw(pm);
   }
 
   /**
@@ -233,7 +237,8 @@ public final class GlweOps {
    * phase(x)} plus noise, where G (prepared) encrypts mu. x is rounded to ggswLevels limbs per
    * component first (its digits are the gadget decomposition). Writes into {@code out}.
    */
-  public void externalProduct(Glwe x, Pmat ggsw, Glwe out) {
+  public void externalProduct(Glwe x, PreparedGgsw g, Glwe out) {
+    Pmat ggsw = g.matrix();
     int lg = p.ggswLevels();
     int cols = p.glweColumns();
     if (out.limbs() != p.glweLimbs() || ggsw.nrows() != 2 * lg || ggsw.ncols() != cols) {
@@ -273,7 +278,7 @@ public final class GlweOps {
    * encrypts 0 (plus one external product's noise). All of glweLimbs limbs; out may be x0 or
    * x1.
    */
-  public void cmux(Pmat ggsw, Glwe x0, Glwe x1, Glwe out) {
+  public void cmux(PreparedGgsw ggsw, Glwe x0, Glwe x1, Glwe out) {
     sub(x1, x0, diff);
     externalProduct(diff, ggsw, prodOut);
     add(x0, prodOut, out);

@@ -47,11 +47,6 @@ public final class Noise {
     return AnswerSwitch.variance(p.n(), p.answerBitsB(), p.answerBitsA());
   }
 
-  /** Number of CMux levels for {@code cols} columns: ceil(log2 cols). */
-  public static int levels(int cols) {
-    return cols <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(cols - 1);
-  }
-
   /** The noise variance of a decrypted answer for a rows x cols database. */
   public static double answer(Params p, int rows, int cols) {
     return answerBeforeSwitch(p, rows, cols) + answerRounding(p);
@@ -59,7 +54,7 @@ public final class Noise {
 
   /** The answer's noise variance before its modulus switch: phase 1 and the CMux levels. */
   public static double answerBeforeSwitch(Params p, int rows, int cols) {
-    return phase1(p, rows) + levels(cols) * externalProduct(p);
+    return phase1(p, rows) + Geometry.levels(cols) * externalProduct(p);
   }
 
   // ---- compact queries -------------------------------------------------------
@@ -203,7 +198,7 @@ public final class Noise {
   public static double compactAnswerBeforeSwitchAt(CompactParams cp, int rows, int cols, int l1,
       int l2) {
     return compactPhase1AtDepth(cp, rows, l1)
-        + levels(cols) * compactExternalProductAtDepth(cp, l2);
+        + Geometry.levels(cols) * compactExternalProductAtDepth(cp, l2);
   }
 
   /** Decoding is correct while |noise| is below this: half a unit of the plaintext precision. */

@@ -62,14 +62,14 @@ public final class PirClient {
         Digits.toShorts(c.data(), 0, b1, (r * p.plaintextLimbs() + l) * perGlwe, perGlwe);
       }
     }
-    int levels = Noise.levels(cols);
+    int levels = Geometry.levels(cols);
     short[] b2 = new short[levels * 2 * lg * perGlwe];
     for (int t = 0; t < levels; t++) {
       final int bit = t;
-      Glwe[] g = ops.encryptGgsw(sk, (targetCol >> t) & 1,
+      Ggsw g = ops.encryptGgsw(sk, (targetCol >> t) & 1,
           q -> new Prg(seed, ClientQuery.ggswStream(p, rows, bit, q)), noise);
-      for (int q = 0; q < g.length; q++) {
-        Digits.toShorts(g[q].data(), 0, b2, (t * 2 * lg + q) * perGlwe, perGlwe);
+      for (int q = 0; q < g.rowCount(); q++) {
+        Digits.toShorts(g.row(q).data(), 0, b2, (t * 2 * lg + q) * perGlwe, perGlwe);
       }
     }
     return new ClientQuery(p.id(), rows, cols, seed, b1, b2);

@@ -193,7 +193,7 @@ public final class PirServer {
    * this many columns per query): {@code min(CHUNK, 2^ceil(log2 columns))}.
    */
   public static int chunkColumns(int columns) {
-    return chunkSize(Noise.levels(columns));
+    return chunkSize(Geometry.levels(columns));
   }
 
   /**
@@ -318,7 +318,7 @@ public final class PirServer {
    * {@code cols}: ceil(log2 count), or the whole tree's height when the range is the grid.
    */
   public static int rangeLevel(int cols, int count) {
-    return count == cols ? Noise.levels(cols) : Noise.levels(count);
+    return count == cols ? Geometry.levels(cols) : Geometry.levels(count);
   }
 
   /**
@@ -326,7 +326,7 @@ public final class PirServer {
    * to an aligned start) up to level {@code to}: at level t, nodes 2j and 2j+1 become {@code
    * CMux(ggsw[t], node 2j, node 2j+1)}; an unpaired last node rises unchanged.
    */
-  public List<Glwe> fold(List<Glwe> nodes, int from, int to, Pmat[] ggsw) {
+  public List<Glwe> fold(List<Glwe> nodes, int from, int to, PreparedGgsw[] ggsw) {
     List<Glwe> cur = nodes;
     for (int t = from; t < to; t++) {
       if (t >= ggsw.length) {

@@ -8,7 +8,7 @@ import org.jpir.vmp.Pmat;
  * PMAT (nrows = 2 * keys.ggswLevels, ncols = 2 * keys.glweLimbs).
  */
 public record PreparedEvaluationKeys(String paramsId, String clientId, long fingerprint,
-    Pmat[] ksk, Pmat ggswS) {
+    Pmat[] ksk, PreparedGgsw ggswS) {
 
   /** Regenerates every mask from the seed, transforms and lays out the keys. */
   public static PreparedEvaluationKeys prepare(CompactParams cp, EvaluationKeys k) {
@@ -32,7 +32,7 @@ public record PreparedEvaluationKeys(String paramsId, String clientId, long fing
       rows[q] = regenerate(kp, k.seed(), EvaluationKeys.ggswStream(q), k.ggswSB(), q * per);
     }
     return new PreparedEvaluationKeys(cp.id(), k.clientId(), k.fingerprint(), ksk,
-        ops.prepareGgsw(rows));
+        ops.prepare(new Ggsw(rows)));
   }
 
   /** The GLWE with b part {@code b[off..]} and the mask of (seed, stream). */
@@ -56,7 +56,7 @@ public record PreparedEvaluationKeys(String paramsId, String clientId, long fing
 
   /** Bytes held in memory. */
   public long sizeBytes() {
-    long s = 8L * ggswS.data().length;
+    long s = ggswS.sizeBytes();
     for (Pmat m : ksk) {
       s += 8L * m.data().length;
     }

@@ -7,12 +7,13 @@ import org.jpir.vmp.Pmat;
  * plaintextLimbs, ncols = 2 * glweLimbs; row {@code r*plaintextLimbs + l} encrypts {@code [r ==
  * target row] * 2^(-K(l+1))}) and one prepared GGSW per column bit, least significant first.
  */
-public record PreparedQuery(String paramsId, int rows, int cols, Pmat phase1, Pmat[] ggsw) {
+public record PreparedQuery(String paramsId, int rows, int cols, Pmat phase1,
+    PreparedGgsw[] ggsw) {
   /** Bytes held: {@code 8 N (nrows*ncols + levels * 2L * ncols)}. */
   public long sizeBytes() {
     long s = 8L * phase1.data().length;
-    for (Pmat g : ggsw) {
-      s += 8L * g.data().length;
+    for (PreparedGgsw g : ggsw) {
+      s += g.sizeBytes();
     }
     return s;
   }

@@ -72,19 +72,19 @@ public final class QueryExpander {
   }
 
   /** Phase 2 only: one prepared GGSW per column bit (all a driver's fold needs). */
-  public Pmat[] expandPhase2(ClientQuery q, Geometry g) {
+  public PreparedGgsw[] expandPhase2(ClientQuery q, Geometry g) {
     check(q, g);
     int per = p.glweLimbs() * p.n();
-    int levels = Noise.levels(q.cols());
+    int levels = Geometry.levels(q.cols());
     int rowsPerGgsw = 2 * p.ggswLevels();
-    Pmat[] ggsw = new Pmat[levels];
+    PreparedGgsw[] ggsw = new PreparedGgsw[levels];
     for (int t = 0; t < levels; t++) {
       Glwe[] rows = new Glwe[rowsPerGgsw];
       for (int k = 0; k < rowsPerGgsw; k++) {
         rows[k] = regenerate(q.seed(), ClientQuery.ggswStream(p, q.rows(), t, k), q.ggswB(),
             (t * rowsPerGgsw + k) * per);
       }
-      ggsw[t] = ops.prepareGgsw(rows);
+      ggsw[t] = ops.prepare(new Ggsw(rows));
     }
     return ggsw;
   }

@@ -68,7 +68,7 @@ public final class Sizes {
         (long) g.rows() * p.plaintextLimbs(), per, "2 B x " + p.glweLimbs() + " limbs x N "
             + p.n()));
     parts.add(new Part("phase-2 GGSW rows (b part, seeded mask)",
-        (long) Noise.levels(g.cols()) * 2 * p.ggswLevels(), per, "2 B x " + p.glweLimbs()
+        (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels(), per, "2 B x " + p.glweLimbs()
             + " limbs x N " + p.n()));
     return new Breakdown("query (classic, " + p.id() + ")", parts);
   }

@@ -400,7 +400,7 @@ public final class Wire {
     long per = (long) p.glweLimbs() * p.n();
     return headerBytes(p.id()) + 4 + 4 + Prg.SEED_BYTES
         + 4 + 2L * g.rows() * p.plaintextLimbs() * per
-        + 4 + 2L * Noise.levels(g.cols()) * 2 * p.ggswLevels() * per + CRC_BYTES;
+        + 4 + 2L * Geometry.levels(g.cols()) * 2 * p.ggswLevels() * per + CRC_BYTES;
   }
 
   /** The largest compact query for {@code cp} and geometry {@code g} (client id of 64 bytes). */
@@ -546,7 +546,7 @@ public final class Wire {
     byte[] seed = in.bytes(Prg.SEED_BYTES, "seed");
     long per = (long) p.glweLimbs() * p.n();
     short[] b1 = in.shorts("phase-1 part", (long) rows * p.plaintextLimbs() * per);
-    short[] b2 = in.shorts("phase-2 part", (long) Noise.levels(cols) * 2 * p.ggswLevels() * per);
+    short[] b2 = in.shorts("phase-2 part", (long) Geometry.levels(cols) * 2 * p.ggswLevels() * per);
     in.expectEnd();
     ClientQuery q = new ClientQuery(p.id(), rows, cols, seed, b1, b2);
     try {

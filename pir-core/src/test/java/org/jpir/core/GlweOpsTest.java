@@ -75,7 +75,7 @@ class GlweOpsTest {
     for (int mu = 0; mu <= 1; mu++) {
       for (int t = 0; t < 20; t++) {
         // a fresh GGSW per sample: samples sharing one GGSW share its noise realization
-        Pmat g = ops.prepareGgsw(ops.encryptGgsw(sk, mu, prg, prg));
+        PreparedGgsw g = ops.prepare(ops.encryptGgsw(sk, mu, prg, prg));
         long[] msg = new long[limbs * n];
         prg.fillUniformDigits(msg, 0, P.plaintextLimbs() * n, P.base2k());
         Glwe x = ops.encrypt(sk, msg, prg, prg);
@@ -115,7 +115,7 @@ class GlweOpsTest {
     Glwe x0 = ops.encrypt(sk, m0, prg, prg);
     Glwe x1 = ops.encrypt(sk, m1, prg, prg);
     for (int mu = 0; mu <= 1; mu++) {
-      Pmat g = ops.prepareGgsw(ops.encryptGgsw(sk, mu, prg, prg));
+      PreparedGgsw g = ops.prepare(ops.encryptGgsw(sk, mu, prg, prg));
       Glwe out = new Glwe(n, limbs);
       ops.cmux(g, x0, x1, out);
       double[] e = ops.noise(sk, out, mu == 1 ? m1 : m0);

@@ -93,7 +93,7 @@ class PirEndToEndTest {
     PreparedDatabase right = PreparedDatabase.prepare(p, g, src, 32, 8, null);
     Glwe l = server.answerRange(left, new PreparedQuery[] {q2}, null)[0][0];
     Glwe r = server.answerRange(right, new PreparedQuery[] {q2}, null)[0][0];
-    Glwe root = server.fold(List.of(l, r), 5, Noise.levels(40), q2.ggsw()).get(0);
+    Glwe root = server.fold(List.of(l, r), 5, Geometry.levels(40), q2.ggsw()).get(0);
     assertArrayEquals(a2.values(), server.toAnswer(new Glwe[] {root}, g).values());
     assertArrayEquals(src.record(301), client.decode(a2, 301));
   }

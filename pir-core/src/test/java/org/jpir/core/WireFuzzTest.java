@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import net.jqwik.api.Arbitraries;
-import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.EdgeCasesMode;
@@ -24,6 +23,7 @@ import net.jqwik.api.GenerationMode;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AfterContainer;
 
 /**
  * Hostile input for every wire decoder: 100 000 mutated, truncated and extended messages each
@@ -427,8 +427,8 @@ class WireFuzzTest {
     assertEquals(Wire.sharedAnswerBytes(P, 2, AnswerSwitch.bCoefficients(P, G2)),
         SHARED_ANSWER.length);
     assertEquals(Wire.packingKeyBytes(P, 2), PACKING_KEY.length);
-    assertEquals(2, Noise.levels(G.cols()));
-    assertTrue(Noise.levels(CG.cols()) > 0, "the compact query has a phase-2 part");
+    assertEquals(2, Geometry.levels(G.cols()));
+    assertTrue(Geometry.levels(CG.cols()) > 0, "the compact query has a phase-2 part");
     // the largest-message bounds are exact for fixed-size messages
     assertEquals(Wire.maxSecretKeyBytes(P), SECRET_KEY.length);
     assertEquals(Wire.maxQueryBytes(P, G), QUERY.length);

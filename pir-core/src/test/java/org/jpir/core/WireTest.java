@@ -106,7 +106,7 @@ class WireTest {
     // production sizes, for the jobs' limits
     Params prod = Presets.ONIONPIR_4096;
     Geometry big = Geometry.of(prod, 1L << 20, 4096, 1024);
-    assertEquals(8, Noise.levels(big.cols()));
+    assertEquals(8, Geometry.levels(big.cols()));
     // header 26, rows and cols 8, seed 32, 1024 x 4 GLWEs and 8 x 10 GGSW rows of 6 x 4096
     // digits with their lengths, CRC 4
     assertEquals(26 + 8 + 32 + 4 + 2L * 1024 * 4 * 6 * 4096 + 4 + 2L * 8 * 10 * 6 * 4096 + 4,

@@ -4,12 +4,13 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.jpir.core.Geometry;
 import org.jpir.core.Glwe;
 import org.jpir.core.Noise;
 import org.jpir.core.PirServer;
 import org.jpir.core.PreparedDatabase;
+import org.jpir.core.PreparedGgsw;
 import org.jpir.core.PreparedQuery;
-import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
 
 /**
@@ -25,13 +26,13 @@ public final class ColumnTree implements Serializable {
   private final int cols;
   private final int height;
 
-  /** The tree over {@code cols} columns; its root is at level {@code Noise.levels(cols)}. */
+  /** The tree over {@code cols} columns; its root is at level {@code Geometry.levels(cols)}. */
   public ColumnTree(int cols) {
     if (cols < 1) {
       throw new IllegalArgumentException("cols " + cols + " must be at least 1");
     }
     this.cols = cols;
-    this.height = Noise.levels(cols);
+    this.height = Geometry.levels(cols);
   }
 
   /** Level of the root. */
@@ -53,7 +54,7 @@ public final class ColumnTree implements Serializable {
     int x = first;
     while (x < end) {
       int l;
-      int tail = Noise.levels(cols - x);
+      int tail = Geometry.levels(cols - x);
       if (end == cols && (x & ((1 << tail) - 1)) == 0) {
         l = tail;
       } else {
@@ -111,7 +112,7 @@ public final class ColumnTree implements Serializable {
         }
       }
     }
-    Pmat[][] ggsw = new Pmat[qs.length][];
+    PreparedGgsw[][] ggsw = new PreparedGgsw[qs.length][];
     for (int q = 0; q < qs.length; q++) {
       ggsw[q] = qs[q].ggsw();
     }
@@ -128,7 +129,7 @@ public final class ColumnTree implements Serializable {
    *
    * @throws IllegalArgumentException when the spans are not contiguous or carry other queries
    */
-  public FoldSpan merge(PirServer server, List<FoldSpan> spans, int index, Pmat[][] ggsw,
+  public FoldSpan merge(PirServer server, List<FoldSpan> spans, int index, PreparedGgsw[][] ggsw,
       String executor) {
     if (spans.isEmpty()) {
       throw new IllegalArgumentException("nothing to merge");
@@ -187,7 +188,7 @@ public final class ColumnTree implements Serializable {
 
   /** Raises and folds the top of the stack until neither applies. */
   private void reduce(PirServer server, List<Integer> lv, List<Integer> st, List<Glwe[][]> node,
-      Pmat[][] ggsw) {
+      PreparedGgsw[][] ggsw) {
     while (true) {
       int top = lv.size() - 1;
       int l = lv.get(top);

@@ -19,6 +19,7 @@ import org.jpir.core.Geometry;
 import org.jpir.core.Glwe;
 import org.jpir.core.Params;
 import org.jpir.core.PirServer;
+import org.jpir.core.PreparedGgsw;
 import org.jpir.core.PreparedQuery;
 import org.jpir.spark.FoldTasks.GroupKeyFn;
 import org.jpir.spark.FoldTasks.GroupPartitioner;
@@ -517,8 +518,8 @@ public final class DistributedPirServer {
     }
     QueryBatch payload = QueryBatch.of(queries);
     long batch = BATCHES.incrementAndGet();
-    Pmat[][] ggsw = new Pmat[nq][];
-    java.util.function.Supplier<Pmat[][]> source;
+    PreparedGgsw[][] ggsw = new PreparedGgsw[nq][];
+    java.util.function.Supplier<PreparedGgsw[][]> source;
     if (localHandoff) {
       // local mode: the tasks' expansions sit in this JVM's executor cache; take their GGSWs
       // after the job instead of expanding them again on the driver before it
@@ -553,7 +554,7 @@ public final class DistributedPirServer {
    */
   private BatchResult answerPrepared(PreparedQuery[] qs, long t0, long expandNanos,
       Pmat[] packing) {
-    Pmat[][] ggsw = new Pmat[qs.length][];
+    PreparedGgsw[][] ggsw = new PreparedGgsw[qs.length][];
     for (int qi = 0; qi < qs.length; qi++) {
       ggsw[qi] = qs[qi].ggsw();
     }
@@ -571,10 +572,10 @@ public final class DistributedPirServer {
    */
   private <T> BatchResult onExecutors(T payload,
       java.util.function.Function<Shared<T>, PartitionAnswerFn<T>> fn, int nq,
-      java.util.function.Supplier<Pmat[][]> ggswSource, long t0, long driverExpandNanos,
+      java.util.function.Supplier<PreparedGgsw[][]> ggswSource, long t0, long driverExpandNanos,
       Pmat[] packing) {
     rebalance();
-    java.util.function.Supplier<Pmat[][]> ggsw = memo(ggswSource);
+    java.util.function.Supplier<PreparedGgsw[][]> ggsw = memo(ggswSource);
     String batchTag = "batch-" + METRIC_BATCHES.incrementAndGet();
     String previous = sc.getLocalProperty(BatchMetricsListener.PROPERTY);
     sc.setLocalProperty(BatchMetricsListener.PROPERTY, batchTag);
@@ -623,12 +624,12 @@ public final class DistributedPirServer {
    * merges them into the root, so what it receives per query is bounded by {@code fanIn * (2
    * height + 1)} nodes per plane whatever the number of partitions.
    */
-  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, java.util.function.Supplier<Pmat[][]> ggsw,
+  private FoldSpan foldTree(JavaRDD<FoldSpan> spans, java.util.function.Supplier<PreparedGgsw[][]> ggsw,
       List<Long> broadcasts,
       long[] driver) {
     ColumnTree tree = new ColumnTree(geometry.cols());
     int n = parts.count();
-    Shared<Pmat[][]> upper = null;
+    Shared<PreparedGgsw[][]> upper = null;
     try {
       JavaRDD<FoldSpan> cur = spans;
       if (n > fanIn) {

@@ -4,18 +4,18 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.jpir.core.PirServer;
+import org.jpir.core.PreparedGgsw;
 import org.jpir.core.Presets;
-import org.jpir.vmp.Pmat;
 
 /** The tasks of the executor-side ordered fold: grouping contiguous spans and merging them. */
 final class FoldTasks {
   private FoldTasks() {}
 
   /** Each query's GGSWs of levels {@code >= from} (lower levels null: the tree never reads them). */
-  static Pmat[][] levelsFrom(Pmat[][] ggsw, int from) {
-    Pmat[][] out = new Pmat[ggsw.length][];
+  static PreparedGgsw[][] levelsFrom(PreparedGgsw[][] ggsw, int from) {
+    PreparedGgsw[][] out = new PreparedGgsw[ggsw.length][];
     for (int q = 0; q < ggsw.length; q++) {
-      out[q] = new Pmat[ggsw[q].length];
+      out[q] = new PreparedGgsw[ggsw[q].length];
       for (int t = from; t < ggsw[q].length; t++) {
         out[q][t] = ggsw[q][t];
       }
@@ -75,9 +75,9 @@ final class FoldTasks {
     private static final long serialVersionUID = 1L;
     private final String paramsId;
     private final ColumnTree tree;
-    private final Shared<Pmat[][]> ggsw;
+    private final Shared<PreparedGgsw[][]> ggsw;
 
-    MergeFn(String paramsId, ColumnTree tree, Shared<Pmat[][]> ggsw) {
+    MergeFn(String paramsId, ColumnTree tree, Shared<PreparedGgsw[][]> ggsw) {
       this.paramsId = paramsId;
       this.tree = tree;
       this.ggsw = ggsw;

@@ -3,10 +3,10 @@ package org.jpir.spark;
 import java.util.Locale;
 import org.jpir.core.CompactParams;
 import org.jpir.core.Geometry;
-import org.jpir.core.Wire;
 import org.jpir.core.Noise;
 import org.jpir.core.Params;
 import org.jpir.core.PirServer;
+import org.jpir.core.Wire;
 
 /**
  * What one executor needs for a job, computed from the preset, the geometry, the partitioning
@@ -56,7 +56,7 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
   public static long expandedQueryBytes(Params p, Geometry g) {
     long ncols = 2L * p.glweLimbs();
     return 8L * p.n() * ((long) g.rows() * p.plaintextLimbs() * ncols
-        + (long) Noise.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
+        + (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
   }
 
   /**
@@ -80,7 +80,7 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
       return 0;
     }
     long perLevel = 8L * p.n() * 2 * p.ggswLevels() * 2 * p.glweLimbs();
-    int above = Math.max(0, Noise.levels(g.cols()) - new ColumnTree(g.cols())
+    int above = Math.max(0, Geometry.levels(g.cols()) - new ColumnTree(g.cols())
         .lowestLevel(parts.bounds()));
     return above * perLevel;
   }

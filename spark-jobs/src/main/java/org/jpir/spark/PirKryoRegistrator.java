@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import org.apache.spark.serializer.KryoRegistrator;
 import org.jpir.core.Glwe;
+import org.jpir.core.PreparedGgsw;
 import org.jpir.core.PreparedQuery;
 import org.jpir.vmp.Pmat;
 
@@ -18,7 +19,8 @@ public final class PirKryoRegistrator implements KryoRegistrator {
 
   /** Every registered class, in registration order (tests round-trip each one). */
   public static final Class<?>[] CLASSES = {Glwe.class, Glwe[].class, Glwe[][].class,
-      Pmat.class, Pmat[].class, Pmat[][].class, PreparedQuery.class, PreparedQuery[].class,
+      Pmat.class, Pmat[].class, Pmat[][].class, PreparedGgsw.class, PreparedGgsw[].class,
+      PreparedGgsw[][].class, PreparedQuery.class, PreparedQuery[].class,
       Glwe[][][].class, FoldSpan.class, double[].class, long[].class, short[].class, double[][].class,
       byte[].class, byte[][].class, int[].class, java.util.ArrayList.class, java.util.HashMap.class,
       org.apache.spark.util.StatCounter.class, QueryBatch.class, String[].class};
@@ -31,6 +33,9 @@ public final class PirKryoRegistrator implements KryoRegistrator {
     kryo.register(Pmat.class, new PmatSerializer());
     kryo.register(Pmat[].class);
     kryo.register(Pmat[][].class);
+    kryo.register(PreparedGgsw.class, new PreparedGgswSerializer());
+    kryo.register(PreparedGgsw[].class);
+    kryo.register(PreparedGgsw[][].class);
     kryo.register(PreparedQuery.class, new PreparedQuerySerializer());
     kryo.register(PreparedQuery[].class);
     kryo.register(Glwe[][][].class);
@@ -95,6 +100,19 @@ public final class PirKryoRegistrator implements KryoRegistrator {
     }
   }
 
+  /** The prepared matrix. */
+  static final class PreparedGgswSerializer extends Serializer<PreparedGgsw> {
+    @Override
+    public void write(Kryo kryo, Output out, PreparedGgsw g) {
+      kryo.writeObject(out, g.matrix());
+    }
+
+    @Override
+    public PreparedGgsw read(Kryo kryo, Input in, Class<PreparedGgsw> type) {
+      return new PreparedGgsw(kryo.readObject(in, Pmat.class));
+    }
+  }
+
   static final class PreparedQuerySerializer extends Serializer<PreparedQuery> {
     @Override
     public void write(Kryo kryo, Output out, PreparedQuery q) {
@@ -111,7 +129,7 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       int rows = in.readInt();
       int cols = in.readInt();
       Pmat p1 = kryo.readObject(in, Pmat.class);
-      Pmat[] g = kryo.readObject(in, Pmat[].class);
+      PreparedGgsw[] g = kryo.readObject(in, PreparedGgsw[].class);
       return new PreparedQuery(id, rows, cols, p1, g);
     }
   }

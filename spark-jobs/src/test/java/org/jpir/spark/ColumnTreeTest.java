@@ -63,7 +63,7 @@ class ColumnTreeTest {
     PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
     long[] idx = {0, 77, (long) rows * cols - 1};
     PreparedQuery[] qs = new PreparedQuery[idx.length];
-    Pmat[][] ggsw = new Pmat[idx.length][];
+    org.jpir.core.PreparedGgsw[][] ggsw = new org.jpir.core.PreparedGgsw[idx.length][];
     for (int i = 0; i < idx.length; i++) {
       qs[i] = new QueryExpander(P).expand(client.query(idx[i]), g);
       ggsw[i] = qs[i].ggsw();
@@ -97,7 +97,7 @@ class ColumnTreeTest {
       }
       FoldSpan root = spans.get(0);
       assertEquals(1, root.nodeCount());
-      assertEquals(Noise.levels(cols), root.levels()[0]);
+      assertEquals(Geometry.levels(cols), root.levels()[0]);
       for (int q = 0; q < qs.length; q++) {
         Answer a = server.toAnswer(new Glwe[] {root.nodes()[q][0][0]});
         assertArrayEquals(expected[q].data(), a.data(), "trial " + trial + ", query " + q);
@@ -114,7 +114,8 @@ class ColumnTreeTest {
     FoldSpan c = new FoldSpan(2, 8, 12, new int[] {2}, new int[] {8}, new Glwe[][][] {{{z}}}, 0,
         0, 0, 0, "t");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new ColumnTree(16).merge(new PirServer(P), List.of(a, c), 0, new Pmat[1][], "t"));
+        () -> new ColumnTree(16).merge(new PirServer(P), List.of(a, c), 0, new org.jpir.core.PreparedGgsw[1][],
+            "t"));
     assertTrue(e.getMessage().contains("does not continue at column 4"), e.getMessage());
   }
 }

@@ -16,6 +16,7 @@ import org.jpir.core.Geometry;
 import org.jpir.core.Glwe;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
+import org.jpir.core.PreparedGgsw;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.Presets;
 import org.jpir.core.QueryExpander;
@@ -58,15 +59,21 @@ class KryoRoundTripTest {
     PreparedQuery qb = roundTrip(q);
     assertArrayEquals(q.phase1().data(), qb.phase1().data());
     assertEquals(q.ggsw().length, qb.ggsw().length);
-    assertArrayEquals(q.ggsw()[1].data(), qb.ggsw()[1].data());
+    assertArrayEquals(q.ggsw()[1].matrix().data(), qb.ggsw()[1].matrix().data());
     PreparedQuery[] qa = roundTrip(new PreparedQuery[] {q});
     assertEquals(q.rows(), qa[0].rows());
-    Pmat m = q.ggsw()[0];
+    Pmat m = q.ggsw()[0].matrix();
     assertArrayEquals(m.data(), roundTrip(m).data());
     assertEquals(2, roundTrip(new Pmat[] {m, m}).length);
     Pmat[][] withNull = roundTrip(new Pmat[][] {{null, m}});
     assertEquals(null, withNull[0][0]);
     assertArrayEquals(m.data(), withNull[0][1].data());
+    PreparedGgsw gg = q.ggsw()[0];
+    assertArrayEquals(m.data(), roundTrip(gg).matrix().data());
+    assertEquals(2, roundTrip(new PreparedGgsw[] {gg, gg}).length);
+    PreparedGgsw[][] gNull = roundTrip(new PreparedGgsw[][] {{null, gg}});
+    assertEquals(null, gNull[0][0]);
+    assertEquals(gg.levels(), gNull[0][1].levels());
     FoldSpan pa = new FoldSpan(3, 8, 12, new int[] {2}, new int[] {8},
         new Glwe[][][] {{{glwe(5)}, {glwe(6)}}}, 11, 12, 13, 14, "exec-1");
     FoldSpan pb = roundTrip(pa);
@@ -98,7 +105,7 @@ class KryoRoundTripTest {
     assertEquals(2.0, roundTrip(sc).mean());
     assertArrayEquals(new String[] {"a", "b"}, roundTrip(new String[] {"a", "b"}));
     // QueryBatch: QueryBatchTest
-    assertEquals(PirKryoRegistrator.CLASSES.length, 22, "a new registered class needs a test");
+    assertEquals(PirKryoRegistrator.CLASSES.length, 25, "a new registered class needs a test");
   }
 
   @Test

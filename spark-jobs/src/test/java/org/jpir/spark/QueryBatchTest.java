@@ -63,7 +63,8 @@ class QueryBatchTest {
           : ex.prepareKeys(back.keys(i)), g);
       PreparedQuery onDriver = qs.get(i).expand();
       assertArrayEquals(onDriver.phase1().data(), onExecutor.phase1().data(), "query " + i);
-      assertArrayEquals(qs.get(i).phase2()[0].data(), onExecutor.ggsw()[0].data());
+      assertArrayEquals(qs.get(i).phase2()[0].matrix().data(),
+          onExecutor.ggsw()[0].matrix().data());
     }
   }
 

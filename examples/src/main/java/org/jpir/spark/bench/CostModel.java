@@ -260,7 +260,7 @@ public final class CostModel {
       cq.add(client.query(i * 13L));
       qs[i] = ex.expand(cq.get(i), g);
     }
-    int levels = Noise.levels(g.cols());
+    int levels = Geometry.levels(g.cols());
     double nan = Double.NaN;
     double[] pc = {nan, nan, nan};
     double expand = nan;
@@ -542,7 +542,7 @@ public final class CostModel {
         : ColumnPartitioning.plan(g.cols(), slots, 1);
     int np = parts.count();
     int b = c.batch();
-    int levels = Noise.levels(g.cols());
+    int levels = Geometry.levels(g.cols());
     boolean onDriver = c.kind().equals("classic-driver");
     long expanded = MemoryPlan.expandedQueryBytes(p, g);
     long wire = compact ? Wire.maxCompactQueryBytes(CP, g) + Wire.maxEvaluationKeysBytes(CP)

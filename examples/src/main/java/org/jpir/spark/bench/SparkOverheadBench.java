@@ -39,7 +39,6 @@ import org.jpir.spark.PreparedPartition;
 import org.jpir.spark.SparkBatchMetrics;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.SyntheticSourceFactory;
-import org.jpir.vmp.Pmat;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -440,7 +439,7 @@ public final class SparkOverheadBench {
     }
     long tm = System.nanoTime();
     PirServer driver = new PirServer(p);
-    Pmat[][] ggsw = new Pmat[prepared.length][];
+    org.jpir.core.PreparedGgsw[][] ggsw = new org.jpir.core.PreparedGgsw[prepared.length][];
     for (int qi = 0; qi < prepared.length; qi++) {
       ggsw[qi] = prepared[qi].ggsw();
     }
