@@ -402,27 +402,17 @@ public final class CostModel {
         for (int i = 0; i < batch; i++) {
           idx[i] = (k * 7919L * batch + i * 104729L) % count;
         }
-        DistributedPirServer.BatchResult res;
-        long t0;
-        if (alice != null) {
-          List<CompactQuery> qs = new ArrayList<>();
-          for (long i : idx) {
-            qs.add(alice.query(i));
-          }
-          t0 = System.nanoTime();
-          org.jpir.core.CompactQueries ck = new org.jpir.core.CompactQueries(store);
-          res = server.answer(qs.stream().map(q -> ck.accept(q, server.geometry())).toList(),
-              w.mode());
-        } else {
-          List<ClientQuery> qs = new ArrayList<>();
-          for (long i : idx) {
-            qs.add(client.query(i));
-          }
-          t0 = System.nanoTime();
-          org.jpir.core.ClassicQueries ck = new org.jpir.core.ClassicQueries(p);
-          res = server.answer(qs.stream().map(q -> ck.accept(q, server.geometry())).toList(),
-              w.mode());
+        // the query files' bytes; the server accepts them by their kind, as the answer job does
+        List<byte[]> wires = new ArrayList<>();
+        for (long i : idx) {
+          wires.add(alice != null ? Wire.writeCompactQuery(alice.query(i))
+              : Wire.writeQuery(client.query(i)));
         }
+        org.jpir.core.QueryKind queryKind = alice != null ? new org.jpir.core.CompactQueries(store)
+            : new org.jpir.core.ClassicQueries(p);
+        long t0 = System.nanoTime();
+        DistributedPirServer.BatchResult res = server.answer(wires.stream()
+            .map(q -> queryKind.accept(q, server.geometry())).toList(), w.mode());
         secs[k] = (System.nanoTime() - t0) / 1e9;
         org.jpir.core.Answer[] a = res.answers();
         for (int i = 0; i < batch; i++) {
