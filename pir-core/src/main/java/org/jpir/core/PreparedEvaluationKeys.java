@@ -56,9 +56,9 @@ public record PreparedEvaluationKeys(String paramsId, String clientId, long fing
 
   /** Bytes held in memory. */
   public long sizeBytes() {
-    long s = 8L * ggswS.data().length;
+    long s = ggswS.sizeBytes();
     for (Pmat m : ksk) {
-      s += 8L * m.data().length;
+      s += m.sizeBytes();
     }
     return s;
   }

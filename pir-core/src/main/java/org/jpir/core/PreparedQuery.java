@@ -10,9 +10,9 @@ import org.jpir.vmp.Pmat;
 public record PreparedQuery(String paramsId, int rows, int cols, Pmat phase1, Pmat[] ggsw) {
   /** Bytes held: {@code 8 N (nrows*ncols + levels * 2L * ncols)}. */
   public long sizeBytes() {
-    long s = 8L * phase1.data().length;
+    long s = phase1.sizeBytes();
     for (Pmat g : ggsw) {
-      s += 8L * g.data().length;
+      s += g.sizeBytes();
     }
     return s;
   }

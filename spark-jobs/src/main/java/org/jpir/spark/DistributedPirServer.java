@@ -28,7 +28,7 @@ import org.jpir.core.PirServer;
 import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.Presets;
-import org.jpir.vmp.Kernels;
+import org.jpir.vmp.KernelProvider;
 
 /**
  * The database as a cached RDD of prepared column ranges, and the batch answer over it: the
@@ -1134,7 +1134,7 @@ public final class DistributedPirServer {
         return;
       }
       done = true;
-      Kernels.Choice c = Kernels.choice();
+      KernelProvider c = KernelProvider.get();
       if (!c.vector()) {
         LOG.error("executor {} runs the SCALAR kernels ({}): the Vector API is missing here;"
             + " check spark.executor.extraJavaOptions", executorId(), c);

@@ -17,7 +17,7 @@ import org.jpir.core.QueryExpander;
 import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.core.Wire;
-import org.jpir.vmp.Kernels;
+import org.jpir.vmp.KernelProvider;
 
 /**
  * The single-JVM PIR demo: generates a seeded synthetic database, prepares it, makes queries
@@ -67,7 +67,7 @@ public final class LocalDemo {
     SyntheticRecords src = new SyntheticRecords(count, recordSize, seed);
     Geometry g = Geometry.choose(p, count, recordSize, maxRows);
     System.out.printf(Locale.ROOT, "demo: preset %s (%s), kernels %s%n", p.id(),
-        p.secure() ? p.securityBits() + "-bit" : "INSECURE", Kernels.choice());
+        p.secure() ? p.securityBits() + "-bit" : "INSECURE", KernelProvider.get());
     System.out.printf(Locale.ROOT, "demo: %d records x %d bytes = %.1f MiB; grid %d rows x %d"
         + " columns x %d plane(s), %d records per polynomial%n", count, recordSize,
         g.rawBytes() / 1048576.0, g.rows(), g.cols(), g.planes(), g.recordsPerPoly());
