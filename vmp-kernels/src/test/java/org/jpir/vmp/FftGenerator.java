@@ -6,9 +6,9 @@ import java.util.List;
 /**
  * Writes {@code R4Passes} (package {@code org.jpir.vmp}, source root {@code src/main/panama}):
  * the radix-4 passes (two radix-2 levels per pass) of the forward and inverse negacyclic FFT at
- * vector widths of 8, 4 and 2 doubles, from one template per direction. A pass over {@code count} nodes of {@code size} values (node
- * k at {@code buf[ro + (k0+k)*size ..]} and {@code buf[io + ...]}, quarters q = size/4) takes its
- * six twiddles from {@code tw[t0 + k*R4_ENTRY ..]}; each loop trip handles L butterflies per
+ * vector widths of 8, 4 and 2 doubles, from one template per direction. A pass over {@code
+ * count} nodes of {@code size} values (node k at {@code buf[ro + (k0+k)*size ..]} and {@code
+ * buf[io + ...]}, quarters q = size/4) takes its six twiddles from {@code tw[t0 + k*R4_ENTRY ..]}; each loop trip handles L butterflies per
  * quarter. The 4-lane variant writes out both trips for quarters of 8 (a two-trip loop cost 40%
  * more there). {@code GeneratedKernelsTest} fails when the committed file differs from this
  * output and rewrites it with {@code -Djpir.regenerate=true}.

@@ -158,6 +158,9 @@ class KernelProviderTest {
       "-Djpir.fft.bits=128      | panama | Panama128Fft  | 512:2x6 | PanamaZnx",
       "-Djpir.vmp.block=256:1x3 | panama | PanamaFft:512 | 256:1x3 | PanamaZnx",
       "-Djpir.vmp.block=128:1x1 | panama | PanamaFft:512 | 128:1x1 | PanamaZnx",
+      // the JVM options without --add-modules=jdk.incubator.vector: the reference, and no
+      // class that needs the module is loaded (FFT, VMP and znx would fail to link)
+      "no-vector-module          | ref    | RefFft        | 512:2x6 | RefZnx",
   })
   void forcingPropertiesReachAFreshJvm(String prop, String name, String fft, String block,
       String znx) throws IOException, InterruptedException {
@@ -171,10 +174,14 @@ class KernelProviderTest {
     }
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(JvmOptions.list());
+    for (String o : JvmOptions.list()) {
+      if (!(prop.equals("no-vector-module") && o.contains("jdk.incubator.vector"))) {
+        cmd.add(o);
+      }
+    }
     cmd.add("-Xmx64m");
     cmd.add("-Xms16m");
-    if (!prop.isEmpty()) {
+    if (prop.startsWith("-D")) {
       cmd.add(prop);
     }
     cmd.add("-cp");
@@ -190,6 +197,7 @@ class KernelProviderTest {
     String log = out.lines().filter(l -> l.contains("KernelProvider - kernels: ")).findFirst()
         .orElse("");
     assertTrue(log.contains("kernels: " + name), out);
+    assertEquals(prop.equals("no-vector-module"), log.contains("FALLBACK: module"), log);
     if (name.equals("panama")) {
       assertTrue(log.contains("VMP block " + block + ", "), log);
       int bits = fft.equals("Panama128Fft") ? 128 : Integer.parseInt(fft.substring(10));
