@@ -83,7 +83,6 @@ public final class Pmat {
     return ncols;
   }
 
-
   /** Number of doubles in the layout above. */
   public int length() {
     return data.length;
@@ -124,7 +123,10 @@ public final class Pmat {
     Arrays.setAll(data, f);
   }
 
-  /** True when {@code other} has the same shape and bitwise the same doubles. */
+  /**
+   * True when {@code other} has the same shape and equal doubles as {@link
+   * Arrays#equals(double[], double[])} compares them (0.0 and -0.0 differ, NaNs are equal).
+   */
   public boolean contentEquals(Pmat other) {
     return other != null && other.n == n && other.nrows == nrows && other.ncols == ncols
         && Arrays.equals(other.data, data);

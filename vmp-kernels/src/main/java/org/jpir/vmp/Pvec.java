@@ -49,7 +49,6 @@ public final class Pvec {
     return nrows;
   }
 
-
   /** Number of doubles in the layout above. */
   public int length() {
     return data.length;
@@ -65,35 +64,9 @@ public final class Pvec {
     return data.clone();
   }
 
-  /**
-   * Copies doubles {@code [from, from+len)} of the layout to {@code dst[dstOff ..]} (serialization
-   * in chunks).
-   *
-   * @throws IndexOutOfBoundsException when a range is out of bounds
-   */
-  public void copyTo(int from, double[] dst, int dstOff, int len) {
-    System.arraycopy(data, from, dst, dstOff, len);
-  }
-
-  /**
-   * Overwrites doubles {@code [to, to+len)} of the layout with {@code src[srcOff ..]}
-   * (deserialization in chunks).
-   *
-   * @throws IndexOutOfBoundsException when a range is out of bounds
-   */
-  public void copyFrom(double[] src, int srcOff, int to, int len) {
-    System.arraycopy(src, srcOff, data, to, len);
-  }
-
   /** Sets double {@code i} of the layout to {@code f(i)} for every i (benchmark inputs). */
   public void setAll(IntToDoubleFunction f) {
     Arrays.setAll(data, f);
-  }
-
-  /** True when {@code other} has the same shape and bitwise the same doubles. */
-  public boolean contentEquals(Pvec other) {
-    return other != null && other.n == n && other.nrows == nrows
-        && Arrays.equals(other.data, data);
   }
 
   /** The backing array (not a copy), for the kernels of this package. */
