@@ -20,11 +20,12 @@ import org.apache.logging.log4j.Logger;
  * {@link Vmp} are seen from outside.
  *
  * <p>Policy ({@link #decide}, the only place it is written): the Vector API when the module is
- * present and its preferred species is at least 128 bits, else the reference (a FALLBACK,
- * logged as a warning). Vector API widths: the FFT's radix-4 passes use 512-bit vectors from
- * JDK 25 on when the preferred species is 512 bits (JDK 17's C2 boxed them), 128-bit kernels
- * when it is 128 bits (NEON, x86 without AVX), else 256; the VMP block is {@link
- * VmpBlock#choose}'s; znx uses the preferred species. Forcing: {@code -Djpir.kernels=ref|panama}
+ * present, its preferred species is at least 128 bits and C2 compiles (without it vector code
+ * runs as boxed objects, slower than the scalar loops), else the reference (a FALLBACK, logged
+ * as a warning with its cause). Vector API widths: the FFT's radix-4 passes use 512-bit
+ * vectors from JDK 25 on when the preferred species is 512 bits (JDK 17's C2 boxed them),
+ * 128-bit kernels when it is 128 bits (NEON, x86 without AVX), else 256; the VMP block is
+ * {@link VmpBlock#choose}'s; znx uses the preferred species. Forcing: {@code -Djpir.kernels=ref|panama}
  * ({@value #PROPERTY}; {@code panama} without the module is an error, not a silent fallback),
  * {@code -Djpir.fft.bits=128|256|512} ({@value #FFT_BITS_PROPERTY}), {@code
  * -Djpir.vmp.block=512:2x6|...} ({@link VmpBlock#PROPERTY}).
@@ -212,14 +213,15 @@ public abstract class KernelProvider {
   /**
    * The choice for a JVM whose Vector API module has a preferred species of {@code
    * preferredBits} bits ({@code -1}: module absent), of Java {@code jdk}, with {@code registers}
-   * vector registers, under the forcing property values {@code kernels}, {@code fftBits}, {@code
-   * vmpBlock} (each may be null or blank). See the class comment.
+   * vector registers, with ({@code c2}) or without the C2 compiler, under the forcing property
+   * values {@code kernels}, {@code fftBits}, {@code vmpBlock} (each may be null or blank). See
+   * the class comment.
    *
    * @throws IllegalArgumentException for a forcing value that is not one of the allowed ones
    * @throws IllegalStateException for {@code kernels = panama} when the module is absent
    */
-  static Choice decide(int preferredBits, int jdk, int registers, String kernels, String fftBits,
-      String vmpBlock) {
+  static Choice decide(int preferredBits, int jdk, int registers, boolean c2, String kernels,
+      String fftBits, String vmpBlock) {
     String forced = kernels == null ? "" : kernels.trim().toLowerCase(Locale.ROOT);
     String why;
     switch (forced) {
@@ -241,6 +243,10 @@ public abstract class KernelProvider {
         if (preferredBits < 128) {
           return refChoice("FALLBACK: preferred vector species is only " + preferredBits
               + " bits");
+        }
+        if (!c2) {
+          return refChoice("FALLBACK: the C2 compiler is off (-Xint or"
+              + " -XX:TieredStopAtLevel below 4), so vector code would run boxed");
         }
         why = "module present, preferred species " + preferredBits + " bits";
         break;
@@ -284,6 +290,24 @@ public abstract class KernelProvider {
 
   // ----- instances ---------------------------------------------------------------------------
 
+  /**
+   * False when HotSpot says C2 will not compile ({@code UseCompiler} false, or tiered compilation
+   * stopped below level 4); true when it does or when the flags cannot be read (another VM).
+   */
+  static boolean c2Enabled() {
+    try {
+      com.sun.management.HotSpotDiagnosticMXBean b = java.lang.management.ManagementFactory
+          .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+      if (!Boolean.parseBoolean(b.getVMOption("UseCompiler").getValue())) {
+        return false;
+      }
+      return !Boolean.parseBoolean(b.getVMOption("TieredCompilation").getValue())
+          || Integer.parseInt(b.getVMOption("TieredStopAtLevel").getValue()) >= 4;
+    } catch (RuntimeException | LinkageError e) {
+      return true;
+    }
+  }
+
   /** The JVM-wide provider; a holder so that the choice happens on first use only. */
   private static final class Jvm {
     static final KernelProvider INSTANCE = create();
@@ -291,7 +315,7 @@ public abstract class KernelProvider {
     private static KernelProvider create() {
       int bits = PanamaClass.preferredBits();
       Choice c = decide(bits, Runtime.version().feature(), CpuInfo.get().vectorRegisters(),
-          System.getProperty(PROPERTY), System.getProperty(FFT_BITS_PROPERTY),
+          c2Enabled(), System.getProperty(PROPERTY), System.getProperty(FFT_BITS_PROPERTY),
           System.getProperty(VmpBlock.PROPERTY));
       KernelProvider p = c.vector() ? PanamaClass.instantiate(c) : new RefKernelProvider(c);
       if (!c.vector() && c.reason().startsWith("FALLBACK")) {

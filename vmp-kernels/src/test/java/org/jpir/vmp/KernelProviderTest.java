@@ -53,40 +53,50 @@ class KernelProviderTest {
   })
   void automaticChoiceFollowsWidthJdkAndRegisters(int bits, int jdk, int regs, int fft,
       String block) {
-    KernelProvider.Choice c = KernelProvider.decide(bits, jdk, regs, null, null, null);
+    KernelProvider.Choice c = KernelProvider.decide(bits, jdk, regs, true, null, null, null);
     assertTrue(c.vector(), c.toString());
     assertEquals(fft, c.fftBits(), c.toString());
     assertEquals(VmpBlock.parse(block), c.vmpBlock(), c.toString());
     assertEquals(bits, c.znxBits());
     assertTrue(c.reason().contains("module present, preferred species " + bits), c.reason());
-    assertEquals(c, KernelProvider.decide(bits, jdk, regs, "", " ", ""), "blank = not forced");
+    assertEquals(c, KernelProvider.decide(bits, jdk, regs, true, "", " ", ""),
+        "blank = not forced");
   }
 
   @Test
   void missingModuleOrNarrowSpeciesFallsBackToTheReference() {
-    KernelProvider.Choice none = KernelProvider.decide(-1, 25, 32, null, null, null);
+    KernelProvider.Choice none = KernelProvider.decide(-1, 25, 32, true, null, null, null);
     assertFalse(none.vector());
     assertTrue(none.reason().startsWith("FALLBACK: module jdk.incubator.vector"), none.reason());
-    KernelProvider.Choice narrow = KernelProvider.decide(64, 25, 16, null, null, null);
+    KernelProvider.Choice narrow = KernelProvider.decide(64, 25, 16, true, null, null, null);
     assertFalse(narrow.vector());
     assertTrue(narrow.reason().contains("only 64 bits"), narrow.reason());
   }
 
   @Test
+  void withoutC2TheReferenceRunsUnlessPanamaIsForced() {
+    KernelProvider.Choice c = KernelProvider.decide(512, 25, 32, false, null, null, null);
+    assertFalse(c.vector());
+    assertTrue(c.reason().startsWith("FALLBACK: the C2 compiler is off"), c.reason());
+    assertTrue(KernelProvider.decide(512, 25, 32, false, "panama", null, null).vector());
+    assertTrue(KernelProvider.c2Enabled(), "the test JVM runs C2");
+  }
+
+  @Test
   void kernelsPropertyForcesTheImplementation() {
-    KernelProvider.Choice ref = KernelProvider.decide(512, 25, 32, "ref", "512", "512:2x6");
+    KernelProvider.Choice ref = KernelProvider.decide(512, 25, 32, true, "ref", "512", "512:2x6");
     assertFalse(ref.vector());
     assertEquals("ref", ref.name());
     assertTrue(ref.reason().contains("forced by -Djpir.kernels=ref"), ref.reason());
-    assertFalse(KernelProvider.decide(512, 25, 32, " REF ", null, null).vector());
-    KernelProvider.Choice pan = KernelProvider.decide(256, 25, 16, "panama", null, null);
+    assertFalse(KernelProvider.decide(512, 25, 32, true, " REF ", null, null).vector());
+    KernelProvider.Choice pan = KernelProvider.decide(256, 25, 16, true, "panama", null, null);
     assertTrue(pan.vector());
     assertTrue(pan.reason().contains("forced by -Djpir.kernels=panama"), pan.reason());
     IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> KernelProvider.decide(-1, 25, 32, "panama", null, null));
+        () -> KernelProvider.decide(-1, 25, 32, true, "panama", null, null));
     assertTrue(e.getMessage().contains("--add-modules=jdk.incubator.vector"), e.getMessage());
     IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
-        () -> KernelProvider.decide(512, 25, 32, "cuda", null, null));
+        () -> KernelProvider.decide(512, 25, 32, true, "cuda", null, null));
     assertTrue(bad.getMessage().contains("-Djpir.kernels=cuda is not one of"), bad.getMessage());
   }
 
@@ -95,27 +105,28 @@ class KernelProviderTest {
   void fftBitsPropertyForcesTheFftWidth(int bits) {
     for (int preferred : new int[] {128, 256, 512}) {
       KernelProvider.Choice c =
-          KernelProvider.decide(preferred, 25, 32, null, String.valueOf(bits), null);
+          KernelProvider.decide(preferred, 25, 32, true, null, String.valueOf(bits), null);
       assertEquals(bits, c.fftBits(), c.toString());
       assertTrue(c.fftReason().contains("forced by -Djpir.fft.bits"), c.fftReason());
       assertEquals(VmpBlock.choose(preferred, 25, 32, null).block(), c.vmpBlock(),
           "the FFT width does not move the VMP block");
     }
     assertThrows(IllegalArgumentException.class,
-        () -> KernelProvider.decide(512, 25, 32, null, "1024", null));
+        () -> KernelProvider.decide(512, 25, 32, true, null, "1024", null));
   }
 
   @Test
   void vmpBlockPropertyForcesTheBlock() {
     for (VmpBlock b : VmpBlock.SUPPORTED) {
-      KernelProvider.Choice c = KernelProvider.decide(512, 25, 32, "panama", null, b.toString());
+      KernelProvider.Choice c =
+          KernelProvider.decide(512, 25, 32, true, "panama", null, b.toString());
       assertEquals(b, c.vmpBlock());
       assertEquals(512, c.fftBits(), "the block does not move the FFT width");
       assertTrue(c.vmpReason().contains("forced by -Djpir.vmp.block"), c.vmpReason());
       assertTrue(c.toString().contains("VMP block " + b + ", "), c.toString());
     }
     assertThrows(IllegalArgumentException.class,
-        () -> KernelProvider.decide(512, 25, 32, null, null, "512:3x4"));
+        () -> KernelProvider.decide(512, 25, 32, true, null, null, "512:3x4"));
   }
 
   /** The provider builds exactly the kernels its choice names (what the log line says). */
@@ -123,7 +134,7 @@ class KernelProviderTest {
   void providerKernelsAreTheChosenOnes() {
     for (int fft : new int[] {128, 256, 512}) {
       for (VmpBlock b : VmpBlock.SUPPORTED) {
-        KernelProvider.Choice c = KernelProvider.decide(512, 25, 32, null, "" + fft,
+        KernelProvider.Choice c = KernelProvider.decide(512, 25, 32, true, null, "" + fft,
             b.toString());
         KernelProvider p = new PanamaKernelProvider(c);
         if (fft == 128) {
@@ -161,6 +172,7 @@ class KernelProviderTest {
       // the JVM options without --add-modules=jdk.incubator.vector: the reference, and no
       // class that needs the module is loaded (FFT, VMP and znx would fail to link)
       "no-vector-module          | ref    | RefFft        | 512:2x6 | RefZnx",
+      "-XX:TieredStopAtLevel=1   | ref    | RefFft        | 512:2x6 | RefZnx",
   })
   void forcingPropertiesReachAFreshJvm(String prop, String name, String fft, String block,
       String znx) throws IOException, InterruptedException {
@@ -168,7 +180,7 @@ class KernelProviderTest {
       // the table's unforced parts are those of an AVX-512 machine on JDK 25; elsewhere expect
       // this JVM's automatic choice for them
       KernelProvider.Choice here = KernelProvider.decide(PanamaKernelProvider.preferredBits(),
-          Runtime.version().feature(), CpuInfo.get().vectorRegisters(), null, null, null);
+          Runtime.version().feature(), CpuInfo.get().vectorRegisters(), true, null, null, null);
       fft = prop.contains("fft.bits") ? fft : fftName(here.fftBits());
       block = prop.contains("vmp.block") ? block : here.vmpBlock().toString();
     }
@@ -181,7 +193,7 @@ class KernelProviderTest {
     }
     cmd.add("-Xmx64m");
     cmd.add("-Xms16m");
-    if (prop.startsWith("-D")) {
+    if (prop.startsWith("-")) {
       cmd.add(prop);
     }
     cmd.add("-cp");
@@ -198,6 +210,7 @@ class KernelProviderTest {
         .orElse("");
     assertTrue(log.contains("kernels: " + name), out);
     assertEquals(prop.equals("no-vector-module"), log.contains("FALLBACK: module"), log);
+    assertEquals(prop.contains("TieredStopAtLevel"), log.contains("FALLBACK: the C2"), log);
     if (name.equals("panama")) {
       assertTrue(log.contains("VMP block " + block + ", "), log);
       int bits = fft.equals("Panama128Fft") ? 128 : Integer.parseInt(fft.substring(10));
