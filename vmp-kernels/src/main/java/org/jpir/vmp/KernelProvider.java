@@ -108,7 +108,15 @@ public abstract class KernelProvider {
    */
   public static KernelProvider panama() {
     KernelProvider p = get();
-    return p.choice.vector() ? p : PanamaHolder.INSTANCE;
+    if (p.choice.vector()) {
+      return p;
+    }
+    if (PanamaClass.preferredBits() < 0) {
+      throw new IllegalStateException("the Vector API module jdk.incubator.vector is not"
+          + " available in this JVM; start it with --add-modules=jdk.incubator.vector (see"
+          + " jpir-jvm.options)");
+    }
+    return PanamaHolder.INSTANCE;
   }
 
   /** What this provider uses and why. */
@@ -332,16 +340,12 @@ public abstract class KernelProvider {
         new RefKernelProvider(refChoice("requested (KernelProvider.ref())"));
   }
 
+  /** The Vector API provider when the JVM-wide one is the reference (module checked first). */
   private static final class PanamaHolder {
     static final KernelProvider INSTANCE = create();
 
     private static KernelProvider create() {
       int bits = PanamaClass.preferredBits();
-      if (bits < 0) {
-        throw new IllegalStateException("the Vector API module jdk.incubator.vector is not"
-            + " available in this JVM; start it with --add-modules=jdk.incubator.vector (see"
-            + " jpir-jvm.options)");
-      }
       return PanamaClass.instantiate(vectorChoice("requested (KernelProvider.panama()),"
           + " preferred species " + bits + " bits", bits, Runtime.version().feature(),
           CpuInfo.get().vectorRegisters(), System.getProperty(FFT_BITS_PROPERTY),

@@ -210,6 +210,8 @@ class KernelProviderTest {
         .orElse("");
     assertTrue(log.contains("kernels: " + name), out);
     assertEquals(prop.equals("no-vector-module"), log.contains("FALLBACK: module"), log);
+    String panama = prop.equals("no-vector-module") ? "unavailable" : "vector";
+    assertTrue(out.contains("; panama() " + panama), out);
     assertEquals(prop.contains("TieredStopAtLevel"), log.contains("FALLBACK: the C2"), log);
     if (name.equals("panama")) {
       assertTrue(log.contains("VMP block " + block + ", "), log);
@@ -235,8 +237,14 @@ class KernelProviderTest {
           || Vmp.get() != p.vmp()) {
         throw new AssertionError("FftPlan or Vmp do not run on the provider's kernels");
       }
+      String panama;
+      try {
+        panama = KernelProvider.panama().vector() ? "vector" : "NOT VECTOR";
+      } catch (IllegalStateException e) {
+        panama = "unavailable";
+      }
       System.out.println("probe: " + p.name() + " " + fft + " " + Vmp.get().block() + " "
-          + p.znxKernel().getClass().getSimpleName());
+          + p.znxKernel().getClass().getSimpleName() + "; panama() " + panama);
     }
   }
 }
