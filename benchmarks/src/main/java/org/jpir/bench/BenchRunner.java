@@ -12,10 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jpir.vmp.CpuInfo;
 import org.jpir.vmp.JvmOptions;
-import org.jpir.vmp.Kernels;
+import org.jpir.vmp.KernelProvider;
+import org.jpir.vmp.Vmp;
 import org.jpir.vmp.VmpBlock;
-import org.jpir.vmp.VmpKernels;
-import org.jpir.vmp.VmpOps;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -111,7 +110,7 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
     jvm.add("-Xmx8g");
     jvm.add("-XX:+AlwaysPreTouch");
     System.out.println("bench: " + Environment.cpuModel() + ", " + Environment.jdk()
-        + ", revision " + rev + ", kernels " + Kernels.choice().name() + " by default");
+        + ", revision " + rev + ", kernels " + KernelProvider.get().name() + " by default");
     run(options(forks, iterations, quick, jvm, json, params).includes(includes));
     if (avx2 && includes.stream().anyMatch(i -> i.contains("MultiColumn")
         || i.contains("MachineBench"))) {
@@ -146,14 +145,14 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
       env.addProperty((level == 1 ? "l1d" : "l" + level) + "_kib", b < 0 ? -1 : b / 1024);
     }
     env.addProperty("vector_registers", cpu.vectorRegisters());
-    VmpBlock blk = VmpKernels.defaultKernel().block();
-    env.addProperty("vmp_kernel", VmpKernels.defaultKernel().name());
+    VmpBlock blk = Vmp.get().block();
+    env.addProperty("vmp_kernel", Vmp.get().kernelName());
     env.addProperty("vmp_block", blk.toString());
-    VmpOps.Tiling tl = VmpOps.tiling(blk, cpu, 12, 1);
+    Vmp.Tiling tl = Vmp.tiling(blk, cpu, 12, 1);
     env.addProperty("vmp_tiling", tiling(tl) + " (" + tl.reason() + ")");
     VmpBlock b2 = VmpBlock.choose(256, Runtime.version().feature(), 16, null).block();
     env.addProperty("vmp_block_avx2", b2.toString());
-    env.addProperty("vmp_tiling_avx2", tiling(VmpOps.tiling(b2, cpu, 12, 1)));
+    env.addProperty("vmp_tiling_avx2", tiling(Vmp.tiling(b2, cpu, 12, 1)));
     env.addProperty("duration_s", (System.nanoTime() - started) / 1_000_000_000L);
     Files.writeString(dir.resolve(base + ".env.json"),
         new GsonBuilder().setPrettyPrinting().create().toJson(env), StandardCharsets.UTF_8);
@@ -164,7 +163,7 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
   }
 
   /** "panel P rows, tile T rows, groups of G columns" (at ncols = 12, one query). */
-  static String tiling(VmpOps.Tiling t) {
+  static String tiling(Vmp.Tiling t) {
     return "panels of " + t.panelRows() + " rows, tiles of " + t.tileRows() + " rows, groups of "
         + t.groupColumns() + " columns (ncols 12, 1 query)";
   }

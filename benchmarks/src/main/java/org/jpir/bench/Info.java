@@ -1,7 +1,7 @@
 package org.jpir.bench;
 
 import org.jpir.vmp.JvmOptions;
-import org.jpir.vmp.Kernels;
+import org.jpir.vmp.KernelProvider;
 
 /** {@code ./pir info}: the JVM, the CPU, the kernel choice and the project's JVM options. */
 public final class Info {
@@ -12,7 +12,7 @@ public final class Info {
         + System.getProperty("java.runtime.version"));
     System.out.println("cpu      : " + Environment.cpuModel() + ", "
         + Runtime.getRuntime().availableProcessors() + " cores available");
-    System.out.println("kernels  : " + Kernels.choice());
+    System.out.println("kernels  : " + KernelProvider.get());
     System.out.println("jvm opts : " + JvmOptions.joined());
   }
 }

@@ -8,8 +8,6 @@ import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Vmp;
-import org.jpir.vmp.VmpKernels;
-import org.jpir.vmp.VmpOps;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,7 +24,7 @@ import picocli.CommandLine.Parameters;
  * <p>Usage: {@code KernelAb <op> <impl,impl,...> [rounds] [sliceMs]}, op one of {@code
  * fft:N}, {@code ifft:N}, {@code pvec:N:nrows:ncols} (per-column apply), {@code
  * multi:N:nrows:ncols:columns} (the database pass); implementations as {@link
- * FftPlan#of(int, String)} or {@link VmpKernels#byName}.
+ * FftPlan#of(int, String)} or {@link Vmp#of(String)}.
  */
 @Command(name = "KernelAb",
     description = "Interleaved A/B timing of kernel implementations in one JVM.")
@@ -39,7 +37,7 @@ public final class KernelAb implements java.util.concurrent.Callable<Integer> {
   String op;
 
   @Parameters(index = "1", paramLabel = "IMPLS", split = ",",
-      description = "implementations, comma-separated (FftPlan or VmpKernels names)")
+      description = "implementations, comma-separated (FftPlan or Vmp names)")
   List<String> impls;
 
   @Parameters(index = "2", arity = "0..1", paramLabel = "ROUNDS",
@@ -148,11 +146,11 @@ public final class KernelAb implements java.util.concurrent.Callable<Integer> {
       case "pvec": {
         int nrows = Integer.parseInt(p[2]);
         int ncols = Integer.parseInt(p[3]);
-        VmpOps ops = Vmp.with(VmpKernels.byName(impl));
+        Vmp ops = Vmp.of(impl);
         Pmat pm = Pmat.allocate(n, nrows, ncols);
-        VmpBench.fill(pm.data(), 1);
+        VmpBench.fill(pm, 1);
         Pvec v = Pvec.allocate(n, nrows);
-        VmpBench.fill(v.data(), 5);
+        VmpBench.fill(v, 5);
         double[] res = new double[n * ncols];
         double[] tmp = new double[Vmp.applyPvecToDftTmpLength(n, nrows, ncols)];
         Op op = () -> {
@@ -166,14 +164,14 @@ public final class KernelAb implements java.util.concurrent.Callable<Integer> {
         int nrows = Integer.parseInt(p[2]);
         int ncols = Integer.parseInt(p[3]);
         int nc = Integer.parseInt(p[4]);
-        VmpOps ops = Vmp.with(VmpKernels.byName(impl));
+        Vmp ops = Vmp.of(impl);
         Pmat pm = Pmat.allocate(n, nrows, ncols);
-        VmpBench.fill(pm.data(), 1);
+        VmpBench.fill(pm, 1);
         Pvec[] cols = new Pvec[nc];
         double[][] res = new double[nc][n * ncols];
         for (int c = 0; c < nc; c++) {
           cols[c] = Pvec.allocate(n, nrows);
-          VmpBench.fill(cols[c].data(), 7L * c + 3);
+          VmpBench.fill(cols[c], 7L * c + 3);
         }
         double[] tmp = new double[Vmp.applyPvecMultiTmpLength(n, nrows, ncols, nc)];
         Op op = () -> {

@@ -4,8 +4,6 @@ import java.util.concurrent.TimeUnit;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Vmp;
-import org.jpir.vmp.VmpKernels;
-import org.jpir.vmp.VmpOps;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -41,7 +39,7 @@ public class MultiColumnBench {
   @Param({"ref", "panama"})
   public String kernel;
 
-  private VmpOps ops;
+  private Vmp ops;
   private Pmat pmat;
   private Pvec[] cols;
   private double[][] res;
@@ -54,20 +52,20 @@ public class MultiColumnBench {
     int nrows = Integer.parseInt(p[1]);
     int ncols = Integer.parseInt(p[2]);
     int nc = Integer.parseInt(p[3]);
-    ops = Vmp.with(VmpKernels.byName(kernel));
+    ops = Vmp.of(kernel);
     pmat = Pmat.allocate(n, nrows, ncols);
-    VmpBench.fill(pmat.data(), 1);
+    VmpBench.fill(pmat, 1);
     cols = new Pvec[nc];
     res = new double[nc][n * ncols];
     for (int c = 0; c < nc; c++) {
       cols[c] = Pvec.allocate(n, nrows);
-      VmpBench.fill(cols[c].data(), 7L * c + 3);
+      VmpBench.fill(cols[c], 7L * c + 3);
     }
     tmp = new double[Vmp.applyPvecMultiTmpLength(n, nrows, ncols, nc)];
     // before timing: the pass equals per-column applyPvecToDft with the reference kernel,
     // bitwise, on a few columns (all of them would cost the reference ~nc seconds)
     ops.applyPvecMulti(pmat, cols, res, tmp);
-    VmpOps ref = Vmp.with(VmpKernels.ref());
+    Vmp ref = Vmp.of("ref");
     double[] one = new double[n * ncols];
     double[] t = new double[Vmp.applyPvecToDftTmpLength(n, nrows, ncols)];
     for (int c : new int[] {0, nc / 2, nc - 1}) {

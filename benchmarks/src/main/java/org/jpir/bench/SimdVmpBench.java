@@ -6,8 +6,6 @@ import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Reim;
 import org.jpir.vmp.Vmp;
-import org.jpir.vmp.VmpKernels;
-import org.jpir.vmp.VmpOps;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -47,7 +45,7 @@ public class SimdVmpBench {
   private int n;
   private int nrows;
   private int ncols;
-  private VmpOps ops;
+  private Vmp ops;
   private FftPlan plan;
   private Pmat pmat;
   private Pvec pvec;
@@ -71,14 +69,14 @@ public class SimdVmpBench {
     n = Integer.parseInt(p[0]);
     nrows = Integer.parseInt(p[1]);
     ncols = Integer.parseInt(p[2]);
-    ops = Vmp.with(VmpKernels.defaultKernel());
+    ops = Vmp.get();
     plan = FftPlan.of(n);
     switch (method) {
       case "applyDftToDft":
       case "applyPvecToDft":
       case "multiColumn":
         pmat = Pmat.allocate(n, nrows, ncols);
-        VmpBench.fill(pmat.data(), 1);
+        VmpBench.fill(pmat, 1);
         res = new double[n * ncols];
         break;
       case "pmatPrepare":
@@ -107,7 +105,7 @@ public class SimdVmpBench {
         break;
       case "applyPvecToDft":
         pvec = Pvec.allocate(n, nrows);
-        VmpBench.fill(pvec.data(), 5);
+        VmpBench.fill(pvec, 5);
         tmp = new double[Vmp.applyPvecToDftTmpLength(n, nrows, ncols)];
         break;
       case "multiColumn":
@@ -115,7 +113,7 @@ public class SimdVmpBench {
         multiRes = new double[COLUMNS][n * ncols];
         for (int c = 0; c < COLUMNS; c++) {
           cols[c] = Pvec.allocate(n, nrows);
-          VmpBench.fill(cols[c].data(), 7L * c + 3);
+          VmpBench.fill(cols[c], 7L * c + 3);
         }
         tmp = new double[Vmp.applyPvecMultiTmpLength(n, nrows, ncols, COLUMNS)];
         break;

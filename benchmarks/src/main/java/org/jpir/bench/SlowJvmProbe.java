@@ -76,7 +76,7 @@ public final class SlowJvmProbe {
     Pvec[] cols = db.plane(0);
     StringBuilder pv = new StringBuilder();
     for (int c = 0; c < Math.min(cols.length, 8); c++) {
-      pv.append(c == 0 ? "" : ",").append(addr.describe(cols[c].data()));
+      pv.append(c == 0 ? "" : ",").append(addr.describe(backing(cols[c])));
     }
     System.out.printf(Locale.ROOT,
         "RESULT mib=%d rows=%d cols=%d phase1_ms=%.3f reused_ms=%.3f answer_ms=%.3f"
@@ -87,7 +87,7 @@ public final class SlowJvmProbe {
         mib, g.rows(), g.cols(), mp, mr, Stats.median(ans), ma, mra, mp / ma, mc, mp / mc, mr / mc,
         first[3 * rounds] / 1024, first[3 * rounds + 2] / 1024, first[3 * rounds + 1],
         after[3 * rounds + 1], first[3 * rounds + 3], lp, lr,
-        addr.describe(q.phase1().data()), pv, sink & 1);
+        addr.describe(backing(q.phase1())), pv, sink & 1);
   }
 
   /**
@@ -172,7 +172,7 @@ public final class SlowJvmProbe {
       long produced = 0;
       for (Pvec[] part : parts) {
         double[][][] r = part.length == chunk ? res : last;
-        Vmp.applyPvecBatch(pm, part, r, tmp);
+        Vmp.get().applyPvecBatch(pm, part, r, tmp);
         for (int c = 0; c < part.length; c++) {
           ops.fromTransforms(r[0][c], out[c]);
         }
@@ -219,6 +219,13 @@ public final class SlowJvmProbe {
   }
 
   /** Array start addresses via sun.misc.Unsafe (compressed or plain oops); diagnostic only. */
+  /** The backing array of a PMAT or PVEC (read by reflection: its address is what is probed). */
+  static double[] backing(Object layout) throws ReflectiveOperationException {
+    Field f = layout.getClass().getDeclaredField("data");
+    f.setAccessible(true);
+    return (double[]) f.get(layout);
+  }
+
   static final class Addresses {
     private final sun.misc.Unsafe u;
     private final int shift;

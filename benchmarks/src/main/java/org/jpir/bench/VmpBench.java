@@ -5,8 +5,6 @@ import java.util.concurrent.TimeUnit;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Vmp;
-import org.jpir.vmp.VmpKernels;
-import org.jpir.vmp.VmpOps;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -42,7 +40,7 @@ public class VmpBench {
   @Param({"ref", "panama"})
   public String kernel;
 
-  private VmpOps ops;
+  private Vmp ops;
   private Pmat pmat;
   private Pvec pvec;
   private double[] vec;
@@ -54,8 +52,22 @@ public class VmpBench {
   /** A deterministic pattern in [-0.5, 0.5), cheap to generate for GiB-sized inputs. */
   static void fill(double[] a, long salt) {
     for (int i = 0; i < a.length; i++) {
-      a[i] = (((i + salt) * 2654435761L) & 1023) / 1024.0 - 0.5;
+      a[i] = value(i, salt);
     }
+  }
+
+  /** {@link #fill(double[], long)} on the doubles of a PMAT's layout. */
+  static void fill(Pmat m, long salt) {
+    m.setAll(i -> value(i, salt));
+  }
+
+  /** {@link #fill(double[], long)} on the doubles of a PVEC's layout. */
+  static void fill(Pvec v, long salt) {
+    v.setAll(i -> value(i, salt));
+  }
+
+  private static double value(int i, long salt) {
+    return (((i + salt) * 2654435761L) & 1023) / 1024.0 - 0.5;
   }
 
   @Setup(Level.Trial)
@@ -64,9 +76,9 @@ public class VmpBench {
     int n = Integer.parseInt(p[0]);
     nrows = Integer.parseInt(p[1]);
     ncols = Integer.parseInt(p[2]);
-    ops = Vmp.with(VmpKernels.byName(kernel));
+    ops = Vmp.of(kernel);
     pmat = Pmat.allocate(n, nrows, ncols);
-    fill(pmat.data(), 1);
+    fill(pmat, 1);
     vec = new double[n * nrows];
     fill(vec, 5);
     pvec = Pvec.allocate(n, nrows);
@@ -76,7 +88,7 @@ public class VmpBench {
     // the kernel under test must agree bitwise with the reference before anything is timed
     double[] a = new double[n * ncols];
     double[] b = new double[n * ncols];
-    Vmp.with(VmpKernels.ref()).applyDftToDft(pmat, vec, 0, nrows, a, 0, ncols, tmp);
+    Vmp.of("ref").applyDftToDft(pmat, vec, 0, nrows, a, 0, ncols, tmp);
     ops.applyDftToDft(pmat, vec, 0, nrows, b, 0, ncols, tmp);
     ops.applyPvecToDft(pmat, pvec, res, 0, ncols, tmp);
     if (!Arrays.equals(a, b) || !Arrays.equals(a, res)) {

@@ -134,7 +134,7 @@ public final class CompactExpander {
       Reim.fromZnx(n, digits, r * n, vec, r * n);
       plan.fft(vec, r * n);
     }
-    Vmp.applyDftToDft(ksk, vec, 0, ks, res, 0, 2 * limbs, tmp);
+    Vmp.get().applyDftToDft(ksk, vec, 0, ks, res, 0, 2 * limbs, tmp);
     long[] od = out.data();
     for (int col = 0; col < 2 * limbs; col++) {
       plan.ifft(res, col * n);

@@ -254,7 +254,7 @@ public final class GlweOps {
       Reim.fromZnx(n, digits, r * n, vec, r * n);
       plan.fft(vec, r * n);
     }
-    Vmp.applyDftToDft(ggsw, vec, 0, 2 * lg, res, 0, cols, vmpTmp);
+    Vmp.get().applyDftToDft(ggsw, vec, 0, 2 * lg, res, 0, cols, vmpTmp);
     fromTransforms(res, out);
   }
 

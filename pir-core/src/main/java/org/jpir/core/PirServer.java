@@ -21,7 +21,7 @@ public final class PirServer {
    * chunk, so larger chunks read it fewer times (at 1 GiB, 548 x 12 PMAT of 215 MB against 1.15
    * GB of PVECs per 64 columns: 19% extra traffic at 64, 9% at 128); each column of a chunk
    * holds 2*glweLimbs transforms of scratch (384 KiB at N = 4096, 48 MiB per query at 128). The
-   * cache tiling inside a pass comes from {@link org.jpir.vmp.VmpOps#tiling} (row tiles sized to
+   * cache tiling inside a pass comes from {@link org.jpir.vmp.Vmp#tiling} (row tiles sized to
    * L1, database-column groups to L2).
    */
   public static final int CHUNK = 128;
@@ -298,7 +298,7 @@ public final class PirServer {
           r[qi] = java.util.Arrays.copyOf(sc.res[qi], len);
         }
       }
-      Vmp.applyPvecBatch(pm, part, r, sc.tmp);
+      Vmp.get().applyPvecBatch(pm, part, r, sc.tmp);
       List<List<Glwe>> leaves = new ArrayList<>(pm.length);
       for (int qi = 0; qi < pm.length; qi++) {
         List<Glwe> l = new ArrayList<>(len);

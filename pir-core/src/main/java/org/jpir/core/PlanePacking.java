@@ -257,7 +257,7 @@ public final class PlanePacking {
     }
     int cols = components() * limbs;
     double[] res = new double[cols * n];
-    Vmp.applyDftToDft(key, vec, 0, rows(), res, 0, cols,
+    Vmp.get().applyDftToDft(key, vec, 0, rows(), res, 0, cols,
         new double[Vmp.applyDftToDftTmpLength(n, rows(), cols)]);
     long[] out = new long[cols * n];
     for (int c = 0; c < cols; c++) {

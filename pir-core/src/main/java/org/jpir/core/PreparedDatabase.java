@@ -81,7 +81,7 @@ public final class PreparedDatabase {
     long s = 0;
     for (Pvec[] pl : cols) {
       for (Pvec v : pl) {
-        s += 8L * v.data().length;
+        s += v.sizeBytes();
       }
     }
     return s;

@@ -58,7 +58,7 @@ public record PreparedEvaluationKeys(String paramsId, String clientId, long fing
   public long sizeBytes() {
     long s = ggswS.sizeBytes();
     for (Pmat m : ksk) {
-      s += 8L * m.data().length;
+      s += m.sizeBytes();
     }
     return s;
   }

@@ -11,7 +11,7 @@ public record PreparedQuery(String paramsId, int rows, int cols, Pmat phase1,
     PreparedGgsw[] ggsw) {
   /** Bytes held: {@code 8 N (nrows*ncols + levels * 2L * ncols)}. */
   public long sizeBytes() {
-    long s = 8L * phase1.data().length;
+    long s = phase1.sizeBytes();
     for (PreparedGgsw g : ggsw) {
       s += g.sizeBytes();
     }

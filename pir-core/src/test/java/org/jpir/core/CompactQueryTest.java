@@ -414,10 +414,10 @@ class CompactQueryTest {
     org.jpir.vmp.Pmat p1 = ex.expandPhase1(q, keys, t1);
     CompactExpander.Timings t2 = new CompactExpander.Timings();
     PreparedGgsw[] p2 = ex.expandPhase2(q, keys, t2);
-    assertArrayEquals(all.phase1().data(), p1.data());
+    assertArrayEquals(all.phase1().toArray(), p1.toArray());
     assertEquals(all.ggsw().length, p2.length);
     for (int b = 0; b < p2.length; b++) {
-      assertArrayEquals(all.ggsw()[b].matrix().data(), p2[b].matrix().data(), "GGSW " + b);
+      assertArrayEquals(all.ggsw()[b].matrix().toArray(), p2[b].matrix().toArray(), "GGSW " + b);
     }
     int d2 = CompactParams.depth(CP.phase2Slots(g.cols()));
     assertTrue(t2.keySwitches <= layout.phase2Depth() - d2 + (1 << d2) - 1,

@@ -75,7 +75,7 @@ class EdgeGeometryTest {
     for (int part = 0; part < 2; part++) {
       Pvec v = Pvec.allocate(n, nrows);
       v.prepareFromZnx(part == 0 ? hi : lo, 0);
-      Vmp.applyPvecToDft(pm, v, res, 0, ncols, tmp);
+      Vmp.get().applyPvecToDft(pm, v, res, 0, ncols, tmp);
       for (int c = 0; c < ncols; c++) {
         FftPlan.of(n).ifft(res, c * n);
       }
@@ -145,7 +145,7 @@ class EdgeGeometryTest {
     int ncols = p.glweColumns();
     long[] exact = exactPhase1(pm, digits, n, nrows, ncols);
     double[] res = new double[ncols * n];
-    Vmp.applyPvecToDft(pm, column, res, 0, ncols,
+    Vmp.get().applyPvecToDft(pm, column, res, 0, ncols,
         new double[Vmp.applyPvecToDftTmpLength(n, nrows, ncols)]);
     double worst = 0;
     long wrong = 0;

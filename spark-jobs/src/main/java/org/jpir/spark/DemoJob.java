@@ -19,7 +19,7 @@ import org.jpir.core.Presets;
 import org.jpir.core.QueryIdMap;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.core.Wire;
-import org.jpir.vmp.Kernels;
+import org.jpir.vmp.KernelProvider;
 
 /**
  * The README's first command: on Spark (local mode unless a master is given), generate a seeded
@@ -42,7 +42,7 @@ public final class DemoJob {
     out("demo: Spark %s, %d default parallelism; preset %s (%s, %s queries); driver kernels %s",
         sc.master(), sc.defaultParallelism(), p.id(),
         p.secure() ? p.securityBits() + "-bit" : "INSECURE", cp != null ? "compact" : "classic",
-        Kernels.choice().name());
+        KernelProvider.get().name());
     out("demo: database %d records x %d bytes = %.1f MiB, grid %d rows x %d columns x %d"
         + " plane(s)", count, recordSize, g.rawBytes() / 1048576.0, g.rows(), g.cols(),
         g.planes());

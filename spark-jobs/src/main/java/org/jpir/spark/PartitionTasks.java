@@ -7,12 +7,12 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.Function;
 import org.jpir.core.Geometry;
 import org.jpir.core.Params;
-import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PirServer;
+import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.Presets;
 import org.jpir.core.QueryExpansion;
-import org.jpir.vmp.Kernels;
+import org.jpir.vmp.KernelProvider;
 
 /**
  * What runs on the executors for a {@link DistributedPirServer}: preparing a partition, answering
@@ -223,7 +223,7 @@ final class PartitionTasks {
         return;
       }
       done = true;
-      Kernels.Choice c = Kernels.choice();
+      KernelProvider c = KernelProvider.get();
       if (!c.vector()) {
         LOG.error("executor {} runs the SCALAR kernels ({}): the Vector API is missing here;"
             + " check spark.executor.extraJavaOptions", executorId(), c);

@@ -81,21 +81,31 @@ public final class PirKryoRegistrator implements KryoRegistrator {
     }
   }
 
-  /** n, nrows, ncols, then the doubles. */
+  /** n, nrows, ncols, then the doubles (in chunks of {@value #CHUNK}). */
   static final class PmatSerializer extends Serializer<Pmat> {
+    static final int CHUNK = 1 << 16;
+
     @Override
     public void write(Kryo kryo, Output out, Pmat m) {
       out.writeInt(m.n());
       out.writeInt(m.nrows());
       out.writeInt(m.ncols());
-      out.writeDoubles(m.data());
+      double[] buf = new double[Math.min(CHUNK, m.length())];
+      for (int i = 0; i < m.length(); i += CHUNK) {
+        int len = Math.min(CHUNK, m.length() - i);
+        double[] d = len == buf.length ? buf : new double[len];
+        m.copyTo(i, d, 0, len);
+        out.writeDoubles(d);
+      }
     }
 
     @Override
     public Pmat read(Kryo kryo, Input in, Class<Pmat> type) {
       Pmat m = Pmat.allocate(in.readInt(), in.readInt(), in.readInt());
-      double[] d = in.readDoubles(m.data().length);
-      System.arraycopy(d, 0, m.data(), 0, d.length);
+      for (int i = 0; i < m.length(); i += CHUNK) {
+        int len = Math.min(CHUNK, m.length() - i);
+        m.copyFrom(in.readDoubles(len), 0, i, len);
+      }
       return m;
     }
   }

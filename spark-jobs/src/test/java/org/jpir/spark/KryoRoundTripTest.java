@@ -3,6 +3,7 @@ package org.jpir.spark;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
@@ -57,19 +58,22 @@ class KryoRoundTripTest {
     PreparedQuery q = new QueryExpander(P).expand(new PirClient(P, g,
         SecretKey.generate(P, new SecureRandom()), new SecureRandom()).query(7), g);
     PreparedQuery qb = roundTrip(q);
-    assertArrayEquals(q.phase1().data(), qb.phase1().data());
+    assertArrayEquals(q.phase1().toArray(), qb.phase1().toArray());
     assertEquals(q.ggsw().length, qb.ggsw().length);
-    assertArrayEquals(q.ggsw()[1].matrix().data(), qb.ggsw()[1].matrix().data());
+    assertArrayEquals(q.ggsw()[1].matrix().toArray(), qb.ggsw()[1].matrix().toArray());
     PreparedQuery[] qa = roundTrip(new PreparedQuery[] {q});
     assertEquals(q.rows(), qa[0].rows());
     Pmat m = q.ggsw()[0].matrix();
-    assertArrayEquals(m.data(), roundTrip(m).data());
+    assertArrayEquals(m.toArray(), roundTrip(m).toArray());
+    Pmat big = Pmat.allocate(1024, 41, 3); // 125952 doubles: two chunks, the second partial
+    big.setAll(i -> i * 0.5 - 7);
+    assertTrue(big.contentEquals(roundTrip(big)));
     assertEquals(2, roundTrip(new Pmat[] {m, m}).length);
     Pmat[][] withNull = roundTrip(new Pmat[][] {{null, m}});
     assertEquals(null, withNull[0][0]);
-    assertArrayEquals(m.data(), withNull[0][1].data());
+    assertArrayEquals(m.toArray(), withNull[0][1].toArray());
     PreparedGgsw gg = q.ggsw()[0];
-    assertArrayEquals(m.data(), roundTrip(gg).matrix().data());
+    assertArrayEquals(m.toArray(), roundTrip(gg).matrix().toArray());
     assertEquals(2, roundTrip(new PreparedGgsw[] {gg, gg}).length);
     PreparedGgsw[][] gNull = roundTrip(new PreparedGgsw[][] {{null, gg}});
     assertEquals(null, gNull[0][0]);

@@ -62,9 +62,9 @@ class QueryBatchTest {
       PreparedQuery onExecutor = ex.expand(back.query(i), back.keys(i) == null ? null
           : ex.prepareKeys(back.keys(i)), g);
       PreparedQuery onDriver = qs.get(i).expand();
-      assertArrayEquals(onDriver.phase1().data(), onExecutor.phase1().data(), "query " + i);
-      assertArrayEquals(qs.get(i).phase2()[0].matrix().data(),
-          onExecutor.ggsw()[0].matrix().data());
+      assertArrayEquals(onDriver.phase1().toArray(), onExecutor.phase1().toArray(), "query " + i);
+      assertArrayEquals(qs.get(i).phase2()[0].matrix().toArray(),
+          onExecutor.ggsw()[0].matrix().toArray());
     }
   }
 

@@ -2,9 +2,9 @@ package org.jpir.vmp;
 
 /**
  * The stage primitives of the negacyclic FFT, implemented by {@link RefFft} (scalar reference)
- * and {@code org.jpir.vmp.panama.PanamaFft} (Vector API). Internal: {@link FftPlan} validates
- * arguments, owns the twiddle tables and the schedule, and calls these on ranges of tree nodes.
- * Public only because the Vector API implementation lives in another package.
+ * and {@code PanamaFft} (Vector API, source root {@code src/main/panama}), handed out by {@link
+ * KernelProvider}. Internal: {@link FftPlan} validates arguments, owns the twiddle tables and the
+ * schedule, and calls these on ranges of tree nodes.
  *
  * <p>Common arguments: the complex value at position {@code p} is {@code (buf[ro + p], buf[io +
  * p])}. A stage works on {@code count} consecutive nodes of {@code size} complex values each, the
@@ -16,7 +16,7 @@ package org.jpir.vmp;
  * s = e^{i pi t}} into {@code A + sB} (left, t/2) and {@code A - sB} (right, t/2 + 1/2), so the
  * right child's twiddle is {@code i} times the left child's.
  */
-public interface FftKernel {
+interface FftKernel {
   /**
    * Doubles per node in a radix-4 entry: {@code c, s, -s, c0, s0, -s0}: the node's twiddle and
    * its left child's (the right child's is {@code i} times that).

@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@value #BLOCK} complex values run breadth-first over the whole buffer; below that, each
  * subtree runs all its remaining levels before the next one starts, so it stays in L1. Twiddles
  * are computed once per N, in the order the stages read them. The kernel (scalar or Vector API)
- * is chosen once per JVM by {@link Kernels}.
+ * is chosen once per JVM by {@link KernelProvider}.
  *
  * <p>Precision (measured, tested by {@code FftPrecisionTest}; not a proof): for int64 polynomials
  * with {@code ||a||_inf <= 2^A} and {@code ||b||_inf <= 2^B}, the product {@code
@@ -45,9 +45,7 @@ public final class FftPlan {
 
   /** The JVM-wide kernel; holder so that the choice happens on first FFT use only. */
   private static final class Default {
-    static final FftKernel KERNEL =
-        Kernels.load(FftKernel.class, "org.jpir.vmp.RefFft", "org.jpir.vmp.panama.PanamaFft",
-            "org.jpir.vmp.panama.Panama128Fft");
+    static final FftKernel KERNEL = KernelProvider.get().fftKernel();
   }
 
   private static final int R4 = 1;
@@ -191,33 +189,15 @@ public final class FftPlan {
   /**
    * The plan for ring degree {@code n} with an explicitly chosen implementation, for benchmarks
    * and comparisons: {@code "ref"} (scalar reference), {@code "panama"} (Vector API at the
-   * JVM-wide width; needs the module {@code jdk.incubator.vector}), {@code "panama128"}, {@code
-   * "panama256"} or {@code "panama512"} (Vector API, radix-4 width forced). Shares the cached twiddle tables.
+   * 256- or 512-bit width {@link KernelProvider} chooses; needs the module {@code
+   * jdk.incubator.vector}), {@code "panama128"}, {@code "panama256"} or {@code "panama512"}
+   * (Vector API, radix-4 width forced). Shares the cached twiddle tables.
    *
    * @throws IllegalArgumentException for a bad n or an unknown name
    * @throws IllegalStateException for {@code "panama"} when the Vector API is not available
    */
   public static FftPlan of(int n, String implementation) {
-    FftPlan p = of(n);
-    switch (implementation) {
-      case "ref":
-        return p.withKernel(Kernels.loadRef(FftKernel.class, "org.jpir.vmp.RefFft"));
-      case "panama":
-        return p.withKernel(
-            Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft"));
-      case "panama256":
-        return p.withKernel(
-            Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft$Narrow"));
-      case "panama512":
-        return p.withKernel(
-            Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft$Wide"));
-      case "panama128":
-        return p.withKernel(
-            Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.Panama128Fft"));
-      default:
-        throw new IllegalArgumentException("FFT implementation '" + implementation
-            + "' is not one of: ref, panama, panama128, panama256, panama512");
-    }
+    return of(n).withKernel(KernelProvider.fftKernel(implementation));
   }
 
   /** This plan running on the given kernel (tests). */

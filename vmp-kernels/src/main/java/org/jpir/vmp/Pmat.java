@@ -1,5 +1,8 @@
 package org.jpir.vmp;
 
+import java.util.Arrays;
+import java.util.function.IntToDoubleFunction;
+
 /**
  * A prepared matrix (PMAT) of {@code nrows x ncols} transformed polynomials, in the spqlios
  * layout: reim4 blocks outermost, then column pairs, then rows. The 8 doubles {@code
@@ -80,8 +83,57 @@ public final class Pmat {
     return ncols;
   }
 
-  /** The backing array (not a copy). */
-  public double[] data() {
+  /** Number of doubles in the layout above. */
+  public int length() {
+    return data.length;
+  }
+
+  /** Bytes held: {@code 8 * length()}. */
+  public long sizeBytes() {
+    return 8L * data.length;
+  }
+
+  /** A copy of the doubles in the layout above. */
+  public double[] toArray() {
+    return data.clone();
+  }
+
+  /**
+   * Copies doubles {@code [from, from+len)} of the layout to {@code dst[dstOff ..]} (serialization
+   * in chunks).
+   *
+   * @throws IndexOutOfBoundsException when a range is out of bounds
+   */
+  public void copyTo(int from, double[] dst, int dstOff, int len) {
+    System.arraycopy(data, from, dst, dstOff, len);
+  }
+
+  /**
+   * Overwrites doubles {@code [to, to+len)} of the layout with {@code src[srcOff ..]}
+   * (deserialization in chunks).
+   *
+   * @throws IndexOutOfBoundsException when a range is out of bounds
+   */
+  public void copyFrom(double[] src, int srcOff, int to, int len) {
+    System.arraycopy(src, srcOff, data, to, len);
+  }
+
+  /** Sets double {@code i} of the layout to {@code f(i)} for every i (benchmark inputs). */
+  public void setAll(IntToDoubleFunction f) {
+    Arrays.setAll(data, f);
+  }
+
+  /**
+   * True when {@code other} has the same shape and equal doubles as {@link
+   * Arrays#equals(double[], double[])} compares them (0.0 and -0.0 differ, NaNs are equal).
+   */
+  public boolean contentEquals(Pmat other) {
+    return other != null && other.n == n && other.nrows == nrows && other.ncols == ncols
+        && Arrays.equals(other.data, data);
+  }
+
+  /** The backing array (not a copy), for the kernels of this package. */
+  double[] data() {
     return data;
   }
 

@@ -1,5 +1,8 @@
 package org.jpir.vmp;
 
+import java.util.Arrays;
+import java.util.function.IntToDoubleFunction;
+
 /**
  * A prepared vector (PVEC) of {@code nrows} transformed polynomials in reim4-block order: block
  * {@code b}, row {@code r} at {@code data[b*8*nrows + 8r .. +8]} = {@code re[4b..4b+3],
@@ -46,8 +49,28 @@ public final class Pvec {
     return nrows;
   }
 
-  /** The backing array (not a copy), laid out as described above. */
-  public double[] data() {
+  /** Number of doubles in the layout above. */
+  public int length() {
+    return data.length;
+  }
+
+  /** Bytes held: {@code 8 * length()}. */
+  public long sizeBytes() {
+    return 8L * data.length;
+  }
+
+  /** A copy of the doubles in the layout above. */
+  public double[] toArray() {
+    return data.clone();
+  }
+
+  /** Sets double {@code i} of the layout to {@code f(i)} for every i (benchmark inputs). */
+  public void setAll(IntToDoubleFunction f) {
+    Arrays.setAll(data, f);
+  }
+
+  /** The backing array (not a copy), for the kernels of this package. */
+  double[] data() {
     return data;
   }
 

@@ -5,10 +5,9 @@ package org.jpir.vmp;
  * multiply-add, one butterfly at a time. Complex product {@code (br + i bi)(c + i s) = (br c - bi
  * s) + i (br s + bi c)}.
  */
-public final class RefFft implements FftKernel {
+final class RefFft implements FftKernel {
 
-  /** Public for {@link Kernels#load}. */
-  public RefFft() {}
+  RefFft() {}
 
   @Override
   public void fwdR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,

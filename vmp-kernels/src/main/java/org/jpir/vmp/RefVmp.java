@@ -1,10 +1,9 @@
 package org.jpir.vmp;
 
 /** Scalar reference of {@link VmpKernel}: the FMA chains spelled out lane by lane. */
-public final class RefVmp implements VmpKernel {
+final class RefVmp implements VmpKernel {
 
-  /** Public for {@link Kernels#load}. */
-  public RefVmp() {}
+  RefVmp() {}
 
   @Override
   public String name() {

@@ -1,7 +1,7 @@
 package org.jpir.vmp;
 
 /** Scalar reference of {@link ZnxKernel}. */
-public final class RefZnx implements ZnxKernel {
+final class RefZnx implements ZnxKernel {
   @Override
   public void normalizeStep(int n, int base2k, long[] a, int aOff, long[] carry, long[] res,
       int resOff) {

@@ -18,7 +18,7 @@ public final class Reim4 {
     check(n, block, nrows, "nrows");
     Checks.range("extractBlock source", src, srcOff, (long) nrows * n);
     Checks.range("extractBlock destination", dst, dstOff, 8L * nrows);
-    VmpKernels.defaultKernel().extractBlock(n, block, nrows, src, srcOff, dst, dstOff);
+    KernelProvider.get().vmpKernel().extractBlock(n, block, nrows, src, srcOff, dst, dstOff);
   }
 
   /**
@@ -31,7 +31,7 @@ public final class Reim4 {
     check(n, block, ncols, "ncols");
     Checks.range("saveBlock source", src, srcOff, 8L * ncols);
     Checks.range("saveBlock destination", dst, dstOff, (long) ncols * n);
-    VmpKernels.defaultKernel().saveBlock(n, block, ncols, src, srcOff, dst, dstOff);
+    KernelProvider.get().vmpKernel().saveBlock(n, block, ncols, src, srcOff, dst, dstOff);
   }
 
   private static void check(int n, int block, int count, String what) {

@@ -1,9 +1,16 @@
 package org.jpir.vmp;
 
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
 /**
  * Vector-matrix products in the FFT domain (spqlios {@code vmp_apply_dft_to_dft} and the
- * prepared-vector variants), with the JVM-wide kernel of {@link VmpKernels#defaultKernel()}.
- * {@link #with(VmpKernel)} binds the same operations to a given kernel (tests, benchmarks).
+ * prepared-vector variants), bound to one VMP kernel: {@link #get()} on the JVM-wide kernel of
+ * {@link KernelProvider#get()}, {@link #of(String)} on a named one (tests, benchmarks).
+ * Immutable and thread-safe (all scratch comes from the caller).
  *
  * <p>Semantics: with {@code rows = min(vecRows, pmat.nrows)} and {@code cols = min(resCols,
  * pmat.ncols)}, result column {@code c < cols} is the reim polynomial {@code sum_{r < rows}
@@ -23,38 +30,105 @@ package org.jpir.vmp;
  * that is the caller's bound to keep (see DESIGN.md section 3).
  */
 public final class Vmp {
-  private static final VmpOps DEFAULT = new VmpOps(VmpKernels.defaultKernel());
+  /** Forces the row tile of the multi-column pass ({@code -Djpir.vmp.tileRows=R}). */
+  public static final String TILE_ROWS_PROPERTY = "jpir.vmp.tileRows";
+  /** Forces the rows per L1 panel pass ({@code -Djpir.vmp.panelRows=R}). */
+  public static final String PANEL_ROWS_PROPERTY = "jpir.vmp.panelRows";
+  /** Forces the database columns per group ({@code -Djpir.vmp.groupColumns=C}). */
+  public static final String GROUP_COLUMNS_PROPERTY = "jpir.vmp.groupColumns";
 
-  private Vmp() {}
+  private static final Logger LOG = LogManager.getLogger(Vmp.class);
+  /** (block, ncols, queries) whose default tiling was logged. */
+  private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
 
-  /** The operations of this class bound to {@code kernel}. */
-  public static VmpOps with(VmpKernel kernel) {
-    return new VmpOps(kernel);
+  private final VmpKernel k;
+
+  Vmp(VmpKernel kernel) {
+    if (kernel == null) {
+      throw new IllegalArgumentException("kernel is null");
+    }
+    this.k = kernel;
+  }
+
+  /** The products on the JVM-wide kernel ({@link KernelProvider#get()}). */
+  public static Vmp get() {
+    return KernelProvider.get().vmp();
+  }
+
+  /**
+   * The products on the kernel named {@code kernel}: {@code ref}, {@code panama} (the automatic
+   * block), {@code panama128}, {@code panama256}, {@code panama512} (width forced), or {@code
+   * panama<bits>-<vectors>x<columns>} (block forced, e.g. {@code panama256-1x3}); results are
+   * bitwise the same for all of them.
+   *
+   * @throws IllegalArgumentException for an unknown name
+   * @throws IllegalStateException for a Vector API name when the module is not available
+   */
+  public static Vmp of(String kernel) {
+    return new Vmp(KernelProvider.vmpKernel(kernel));
+  }
+
+  /** The kernel in use. */
+  VmpKernel kernel() {
+    return k;
+  }
+
+  /** The kernel's short name for logs and tables ({@code "ref"}, {@code "panama512"}, ...). */
+  public String kernelName() {
+    return k.name();
+  }
+
+  /** The register block the multi-column pass is tiled by. */
+  public VmpBlock block() {
+    return k.block();
   }
 
   /** Scratch doubles for {@link #applyDftToDft}: {@code 32 + 8*min(8, N/8)*nrows}. */
   public static int applyDftToDftTmpLength(int n, int nrows, int ncols) {
-    return VmpOps.applyDftToDftTmpLength(n, nrows, ncols);
+    return 32 + 8 * extractGroup(n) * nrows;
   }
 
-  /** Scratch doubles for {@link #applyPvecToDft}: 32. */
-  public static int applyPvecToDftTmpLength(int n, int nrows, int ncols) {
-    return VmpOps.applyPvecToDftTmpLength(n, nrows, ncols);
+  /**
+   * Blocks extracted per pass over the vector rows: 8 (64 doubles = 4 cache lines of re and of
+   * im per row), fewer for N &lt; 64. Row-by-row extraction of a group touches each row's pages
+   * once per group rather than once per block (4096 rows at N=4096 span 8192 pages, more than
+   * the TLB holds).
+   */
+  static int extractGroup(int n) {
+    return Math.min(8, n / 8);
   }
 
   /** Scratch doubles for {@link #applyPvecMulti} over {@code columns} columns. */
   public static int applyPvecMultiTmpLength(int n, int nrows, int ncols, int columns) {
-    return VmpOps.applyPvecBatchTmpLength(1, n, nrows, ncols, columns);
+    return applyPvecBatchTmpLength(1, n, nrows, ncols, columns);
+  }
+
+  /** Scratch doubles for {@link #applyPvecToDft}: 32. */
+  public static int applyPvecToDftTmpLength(int n, int nrows, int ncols) {
+    return 32;
   }
 
   /**
    * Scratch doubles for {@link #applyPvecBatch}: {@code 16*queries*columns*ncols} (the
    * accumulator states of one block) plus {@code 8*queries*ncols*min(T, nrows)} (the packed
-   * tiles; T the largest default tile of {@link VmpOps#tiling} on this machine).
+   * tiles; T the largest default tile of {@link #tiling} on this machine).
    */
-  public static int applyPvecBatchTmpLength(int queries, int n, int nrows, int ncols,
-      int columns) {
-    return VmpOps.applyPvecBatchTmpLength(queries, n, nrows, ncols, columns);
+  public static int applyPvecBatchTmpLength(
+      int queries, int n, int nrows, int ncols, int columns) {
+    return applyPvecBatchTmpLength(queries, n, nrows, ncols, columns,
+        maxTileRows(ncols, queries));
+  }
+
+  /** Scratch for {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[], int)}. */
+  public static int applyPvecBatchTmpLength(
+      int queries, int n, int nrows, int ncols, int columns, int tileRows) {
+    long len = 16L * queries * columns * ncols
+        + 8L * queries * ncols * Math.min(Math.max(tileRows, 1), nrows);
+    if (len > Pmat.MAX_LENGTH) {
+      throw new IllegalArgumentException("batch scratch 16*queries*columns*ncols = " + len
+          + " doubles does not fit one Java array; split the columns");
+    }
+    return (int) len;
   }
 
   /**
@@ -66,15 +140,15 @@ public final class Vmp {
    * @param tmp at least {@link #applyDftToDftTmpLength} doubles
    * @throws IllegalArgumentException on null, negative counts or short buffers
    */
-  public static void applyDftToDft(Pmat pmat, double[] vec, int vecOff, int vecRows,
-      double[] res, int resOff, int resCols, double[] tmp) {
-    DEFAULT.applyDftToDft(pmat, vec, vecOff, vecRows, res, resOff, resCols, tmp);
+  public void applyDftToDft(Pmat pmat, double[] vec, int vecOff, int vecRows, double[] res,
+      int resOff, int resCols, double[] tmp) {
+    dft(pmat, vec, vecOff, vecRows, res, resOff, resCols, tmp, false);
   }
 
   /** As {@link #applyDftToDft} but adds the product into res (extra columns unchanged). */
-  public static void applyDftToDftAdd(Pmat pmat, double[] vec, int vecOff, int vecRows,
-      double[] res, int resOff, int resCols, double[] tmp) {
-    DEFAULT.applyDftToDftAdd(pmat, vec, vecOff, vecRows, res, resOff, resCols, tmp);
+  public void applyDftToDftAdd(Pmat pmat, double[] vec, int vecOff, int vecRows, double[] res,
+      int resOff, int resCols, double[] tmp) {
+    dft(pmat, vec, vecOff, vecRows, res, resOff, resCols, tmp, true);
   }
 
   /**
@@ -83,15 +157,15 @@ public final class Vmp {
    *
    * @throws IllegalArgumentException on null, N mismatch, or short buffers
    */
-  public static void applyPvecToDft(Pmat pmat, Pvec vec, double[] res, int resOff, int resCols,
+  public void applyPvecToDft(Pmat pmat, Pvec vec, double[] res, int resOff, int resCols,
       double[] tmp) {
-    DEFAULT.applyPvecToDft(pmat, vec, res, resOff, resCols, tmp);
+    pvec(pmat, vec, res, resOff, resCols, tmp, false);
   }
 
   /** As {@link #applyPvecToDft} but adds into res. */
-  public static void applyPvecToDftAdd(Pmat pmat, Pvec vec, double[] res, int resOff,
-      int resCols, double[] tmp) {
-    DEFAULT.applyPvecToDftAdd(pmat, vec, res, resOff, resCols, tmp);
+  public void applyPvecToDftAdd(Pmat pmat, Pvec vec, double[] res, int resOff, int resCols,
+      double[] tmp) {
+    pvec(pmat, vec, res, resOff, resCols, tmp, true);
   }
 
   /**
@@ -103,8 +177,20 @@ public final class Vmp {
    *
    * @throws IllegalArgumentException on null, N or nrows mismatch, or short buffers
    */
-  public static void applyPvecMulti(Pmat pmat, Pvec[] cols, double[][] res, double[] tmp) {
-    DEFAULT.applyPvecMulti(pmat, cols, res, tmp);
+  public void applyPvecMulti(Pmat pmat, Pvec[] cols, double[][] res, double[] tmp) {
+    applyPvecMulti(pmat, cols, res, tmp, 0);
+  }
+
+  /**
+   * As {@link #applyPvecMulti(Pmat, Pvec[], double[][], double[])}; {@code tileRows > 0} forces
+   * the row tile (0: default).
+   */
+  public void applyPvecMulti(Pmat pmat, Pvec[] cols, double[][] res, double[] tmp,
+      int tileRows) {
+    if (res == null) {
+      throw new IllegalArgumentException("res is null");
+    }
+    applyPvecBatch(new Pmat[] {pmat}, cols, new double[][][] {res}, tmp, tileRows);
   }
 
   /**
@@ -112,8 +198,366 @@ public final class Vmp {
    * columns: {@code res[q][c]}; each database block is read from memory once for all queries.
    * tmp: {@link #applyPvecBatchTmpLength} doubles.
    */
-  public static void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res,
-      double[] tmp) {
-    DEFAULT.applyPvecBatch(queries, cols, res, tmp);
+  public void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp) {
+    applyPvecBatch(queries, cols, res, tmp, 0);
+  }
+
+  /**
+   * As {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[])}; {@code tileRows > 0}
+   * forces the row tile (0: default).
+   */
+  public void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp,
+      int tileRows) {
+    applyPvecBatch(queries, cols, res, tmp, tileRows, 0);
+  }
+
+  /**
+   * As {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[])}; {@code tileRows > 0}
+   * forces the row tile and {@code groupColumns > 0} the database columns per group (0: the
+   * {@link #tiling} of this machine). The results do not depend on either.
+   */
+  public void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp,
+      int tileRows, int groupColumns) {
+    if (queries == null || queries.length == 0 || queries[0] == null) {
+      throw new IllegalArgumentException("queries is null or empty, or queries[0] is null");
+    }
+    Tiling t = tiling(k.block(), CpuInfo.get(), queries[0].ncols(), queries.length);
+    if (tileRows == 0 && groupColumns == 0
+        && LOGGED.add(k.block() + "/" + queries[0].ncols() + "/" + queries.length)) {
+      LOG.info("vmp tiling for block {}, {} matrix columns, {} queries: panels of {} rows, tiles"
+          + " of {} rows, groups of {} database columns ({})", k.block(), queries[0].ncols(),
+          queries.length, t.panelRows(), t.tileRows(), t.groupColumns(), t.reason());
+    }
+    applyPvecBatch(queries, cols, res, tmp, new Tiling(tileRows > 0 ? Math.min(tileRows,
+        t.panelRows()) : t.panelRows(), tileRows > 0 ? tileRows : t.tileRows(),
+        groupColumns > 0 ? groupColumns : t.groupColumns(), "forced"));
+  }
+
+  /**
+   * As {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[])}, with an explicit tiling
+   * (for tests and benchmarks; every field at least 1). The results do not depend on it. tmp:
+   * {@link
+   * #applyPvecBatchTmpLength(int, int, int, int, int, int)} with {@code tiling.tileRows()}.
+   */
+  public void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp,
+      Tiling tiling) {
+    if (queries == null || queries.length == 0) {
+      throw new IllegalArgumentException("queries is null or empty");
+    }
+    if (queries[0] == null) {
+      throw new IllegalArgumentException("queries[0] is null");
+    }
+    final int n = queries[0].n();
+    final int nrows = queries[0].nrows();
+    final int ncols = queries[0].ncols();
+    for (int q = 1; q < queries.length; q++) {
+      Pmat p = queries[q];
+      if (p == null) {
+        throw new IllegalArgumentException("queries[" + q + "] is null");
+      }
+      if (p.n() != n || p.nrows() != nrows || p.ncols() != ncols) {
+        throw new IllegalArgumentException("queries[" + q + "] is N=" + p.n() + ", " + p.nrows()
+            + "x" + p.ncols() + " but queries[0] is N=" + n + ", " + nrows + "x" + ncols);
+      }
+    }
+    if (cols == null) {
+      throw new IllegalArgumentException("cols is null");
+    }
+    final int nq = queries.length;
+    final int nc = cols.length;
+    int pvRows = -1;
+    for (int c = 0; c < nc; c++) {
+      Pvec v = cols[c];
+      if (v == null) {
+        throw new IllegalArgumentException("cols[" + c + "] is null");
+      }
+      if (v.n() != n) {
+        throw new IllegalArgumentException(
+            "N mismatch: cols[" + c + "] has N=" + v.n() + " but the PMAT has N=" + n);
+      }
+      if (pvRows < 0) {
+        pvRows = v.nrows();
+      } else if (v.nrows() != pvRows) {
+        throw new IllegalArgumentException("nrows mismatch: cols[" + c + "] has " + v.nrows()
+            + " rows but cols[0] has " + pvRows);
+      }
+    }
+    if (tiling == null || tiling.panelRows() < 1 || tiling.tileRows() < 1
+        || tiling.groupColumns() < 1) {
+      throw new IllegalArgumentException("tiling " + tiling + " must have every field >= 1");
+    }
+    if (res == null || res.length < nq) {
+      throw new IllegalArgumentException("res is null or has fewer than " + nq + " entries");
+    }
+    for (int q = 0; q < nq; q++) {
+      if (res[q] == null || res[q].length < nc) {
+        throw new IllegalArgumentException(
+            "res[" + q + "] is null or has fewer than " + nc + " columns");
+      }
+      for (int c = 0; c < nc; c++) {
+        Checks.range("res[" + q + "][" + c + "]", res[q][c], 0, (long) ncols * n);
+      }
+    }
+    if (nc == 0) {
+      return;
+    }
+    Checks.range("tmp", tmp, 0, applyPvecBatchTmpLength(nq, n, nrows, ncols, nc,
+        tiling.tileRows()));
+    final int rows = Math.min(pvRows, nrows);
+    batch(queries, cols, res, tmp, rows, pvRows, tiling);
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private void dft(Pmat pmat, double[] vec, int vecOff, int vecRows, double[] res, int resOff,
+      int resCols, double[] tmp, boolean add) {
+    if (pmat == null) {
+      throw new IllegalArgumentException("pmat is null");
+    }
+    final int n = pmat.n();
+    Checks.atLeast("vecRows", vecRows, 0);
+    Checks.atLeast("resCols", resCols, 0);
+    Checks.range("vec", vec, vecOff, (long) vecRows * n);
+    Checks.range("res", res, resOff, (long) resCols * n);
+    Checks.range("tmp", tmp, 0, applyDftToDftTmpLength(n, pmat.nrows(), pmat.ncols()));
+    final int rows = Math.min(vecRows, pmat.nrows());
+    final int blocks = n / 8;
+    final int group = extractGroup(n);
+    for (int b0 = 0; b0 < blocks; b0 += group) {
+      k.extractBlocks(n, b0, group, rows, vec, vecOff, tmp, 32);
+      for (int g = 0; g < group; g++) {
+        block(pmat, b0 + g, rows, tmp, 32 + g * 8 * rows, res, resOff, resCols, tmp, add);
+      }
+    }
+    if (!add) {
+      zeroExtra(pmat, res, resOff, resCols);
+    }
+  }
+
+  private void pvec(Pmat pmat, Pvec vec, double[] res, int resOff, int resCols, double[] tmp,
+      boolean add) {
+    if (pmat == null) {
+      throw new IllegalArgumentException("pmat is null");
+    }
+    if (vec == null) {
+      throw new IllegalArgumentException("vec is null");
+    }
+    final int n = pmat.n();
+    if (vec.n() != n) {
+      throw new IllegalArgumentException(
+          "N mismatch: the PVEC has N=" + vec.n() + " but the PMAT has N=" + n);
+    }
+    Checks.atLeast("resCols", resCols, 0);
+    Checks.range("res", res, resOff, (long) resCols * n);
+    Checks.range("tmp", tmp, 0, applyPvecToDftTmpLength(n, pmat.nrows(), pmat.ncols()));
+    final int rows = Math.min(vec.nrows(), pmat.nrows());
+    final int blocks = n / 8;
+    final double[] u = vec.data();
+    for (int b = 0; b < blocks; b++) {
+      block(pmat, b, rows, u, b * 8 * vec.nrows(), res, resOff, resCols, tmp, add);
+    }
+    if (!add) {
+      zeroExtra(pmat, res, resOff, resCols);
+    }
+  }
+
+  /** One reim4 block of an apply: rows of u at uOff + 8r; state in tmp[0..32). */
+  private void block(Pmat pmat, int b, int rows, double[] u, int uOff, double[] res,
+      int resOff, int resCols, double[] tmp, boolean add) {
+    final int n = pmat.n();
+    final int nrows = pmat.nrows();
+    final int ncols = pmat.ncols();
+    final int cols = Math.min(resCols, ncols);
+    final double[] v = pmat.data();
+    final int vb = b * 8 * nrows * ncols;
+    final int half = n / 2;
+    final int re = resOff + 4 * b;
+    int c = 0;
+    for (; c + 1 < cols; c += 2) {
+      k.mac2Out(rows, u, uOff, v, vb + c * 8 * nrows, res, re + c * n, re + (c + 1) * n, half,
+          add, tmp);
+    }
+    if (c < cols) {
+      k.mac1Out(rows, u, uOff, v, vb + c * 8 * nrows, Pmat.rowStride(ncols, c), res, re + c * n,
+          half, add, tmp);
+    }
+  }
+
+  private static void zeroExtra(Pmat pmat, double[] res, int resOff, int resCols) {
+    int n = pmat.n();
+    if (resCols > pmat.ncols()) {
+      Arrays.fill(res, resOff + pmat.ncols() * n, resOff + resCols * n, 0.0);
+    }
+  }
+
+  /**
+   * The tiling of the multi-column pass (a GEMM per reim4 block: M = database columns, K = rows,
+   * N = matrix columns): {@code tileRows} matrix rows are packed per tile (all queries' tiles
+   * together stay in L2); inside a tile, {@code panelRows} rows at a time, each panel of {@code
+   * block.columns()} matrix columns (stays in L1) meets the row segments of {@code groupColumns}
+   * database columns (they stay in L2 for the other panels).
+   */
+  public record Tiling(int panelRows, int tileRows, int groupColumns, String reason) {}
+
+  /**
+   * Database columns per group by default: each column of a group is one sequential stream, and
+   * a core's hardware prefetchers follow a limited number of streams (measured here, N=4096,
+   * 512x12, 32 columns: groups of 8 were 20% faster than one group of all 32 columns).
+   */
+  static final int GROUP_STREAMS = 8;
+
+  /**
+   * Whether 512-bit passes with ncols a multiple of 6 read the PMAT in place instead of packing
+   * it ({@code -Djpir.vmp.inPlace=true}; default false). Measured here (JMH, 2 x 5 iterations
+   * each): MultiColumnBench 4096:4096:12:32 4-10% faster in place, phase 1 at 256 MiB (272 rows,
+   * 128-column chunks, so the pack is amortized) 4% slower; the default is the production path's.
+   */
+  static final boolean IN_PLACE = Boolean.getBoolean("jpir.vmp.inPlace");
+
+  /**
+   * {@link Tiling} for a block from the cache sizes of {@code cpu}, for {@code queries} PMATs of
+   * {@code ncols} columns: a panel ({@code 64 B x block.columns()} per row) takes half the L1d;
+   * the packed tiles of all queries ({@code 64 B x ncols x queries} per row) a quarter of the
+   * L2, rounded down to whole panels; groups of {@link #GROUP_STREAMS} database columns, fewer
+   * when their panel segments ({@code 64 B x panelRows} each) would exceed a quarter of the L2.
+   * {@code -Djpir.vmp.tileRows}, {@code -Djpir.vmp.panelRows}, {@code -Djpir.vmp.groupColumns}
+   * force the fields.
+   */
+  public static Tiling tiling(VmpBlock block, CpuInfo cpu, int ncols, int queries) {
+    int panel = Math.max(8, (cpu.l1dBytes() / 2) / (64 * block.columns()) / 8 * 8);
+    long perRow = 64L * Math.max(1, ncols) * Math.max(1, queries);
+    int tile = (int) Math.max(panel, (cpu.l2Bytes() / 4) / perRow / panel * panel);
+    int cols = (int) Math.max(2, Math.min(GROUP_STREAMS, (cpu.l2Bytes() / 4) / (64L * panel)));
+    String why = "panel rows = L1d " + (cpu.l1dBytes() >> 10) + " KiB / 2 / (64 B x "
+        + block.columns() + " columns); tile rows = L2 " + (cpu.l2Bytes() >> 10)
+        + " KiB / 4 / (64 B x " + ncols + " columns x " + queries + " queries); "
+        + GROUP_STREAMS + " prefetch streams";
+    Integer fp = Integer.getInteger(PANEL_ROWS_PROPERTY);
+    Integer fr = Integer.getInteger(TILE_ROWS_PROPERTY);
+    Integer fc = Integer.getInteger(GROUP_COLUMNS_PROPERTY);
+    if (fp != null && fp > 0) {
+      panel = fp;
+      tile = Math.max(tile, panel);
+      why += "; panel rows forced";
+    }
+    if (fr != null && fr > 0) {
+      tile = fr;
+      why += "; tile rows forced";
+    }
+    if (fc != null && fc > 0) {
+      cols = fc;
+      why += "; group columns forced";
+    }
+    return new Tiling(Math.min(panel, tile), tile, cols, why);
+  }
+
+  /** Largest default row tile over the supported blocks (sizes the scratch of any kernel). */
+  static int maxTileRows(int ncols, int queries) {
+    int m = 8;
+    for (VmpBlock b : VmpBlock.SUPPORTED) {
+      m = Math.max(m, tiling(b, CpuInfo.get(), ncols, queries).tileRows());
+    }
+    return m;
+  }
+
+  /**
+   * The block-outer pass, tiled like a GEMM (see {@link Tiling}). Per reim4 block b, per row
+   * tile [t0, t0+tr): each query's PMAT tile is packed into panels of the block's width ({@link
+   * VmpKernel#packPanels}) in tmp; then per group of database columns, per panel of rows, per
+   * query, per panel of matrix columns, the database columns of the group stream through it in
+   * register blocks. State of (query q, column c, matrix column j) at {@code
+   * tmp[16*((q*nc + c)*ncols + j)]}, carried across tiles, so the FMA chains are exactly those
+   * of the per-column apply.
+   */
+  private void batch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp, int rows,
+      int pvRows, Tiling tiling) {
+    final int nq = queries.length;
+    final int nc = cols.length;
+    final int n = queries[0].n();
+    final int nrows = queries[0].nrows();
+    final int ncols = queries[0].ncols();
+    final int blocks = n / 8;
+    final int stLen = 16 * nq * nc * ncols;
+    final int stStride = 16 * ncols;
+    final int tile = tiling.tileRows();
+    final int panel = Math.min(tiling.panelRows(), tile);
+    final int packLen = Math.min(tile, rows) * 8 * ncols;
+    final VmpBlock blk = k.block();
+    final int mr = blk.vectors();
+    final int nr = blk.columns();
+    final int cg = Math.max(mr, tiling.groupColumns());
+    // with -Djpir.vmp.inPlace=true, 512-bit blocks with ncols a multiple of 6 read the PMAT in
+    // place (every panel is three whole column pairs, row stride 16) and skip the pack pass
+    final boolean inPlace = IN_PLACE && blk.bits() == 512 && ncols % nr == 0;
+    final int[] offs = new int[nr];
+    for (int b = 0; b < blocks; b++) {
+      Arrays.fill(tmp, 0, stLen, 0.0);
+      for (int t0 = 0; t0 < rows; t0 += tile) {
+        final int tr = Math.min(tile, rows - t0);
+        if (!inPlace) {
+          for (int q = 0; q < nq; q++) {
+            k.packPanels(queries[q].data(), nrows, ncols, b, t0, tr, nr, tmp,
+                stLen + q * packLen);
+          }
+        }
+        for (int c0 = 0; c0 < nc; c0 += cg) {
+          final int c1 = Math.min(nc, c0 + cg);
+          for (int p0 = 0; p0 < tr; p0 += panel) {
+            final int pr = Math.min(panel, tr - p0);
+            final int uOff = b * 8 * pvRows + 8 * (t0 + p0);
+            for (int q = 0; q < nq; q++) {
+              final int tOff = stLen + q * packLen;
+              final int st = stStride * q * nc;
+              for (int j = 0; j < ncols; j += nr) {
+                final int wj = Math.min(nr, ncols - j);
+                // panel of columns [j, j + wj): row i at tOff + 8*tr*j + 8*wj*i
+                final int vOff = tOff + 8 * tr * j + 8 * wj * p0;
+                if (inPlace) {
+                  // column jj at its paired PMAT position, row t0 + p0
+                  final int base = b * 8 * nrows * ncols + 16 * (t0 + p0);
+                  for (int x = 0; x < wj; x++) {
+                    final int cc = j + x;
+                    offs[x] = base + (cc >> 1) * 16 * nrows + 8 * (cc & 1);
+                  }
+                  final double[] pv = queries[q].data();
+                  int c = c0;
+                  if (mr == 2) {
+                    for (; c + 2 <= c1; c += 2) {
+                      k.macTileInPlace(2, wj, pr, cols[c].data(), cols[c + 1].data(), uOff, pv,
+                          offs, tmp, st + stStride * c + 16 * j, stStride);
+                    }
+                  }
+                  for (; c < c1; c++) {
+                    k.macTileInPlace(1, wj, pr, cols[c].data(), null, uOff, pv, offs, tmp,
+                        st + stStride * c + 16 * j, stStride);
+                  }
+                  continue;
+                }
+                int c = c0;
+                if (mr == 2) {
+                  for (; c + 2 <= c1; c += 2) {
+                    k.macTile(2, wj, pr, cols[c].data(), cols[c + 1].data(), uOff, tmp, vOff,
+                        tmp, st + stStride * c + 16 * j, stStride);
+                  }
+                }
+                for (; c < c1; c++) {
+                  k.macTile(1, wj, pr, cols[c].data(), null, uOff, tmp, vOff, tmp,
+                      st + stStride * c + 16 * j, stStride);
+                }
+              }
+            }
+          }
+        }
+      }
+      for (int q = 0; q < nq; q++) {
+        for (int c = 0; c < nc; c++) {
+          double[] out = res[q][c];
+          int st = stStride * (q * nc + c);
+          for (int j = 0; j < ncols; j++) {
+            k.finish(tmp, st + 16 * j, out, j * n + 4 * b, n / 2);
+          }
+        }
+      }
+    }
   }
 }

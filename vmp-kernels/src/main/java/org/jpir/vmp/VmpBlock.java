@@ -7,9 +7,10 @@ import java.util.Locale;
  * The register block of the multi-column pass: vector width in bits, database vectors per call
  * ({@code vectors}, the GEMM "mr") and matrix columns per call ({@code columns}, "nr"). The
  * accumulators it keeps in registers: {@code 2*vectors*columns} at 512 bits (a state half is one
- * vector), {@code 4*vectors*columns} at 256 bits, {@code 8*vectors*columns} at 128 bits. Chosen once per JVM by {@link #choose} from
- * the preferred vector width and the register count ({@link CpuInfo#vectorRegisters()}), or
- * forced with {@code -Djpir.vmp.block=512:2x6|256:2x3|256:1x3|128:1x3|128:1x1}.
+ * vector), {@code 4*vectors*columns} at 256 bits, {@code 8*vectors*columns} at 128 bits. Chosen
+ * once per JVM by {@link #choose} (for {@link KernelProvider}) from the preferred vector width
+ * and the register count ({@link CpuInfo#vectorRegisters()}), or forced with {@code
+ * -Djpir.vmp.block=512:2x6|256:2x3|256:1x3|128:1x3|128:1x1}.
  */
 public record VmpBlock(int bits, int vectors, int columns) {
   /** The system property that forces the block. */
@@ -86,16 +87,34 @@ public record VmpBlock(int bits, int vectors, int columns) {
       return new Choice(parse(forced.toLowerCase(Locale.ROOT)), "forced by -D" + PROPERTY);
     }
     if (preferredBits < 256) {
-      return registers >= 32 ? new Choice(B128_1X3, facts)
-          : new Choice(B128_1X1, facts + ": 16 registers of 128 bits");
+      return new Choice(forWidth(128, registers), facts
+          + (registers >= 32 ? "" : ": 16 registers of 128 bits"));
     }
     if (preferredBits >= 512 && jdk >= 25 && registers >= 32) {
-      return new Choice(B512_2X6, facts);
+      return new Choice(forWidth(512, registers), facts);
     }
-    if (registers >= 32) {
-      return new Choice(B256_2X3, facts + (preferredBits >= 512 ? " (512-bit path needs JDK 25)"
-          : ""));
+    return new Choice(forWidth(256, registers), facts + (registers >= 32
+        ? (preferredBits >= 512 ? " (512-bit path needs JDK 25)" : "")
+        : ": 16 registers hold 12 accumulators plus operands"));
+  }
+
+  /**
+   * The block of width {@code bits} (128, 256 or 512) for a core with {@code registers} vector
+   * registers: 512 bits 2x6; 256 bits 2x3 with 32 registers, 1x3 with 16; 128 bits 1x3 with 32,
+   * 1x1 with 16.
+   *
+   * @throws IllegalArgumentException for another width
+   */
+  public static VmpBlock forWidth(int bits, int registers) {
+    switch (bits) {
+      case 512:
+        return B512_2X6;
+      case 256:
+        return registers >= 32 ? B256_2X3 : B256_1X3;
+      case 128:
+        return registers >= 32 ? B128_1X3 : B128_1X1;
+      default:
+        throw new IllegalArgumentException("VMP width " + bits + " is not one of 128, 256, 512");
     }
-    return new Choice(B256_1X3, facts + ": 16 registers hold 12 accumulators plus operands");
   }
 }

@@ -1,10 +1,10 @@
 package org.jpir.vmp;
 
 /**
- * The hot inner loops of the vector-matrix products (an internal service interface: public only
- * so that {@code org.jpir.vmp.panama} can implement it; use {@link Vmp}, {@link Reim4} and
- * {@link VmpKernels} instead). Implementations: the scalar {@code RefVmp} and the Vector API
- * {@code org.jpir.vmp.panama.PanamaVmp}. Methods do not check arguments and never allocate.
+ * The hot inner loops of the vector-matrix products (an internal service interface handed out by
+ * {@link KernelProvider}; callers use {@link Vmp} and {@link Reim4}). Implementations: the scalar
+ * {@code RefVmp} and the Vector API {@code PanamaVmp} and {@code Panama128Vmp} (source root
+ * {@code src/main/panama}). Methods do not check arguments and never allocate.
  *
  * <h2>Accumulator state</h2>
  *
@@ -25,12 +25,12 @@ package org.jpir.vmp;
  * {@code re[k] = st[s+k] - st[s+12+k]}, {@code im[k] = st[s+4+k] + st[s+8+k]} (see {@link
  * Vmp}).
  *
- * <p>The multi-column pass ({@link VmpOps}) tiles the product like a GEMM ({@link
- * VmpOps.Tiling}) and calls {@link #macTile} on packed panels ({@link #packPanels}) with the
+ * <p>The multi-column pass ({@link Vmp#applyPvecBatch}) tiles the product like a GEMM ({@link
+ * Vmp.Tiling}) and calls {@link #macTile} on packed panels ({@link #packPanels}) with the
  * kernel's register {@link #block()}; the per-column applies call {@link #mac2Out} and {@link
  * #mac1Out}, which start from zero states and write the finished sums directly.
  */
-public interface VmpKernel {
+interface VmpKernel {
 
   /** Short name for logs and benchmark tables ({@code "ref"}, {@code "panama512"}, ...). */
   String name();
@@ -153,7 +153,7 @@ public interface VmpKernel {
   }
 
   /**
-   * The register block {@link #macTile} is fastest at; {@link VmpOps} tiles the multi-column
+   * The register block {@link #macTile} is fastest at; {@link Vmp} tiles the multi-column
    * pass by it (the results do not depend on it). The reference reports {@link
    * VmpBlock#B512_2X6}.
    */

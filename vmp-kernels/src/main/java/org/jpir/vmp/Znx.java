@@ -11,9 +11,8 @@ package org.jpir.vmp;
  * distinct buffers. Integer arithmetic wraps (two's complement) like Java's {@code long}.
  */
 public final class Znx {
-  /** The JVM-wide normalization kernel (scalar or Vector API, chosen by {@link Kernels}). */
-  private static final ZnxKernel KERNEL =
-      Kernels.load(ZnxKernel.class, "org.jpir.vmp.RefZnx", "org.jpir.vmp.panama.PanamaZnx");
+  /** The JVM-wide normalization kernel (scalar or Vector API, chosen by {@link KernelProvider}). */
+  private static final ZnxKernel KERNEL = KernelProvider.get().znxKernel();
 
   private Znx() {}
 

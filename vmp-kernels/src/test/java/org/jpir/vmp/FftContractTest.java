@@ -16,17 +16,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Properties every {@link FftKernel} must have, run against the reference and Vector API. */
 class FftContractTest {
-  static final FftKernel REF = Kernels.loadRef(FftKernel.class, "org.jpir.vmp.RefFft");
-  static final FftKernel PANAMA =
-      Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft");
+  static final FftKernel REF = KernelProvider.fftKernel("ref");
+  static final FftKernel PANAMA = KernelProvider.fftKernel("panama");
   /** The Vector API kernel with its radix-4 width forced: 256 and 512 bits. */
-  static final FftKernel PANAMA_256 =
-      Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft$Narrow");
-  static final FftKernel PANAMA_512 =
-      Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.PanamaFft$Wide");
+  static final FftKernel PANAMA_256 = KernelProvider.fftKernel("panama256");
+  static final FftKernel PANAMA_512 = KernelProvider.fftKernel("panama512");
   /** The 128-bit kernel (NEON's width). */
-  static final FftKernel PANAMA_128 =
-      Kernels.loadPanama(FftKernel.class, "org.jpir.vmp.panama.Panama128Fft");
+  static final FftKernel PANAMA_128 = KernelProvider.fftKernel("panama128");
   /** Every kernel under test (the JVM-wide Vector API one is one of the three widths). */
   static final List<FftKernel> ALL = List.of(REF, PANAMA_256, PANAMA_512, PANAMA_128);
 
@@ -124,7 +120,7 @@ class FftContractTest {
     List<Arguments> out = new ArrayList<>();
     for (FftKernel k : List.of(PANAMA_256, PANAMA_512)) {
       for (int n = 16; n <= 65536; n *= 2) {
-        out.add(Arguments.of(((org.jpir.vmp.panama.PanamaFft) k).bits(), k, n));
+        out.add(Arguments.of(((PanamaFft) k).bits(), k, n));
       }
     }
     return out.stream();
@@ -173,8 +169,8 @@ class FftContractTest {
     assertEquals("Narrow", FftPlan.of(64, "panama256").kernelName());
     assertEquals("Wide", FftPlan.of(64, "panama512").kernelName());
     assertEquals("Panama128Fft", FftPlan.of(64, "panama128").kernelName());
-    assertEquals(256, ((org.jpir.vmp.panama.PanamaFft) PANAMA_256).bits());
-    assertEquals(512, ((org.jpir.vmp.panama.PanamaFft) PANAMA_512).bits());
+    assertEquals(256, ((PanamaFft) PANAMA_256).bits());
+    assertEquals(512, ((PanamaFft) PANAMA_512).bits());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> FftPlan.of(64, "cuda"));
     assertTrue(e.getMessage().contains("cuda"), e.getMessage());

@@ -47,8 +47,8 @@ class VmpContractTest {
     return out;
   }
 
-  static VmpOps ops(String kernel) {
-    return Vmp.with(VmpKernels.byName(kernel));
+  static Vmp ops(String kernel) {
+    return Vmp.of(kernel);
   }
 
   static String tag(String kernel, int n, int nrows, int ncols, long seed) {
@@ -150,7 +150,7 @@ class VmpContractTest {
   @ParameterizedTest
   @MethodSource("kernels")
   void reim4ExtractAndSaveFollowIndexFormula(String kernel) {
-    VmpKernel k = VmpKernels.byName(kernel);
+    VmpKernel k = KernelProvider.vmpKernel(kernel);
     int n = 64;
     int m = n / 2;
     int rows = 5;
@@ -284,8 +284,8 @@ class VmpContractTest {
     double[] vec = randomDoubles(rnd, 5 + n * nrows);
     Pvec pv = Pvec.allocate(n, nrows);
     pv.prepareFromReim(vec, 5);
-    VmpOps o = ops(kernel);
-    VmpOps ref = ops("ref");
+    Vmp o = ops(kernel);
+    Vmp ref = ops("ref");
     double[] tmp = new double[Vmp.applyDftToDftTmpLength(n, nrows, ncols)];
 
     double[] a = randomDoubles(rnd, 2 + n * ncols); // garbage must be overwritten
@@ -325,7 +325,7 @@ class VmpContractTest {
   @ParameterizedTest
   @MethodSource("kernels")
   void truncatesRowsAndColumnsAndZeroesExtraColumns(String kernel) {
-    VmpOps o = ops(kernel);
+    Vmp o = ops(kernel);
     int n = 64;
     for (int ncols : new int[] {4, 5}) {
       int nrows = 6;
@@ -390,7 +390,7 @@ class VmpContractTest {
       cols[c] = Pvec.allocate(n, nrows);
       cols[c].prepareFromReim(randomDoubles(rnd, n * nrows), 0);
     }
-    VmpOps o = ops(kernel);
+    Vmp o = ops(kernel);
     double[][][] expect = new double[nq][nc][n * ncols];
     double[] t = new double[Vmp.applyPvecToDftTmpLength(n, nrows, ncols)];
     for (int q = 0; q < nq; q++) {
@@ -401,7 +401,7 @@ class VmpContractTest {
     for (int tile : new int[] {0, 1, 2, 5, 1000}) {
       double[] tmp = new double[tile == 0
           ? Vmp.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc)
-          : VmpOps.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc, tile)];
+          : Vmp.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc, tile)];
       String tag = tag(kernel, n, nrows, ncols, seed) + " tileRows=" + tile;
       double[][][] got = new double[nq][nc][n * ncols];
       o.applyPvecBatch(qs, cols, got, tmp, tile);
@@ -417,7 +417,7 @@ class VmpContractTest {
       for (int group : new int[] {1, 2, 3, nc}) {
         double[][][] g = new double[nq][nc][n * ncols];
         if (tile > 2) {
-          o.applyPvecBatch(qs, cols, g, tmp, new VmpOps.Tiling(2 + group % 2, tile, group, "t"));
+          o.applyPvecBatch(qs, cols, g, tmp, new Vmp.Tiling(2 + group % 2, tile, group, "t"));
         } else {
           o.applyPvecBatch(qs, cols, g, tmp, tile, group);
         }
@@ -435,8 +435,8 @@ class VmpContractTest {
   @ParameterizedTest
   @MethodSource("kernels")
   void macTileEqualsMac1OnEveryRemainder(String kernel) {
-    VmpKernel k = VmpKernels.byName(kernel);
-    VmpKernel ref = VmpKernels.ref();
+    VmpKernel k = KernelProvider.vmpKernel(kernel);
+    VmpKernel ref = KernelProvider.ref().vmpKernel();
     SplittableRandom rnd = new SplittableRandom(SEED + kernel.hashCode());
     for (int rows : new int[] {0, 1, 3, 17}) {
       double[] u0 = randomDoubles(rnd, 3 + 8 * rows);
@@ -469,8 +469,8 @@ class VmpContractTest {
   @ParameterizedTest
   @MethodSource("kernels")
   void macTileInPlaceEqualsMac1(String kernel) {
-    VmpKernel k = VmpKernels.byName(kernel);
-    VmpKernel ref = VmpKernels.ref();
+    VmpKernel k = KernelProvider.vmpKernel(kernel);
+    VmpKernel ref = KernelProvider.ref().vmpKernel();
     SplittableRandom rnd = new SplittableRandom(SEED + 7 * kernel.hashCode());
     int n = 32;
     int nrows = 9;
@@ -505,7 +505,7 @@ class VmpContractTest {
 
   @Test
   void multiInPlaceEqualsPacked() {
-    // VmpOps reads -Djpir.vmp.inPlace once per JVM (false here), so this test runs the in-place
+    // Vmp reads -Djpir.vmp.inPlace once per JVM (false here), so this test runs the in-place
     // loop nest of the pass itself (panels of 4 rows with a remainder, pairs and an odd column)
     // and compares the finished sums with the per-column apply
     SplittableRandom rnd = new SplittableRandom(SEED + 4242);
@@ -523,7 +523,7 @@ class VmpContractTest {
       ops("ref").applyPvecToDft(pm, cols[c], want[c], 0, ncols, new double[64]);
     }
     for (String kernel : new String[] {"ref", "panama512"}) {
-      VmpKernel k = VmpKernels.byName(kernel);
+      VmpKernel k = KernelProvider.vmpKernel(kernel);
       double[] st = new double[16 * cols.length * ncols];
       int[] offs = new int[6];
       for (int b = 0; b < n / 8; b++) {
@@ -563,7 +563,7 @@ class VmpContractTest {
   @ParameterizedTest
   @MethodSource("kernels")
   void packPanelsFollowsIndexFormula(String kernel) {
-    VmpKernel k = VmpKernels.byName(kernel);
+    VmpKernel k = KernelProvider.vmpKernel(kernel);
     SplittableRandom rnd = new SplittableRandom(SEED + 99);
     int n = 32;
     for (int ncols : new int[] {1, 2, 5, 12, 13}) {
@@ -605,9 +605,9 @@ class VmpContractTest {
     assertEquals(VmpBlock.B128_1X1, VmpBlock.choose(128, 17, 16, null).block());
     assertEquals(24, VmpBlock.B128_1X3.accumulators());
     assertEquals(8, VmpBlock.B128_1X1.accumulators());
-    assertEquals("panama128-1x3", VmpKernels.byName("panama128-1x3").name());
+    assertEquals("panama128-1x3", KernelProvider.vmpKernel("panama128-1x3").name());
     for (VmpBlock b : VmpBlock.SUPPORTED) {
-      assertEquals(b, VmpKernels.panama(b).block());
+      assertEquals(b, KernelProvider.panama().vmpVariant(b).block());
     }
   }
 
@@ -634,18 +634,18 @@ class VmpContractTest {
     assertEquals(CpuInfo.FALLBACK_L2, f.l2Bytes());
     assertTrue(f.describe().contains("FALLBACK"), f.describe());
     assertEquals(300 * 1024 * 1024, CpuInfo.parseSize("300M"));
-    VmpOps.Tiling t = VmpOps.tiling(VmpBlock.B512_2X6, c, 12, 1);
+    Vmp.Tiling t = Vmp.tiling(VmpBlock.B512_2X6, c, 12, 1);
     assertEquals(64, t.panelRows());
     assertEquals(640, t.tileRows()); // 512 KiB / 768 B = 682, whole panels
     assertEquals(8, t.groupColumns());
-    assertEquals(128, VmpOps.tiling(VmpBlock.B256_1X3, c, 12, 1).panelRows());
-    assertEquals(128, VmpOps.tiling(VmpBlock.B256_1X3, c, 12, 8).tileRows()); // at least a panel
+    assertEquals(128, Vmp.tiling(VmpBlock.B256_1X3, c, 12, 1).panelRows());
+    assertEquals(128, Vmp.tiling(VmpBlock.B256_1X3, c, 12, 8).tileRows()); // at least a panel
   }
 
   @ParameterizedTest
   @MethodSource("kernels")
   void multiUsesMinOfVectorAndMatrixRowsLikeTheApply(String kernel) {
-    VmpOps o = ops(kernel);
+    Vmp o = ops(kernel);
     int n = 32;
     int nrows = 9;
     int ncols = 10; // 6 + 4 matrix columns
@@ -659,7 +659,7 @@ class VmpContractTest {
         cols[c].prepareFromReim(randomDoubles(rnd, n * pvRows), 0);
       }
       double[][] got = new double[cols.length][n * ncols];
-      o.applyPvecMulti(pm, cols, got, new double[VmpOps.applyPvecBatchTmpLength(1, n, nrows,
+      o.applyPvecMulti(pm, cols, got, new double[Vmp.applyPvecBatchTmpLength(1, n, nrows,
           ncols, cols.length, 4)], 4);
       for (int c = 0; c < cols.length; c++) {
         double[] one = new double[n * ncols];
@@ -686,16 +686,16 @@ class VmpContractTest {
     double[] vec = new double[3 * n];
     double[] res = new double[2 * n];
     double[] tmp = new double[Vmp.applyDftToDftTmpLength(n, 3, 2)];
-    assertIae("pmat is null", () -> Vmp.applyDftToDft(null, vec, 0, 3, res, 0, 2, tmp));
-    assertIae("vec", () -> Vmp.applyDftToDft(pm, vec, 1, 3, res, 0, 2, tmp));
-    assertIae("vec is null", () -> Vmp.applyDftToDft(pm, null, 0, 3, res, 0, 2, tmp));
-    assertIae("res", () -> Vmp.applyDftToDft(pm, vec, 0, 3, res, 0, 3, tmp));
-    assertIae("tmp", () -> Vmp.applyDftToDft(pm, vec, 0, 3, res, 0, 2, new double[8]));
-    assertIae("vecRows", () -> Vmp.applyDftToDft(pm, vec, 0, -1, res, 0, 2, tmp));
-    assertIae("resCols", () -> Vmp.applyDftToDftAdd(pm, vec, 0, 3, res, 0, -1, tmp));
+    assertIae("pmat is null", () -> Vmp.get().applyDftToDft(null, vec, 0, 3, res, 0, 2, tmp));
+    assertIae("vec", () -> Vmp.get().applyDftToDft(pm, vec, 1, 3, res, 0, 2, tmp));
+    assertIae("vec is null", () -> Vmp.get().applyDftToDft(pm, null, 0, 3, res, 0, 2, tmp));
+    assertIae("res", () -> Vmp.get().applyDftToDft(pm, vec, 0, 3, res, 0, 3, tmp));
+    assertIae("tmp", () -> Vmp.get().applyDftToDft(pm, vec, 0, 3, res, 0, 2, new double[8]));
+    assertIae("vecRows", () -> Vmp.get().applyDftToDft(pm, vec, 0, -1, res, 0, 2, tmp));
+    assertIae("resCols", () -> Vmp.get().applyDftToDftAdd(pm, vec, 0, 3, res, 0, -1, tmp));
     assertIae("N mismatch",
-        () -> Vmp.applyPvecToDft(pm, Pvec.allocate(64, 3), res, 0, 2, tmp));
-    assertIae("vec is null", () -> Vmp.applyPvecToDftAdd(pm, null, res, 0, 2, tmp));
+        () -> Vmp.get().applyPvecToDft(pm, Pvec.allocate(64, 3), res, 0, 2, tmp));
+    assertIae("vec is null", () -> Vmp.get().applyPvecToDftAdd(pm, null, res, 0, 2, tmp));
     assertIae("ring degree", () -> Pmat.allocate(24, 3, 2));
     assertIae("nrows", () -> Pmat.allocate(32, 0, 2));
     assertIae("ncols", () -> Pmat.allocate(32, 2, 0));
@@ -705,17 +705,19 @@ class VmpContractTest {
     assertIae("block", () -> Reim4.extractBlock(n, 4, 1, vec, 0, tmp, 0));
     double[][] mres = new double[2][2 * n];
     double[] mt = new double[Vmp.applyPvecMultiTmpLength(n, 3, 2, 2)];
-    assertIae("cols[1] is null", () -> Vmp.applyPvecMulti(pm, new Pvec[] {pv, null}, mres, mt));
+    assertIae("cols[1] is null",
+        () -> Vmp.get().applyPvecMulti(pm, new Pvec[] {pv, null}, mres, mt));
     assertIae("N mismatch",
-        () -> Vmp.applyPvecMulti(pm, new Pvec[] {pv, Pvec.allocate(64, 3)}, mres, mt));
+        () -> Vmp.get().applyPvecMulti(pm, new Pvec[] {pv, Pvec.allocate(64, 3)}, mres, mt));
     assertIae("nrows mismatch",
-        () -> Vmp.applyPvecMulti(pm, new Pvec[] {pv, Pvec.allocate(n, 4)}, mres, mt));
+        () -> Vmp.get().applyPvecMulti(pm, new Pvec[] {pv, Pvec.allocate(n, 4)}, mres, mt));
     assertIae("res[0][1]",
-        () -> Vmp.applyPvecMulti(pm, new Pvec[] {pv, pv}, new double[][] {res, new double[n]}, mt));
-    assertIae("tmp", () -> Vmp.applyPvecMulti(pm, new Pvec[] {pv, pv}, mres, new double[3]));
-    assertIae("queries[1]", () -> Vmp.applyPvecBatch(new Pmat[] {pm, Pmat.allocate(n, 3, 3)},
+        () -> Vmp.get().applyPvecMulti(pm, new Pvec[] {pv, pv},
+            new double[][] {res, new double[n]}, mt));
+    assertIae("tmp", () -> Vmp.get().applyPvecMulti(pm, new Pvec[] {pv, pv}, mres, new double[3]));
+    assertIae("queries[1]", () -> Vmp.get().applyPvecBatch(new Pmat[] {pm, Pmat.allocate(n, 3, 3)},
         new Pvec[] {pv}, new double[2][1][2 * n], new double[1000]));
-    assertIae("queries", () -> Vmp.applyPvecBatch(new Pmat[0], new Pvec[] {pv},
+    assertIae("queries", () -> Vmp.get().applyPvecBatch(new Pmat[0], new Pvec[] {pv},
         new double[0][][], new double[1000]));
   }
 }

@@ -7,9 +7,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class ZnxKernelTest {
-  static final ZnxKernel REF = Kernels.loadRef(ZnxKernel.class, "org.jpir.vmp.RefZnx");
-  static final ZnxKernel PANAMA =
-      Kernels.loadPanama(ZnxKernel.class, "org.jpir.vmp.panama.PanamaZnx");
+  static final ZnxKernel REF = KernelProvider.ref().znxKernel();
+  static final ZnxKernel PANAMA = KernelProvider.panama().znxKernel();
 
   @ParameterizedTest
   @CsvSource({"16,16", "17,16", "1,1", "31,8", "4096,16", "1000,62", "64,33"})

@@ -18,7 +18,7 @@ import org.jpir.core.QueryExpander;
 import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.core.Wire;
-import org.jpir.vmp.Kernels;
+import org.jpir.vmp.KernelProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -69,7 +69,7 @@ public final class LocalDemo implements Callable<Integer> {
     SyntheticRecords src = new SyntheticRecords(count, recordSize, seed);
     Geometry g = Geometry.choose(p, count, recordSize, maxRows);
     System.out.printf(Locale.ROOT, "demo: preset %s (%s), kernels %s%n", p.id(),
-        p.secure() ? p.securityBits() + "-bit" : "INSECURE", Kernels.choice());
+        p.secure() ? p.securityBits() + "-bit" : "INSECURE", KernelProvider.get());
     System.out.printf(Locale.ROOT, "demo: %d records x %d bytes = %.1f MiB; grid %d rows x %d"
         + " columns x %d plane(s), %d records per polynomial%n", count, recordSize,
         g.rawBytes() / 1048576.0, g.rows(), g.cols(), g.planes(), g.recordsPerPoly());

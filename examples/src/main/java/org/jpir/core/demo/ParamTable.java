@@ -507,7 +507,7 @@ public final class ParamTable implements Callable<Integer> {
   }
 
   private static String kernels() {
-    return String.valueOf(org.jpir.vmp.Kernels.choice());
+    return String.valueOf(org.jpir.vmp.KernelProvider.get());
   }
 
   private static String run(String... cmd) {

@@ -1,12 +1,11 @@
-package org.jpir.vmp.panama;
+package org.jpir.vmp;
 
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-import org.jpir.vmp.ZnxKernel;
 
 /** Vector API {@link ZnxKernel}: the same integer operations, lanes of the preferred width. */
-public final class PanamaZnx implements ZnxKernel {
+final class PanamaZnx implements ZnxKernel {
   private static final VectorSpecies<Long> S = LongVector.SPECIES_PREFERRED;
 
   @Override

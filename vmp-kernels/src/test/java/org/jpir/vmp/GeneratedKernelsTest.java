@@ -1,4 +1,4 @@
-package org.jpir.vmp.panama;
+package org.jpir.vmp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,11 +1,7 @@
-package org.jpir.vmp.panama;
+package org.jpir.vmp;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorSpecies;
-import org.apache.logging.log4j.LogManager;
-import org.jpir.vmp.CpuInfo;
-import org.jpir.vmp.VmpBlock;
-import org.jpir.vmp.VmpKernel;
 
 /**
  * {@link VmpKernel} on 128-bit vectors (NEON's width; SSE on x86), for JVMs whose preferred
@@ -20,36 +16,17 @@ import org.jpir.vmp.VmpKernel;
  * {@code uim[h] = u[uOff + 8r + 4 + 2h ..]}, {@code vre[j][h] = v[vOff + 8Wr + 8j + 2h ..]},
  * {@code vim[j][h] = v[vOff + 8Wr + 8j + 4 + 2h ..]}.
  */
-public final class Panama128Vmp implements VmpKernel {
+final class Panama128Vmp implements VmpKernel {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_128;
-  private static volatile boolean logged;
 
   private final VmpBlock block;
 
   /**
-   * The block for this JVM's register count ({@link VmpBlock#choose}), logged once per JVM;
-   * public for loading.
-   */
-  public Panama128Vmp() {
-    this(auto());
-  }
-
-  private static VmpBlock auto() {
-    VmpBlock.Choice c = VmpBlock.choose(128, Runtime.version().feature(),
-        CpuInfo.get().vectorRegisters(), System.getProperty(VmpBlock.PROPERTY));
-    if (!logged) {
-      logged = true;
-      LogManager.getLogger(Panama128Vmp.class).info("vmp block: {}", c);
-    }
-    return c.block();
-  }
-
-  /**
-   * Forces a block (tests, benchmarks).
+   * The kernel with register block {@code block}.
    *
    * @throws IllegalArgumentException when {@code block} is not a 128-bit block
    */
-  public Panama128Vmp(VmpBlock block) {
+  Panama128Vmp(VmpBlock block) {
     if (block == null || block.bits() != 128 || !VmpBlock.SUPPORTED.contains(block)) {
       throw new IllegalArgumentException("Panama128Vmp block " + block + " is not one of the"
           + " 128-bit blocks of " + VmpBlock.SUPPORTED);

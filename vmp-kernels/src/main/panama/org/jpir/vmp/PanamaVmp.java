@@ -1,19 +1,15 @@
-package org.jpir.vmp.panama;
+package org.jpir.vmp;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorSpecies;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
-import org.jpir.vmp.CpuInfo;
-import org.jpir.vmp.VmpBlock;
-import org.jpir.vmp.VmpKernel;
 
 /**
  * Vector API implementation of {@link VmpKernel}; same FMA chains as the reference, so its
  * results are bitwise identical to it.
  *
  * <p>The multi-column pass ({@link #macTile}) is register-blocked with the {@link VmpBlock}
- * chosen at construction (logged; {@code -Djpir.vmp.block=...} forces it):
+ * given at construction ({@link KernelProvider} chooses and logs it; {@code -Djpir.vmp.block=...}
+ * forces it):
  *
  * <ul>
  *   <li>{@code 512:2x6} (AVX-512, JDK 25+): a reim4 block of 8 doubles is one vector; each vector
@@ -34,33 +30,14 @@ import org.jpir.vmp.VmpKernel;
  * all paths: four accumulators per (vector, column), no rearranges (measured on a Zen 4, N=4096,
  * 512x12 applyPvecToDft: about 18 GB/s against 11 GB/s for the 512-bit rearrange form).
  */
-public final class PanamaVmp implements VmpKernel {
-  private static final Logger LOG = LogManager.getLogger(PanamaVmp.class);
+final class PanamaVmp implements VmpKernel {
   private static final VectorSpecies<Double> S4 = DoubleVector.SPECIES_256;
-  private static volatile boolean logged;
 
   private final boolean wide;
   private final VmpBlock block;
 
-  /**
-   * The block of {@link VmpBlock#choose} for this JVM (preferred species, JDK, register count,
-   * {@code -Djpir.vmp.block}); logged once per JVM.
-   */
-  public PanamaVmp() {
-    this(auto());
-  }
-
-  /**
-   * Forces a width (for tests and benchmarks); the block is the automatic one of that width.
-   *
-   * @param bits 512 or 256
-   */
-  public PanamaVmp(int bits) {
-    this(ofWidth(bits));
-  }
-
-  /** Forces a block (for tests and benchmarks). */
-  public PanamaVmp(VmpBlock block) {
+  /** The kernel with register block {@code block}, a 256- or 512-bit one of SUPPORTED. */
+  PanamaVmp(VmpBlock block) {
     if (block == null || !VmpBlock.SUPPORTED.contains(block) || block.bits() < 256) {
       throw new IllegalArgumentException("PanamaVmp block " + block + " is not one of the 256-"
           + " and 512-bit blocks of " + VmpBlock.SUPPORTED + " (128-bit: Panama128Vmp)");
@@ -69,31 +46,10 @@ public final class PanamaVmp implements VmpKernel {
     this.wide = block.bits() == 512;
   }
 
-  private static VmpBlock auto() {
-    VmpBlock.Choice c = VmpBlock.choose(DoubleVector.SPECIES_PREFERRED.vectorBitSize(),
-        Runtime.version().feature(), CpuInfo.get().vectorRegisters(),
-        System.getProperty(VmpBlock.PROPERTY));
-    if (!logged) {
-      logged = true;
-      LOG.info("vmp block: {}", c);
-    }
-    return c.block();
-  }
-
-  private static VmpBlock ofWidth(int bits) {
-    if (bits != 512 && bits != 256) {
-      throw new IllegalArgumentException("PanamaVmp bits = " + bits + " must be 256 or 512");
-    }
-    if (bits == 512) {
-      return VmpBlock.B512_2X6;
-    }
-    return CpuInfo.get().vectorRegisters() >= 32 ? VmpBlock.B256_2X3 : VmpBlock.B256_1X3;
-  }
-
   @Override
   public String name() {
-    return "panama" + block.bits() + (block.equals(ofWidth(block.bits())) ? ""
-        : "-" + block.vectors() + "x" + block.columns());
+    boolean auto = block.equals(VmpBlock.forWidth(block.bits(), CpuInfo.get().vectorRegisters()));
+    return "panama" + block.bits() + (auto ? "" : "-" + block.vectors() + "x" + block.columns());
   }
 
   @Override

@@ -1,9 +1,8 @@
-package org.jpir.vmp.panama;
+package org.jpir.vmp;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
-import org.jpir.vmp.FftKernel;
 
 /**
  * Vector API implementation of {@link FftKernel}. Radix-4 stages ({@code R4Passes}, generated)
@@ -17,17 +16,14 @@ import org.jpir.vmp.FftKernel;
  * rounding only (tolerance in {@code FftPlan}). No allocation on JDK 17 or 25 (checked with JMH
  * {@code -prof gc}).
  *
- * <p>Width: the wide path is used when the JVM compiles 512-bit vectors (preferred species of 512
- * bits; with {@code -XX:UseAVX=2} they are not compiled at all) and from JDK 25 on (JDK 17's C2
- * boxed the 512-bit vectors of these loops: 256 KB allocated per N=4096 transform, 10x slower).
- * {@code -D}{@value #BITS_PROPERTY}{@code =256|512} forces it; {@link Narrow} and {@link Wide}
- * force it per instance (tests, benchmarks).
+ * <p>Width: {@link KernelProvider} decides (the wide path where the JVM compiles 512-bit vectors,
+ * from JDK 25 on: JDK 17's C2 boxed the 512-bit vectors of these loops, 256 KB allocated per
+ * N=4096 transform, 10x slower); {@link Narrow} and {@link Wide} force it per instance (tests,
+ * benchmarks).
  */
-public class PanamaFft implements FftKernel {
+class PanamaFft implements FftKernel {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_256;
   private static final int L = 4;
-  /** System property forcing the radix-4 width: {@code 256} or {@code 512}. */
-  public static final String BITS_PROPERTY = "jpir.fft.bits";
   private static final int LW = 8;
   private static final VectorShuffle<Double> LO_A = VectorShuffle.fromValues(S, 0, 1, 0, 1);
   private static final VectorShuffle<Double> HI_A = VectorShuffle.fromValues(S, 2, 3, 2, 3);
@@ -41,50 +37,28 @@ public class PanamaFft implements FftKernel {
   /** True when radix-4 stages with quarters of at least 8 use 512-bit vectors. */
   private final boolean wide;
 
-  /** The JVM-wide width (class comment); public for reflective loading. */
-  public PanamaFft() {
-    this(defaultWide());
-  }
-
-  private PanamaFft(boolean wide) {
+  /** The wide (512-bit) or the narrow (256-bit) radix-4 path. */
+  PanamaFft(boolean wide) {
     this.wide = wide;
   }
 
   /** Always the 256-bit path. */
-  public static final class Narrow extends PanamaFft {
-    /** Public for reflective loading. */
-    public Narrow() {
+  static final class Narrow extends PanamaFft {
+    Narrow() {
       super(false);
     }
   }
 
   /** Always the 512-bit radix-4 path (correct everywhere; slow where 512 bits are emulated). */
-  public static final class Wide extends PanamaFft {
-    /** Public for reflective loading. */
-    public Wide() {
+  static final class Wide extends PanamaFft {
+    Wide() {
       super(true);
     }
   }
 
   /** Radix-4 width in bits this instance uses. */
-  public final int bits() {
+  final int bits() {
     return wide ? 512 : 256;
-  }
-
-  private static boolean defaultWide() {
-    String forced = System.getProperty(BITS_PROPERTY, "").trim();
-    switch (forced) {
-      case "256":
-        return false;
-      case "512":
-        return true;
-      case "":
-        return Runtime.version().feature() >= 25
-            && DoubleVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
-      default:
-        throw new IllegalArgumentException(
-            "-D" + BITS_PROPERTY + "=" + forced + " is not one of: 256, 512");
-    }
   }
 
   @Override

@@ -1,8 +1,7 @@
-package org.jpir.vmp.panama;
+package org.jpir.vmp;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorSpecies;
-import org.jpir.vmp.FftKernel;
 
 /**
  * {@link FftKernel} on 128-bit vectors (NEON's width; SSE on x86), for JVMs whose preferred
@@ -14,12 +13,11 @@ import org.jpir.vmp.FftKernel;
  * two lanes of one vector, is scalar (lane broadcasts, a sign vector and blends were 3-5x slower
  * than scalar code on x86 at 128 bits, measured with {@code KernelAb}). Results differ from {@code RefFft} by rounding only (tolerance in {@code FftPlan}).
  */
-public final class Panama128Fft implements FftKernel {
+final class Panama128Fft implements FftKernel {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_128;
   private static final int L = 2;
 
-  /** Public for reflective loading. */
-  public Panama128Fft() {}
+  Panama128Fft() {}
 
   @Override
   public void fwdR4(double[] buf, int ro, int io, int size, int k0, int count, double[] tw,
