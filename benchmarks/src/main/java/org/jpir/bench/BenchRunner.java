@@ -157,9 +157,8 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
     Files.writeString(dir.resolve(base + ".env.json"),
         new GsonBuilder().setPrettyPrinting().create().toJson(env), StandardCharsets.UTF_8);
     System.out.println("bench: raw results in " + json);
-    Report.main(readme ? new String[] {json.toString(), "--readme", "README.md"}
+    return Report.run(readme ? new String[] {json.toString(), "--readme", "README.md"}
         : new String[] {json.toString()});
-    return 0;
   }
 
   /** "panel P rows, tile T rows, groups of G columns" (at ncols = 12, one query). */

@@ -12,6 +12,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Renders a JMH JSON result (and its {@code .env.json}) as a markdown table: median, bootstrap 95%
@@ -20,29 +24,45 @@ import java.util.TreeMap;
  * {@code Report <jmh.json> [--readme README.md]}; with {@code --readme} the table replaces the
  * text between {@code <!-- bench:kernels:begin -->} and {@code <!-- bench:kernels:end -->}.
  */
-public final class Report {
+@Command(name = "Report", mixinStandardHelpOptions = true,
+    description = "The kernel table from a JMH JSON file (written beside it as .md).")
+public final class Report implements java.util.concurrent.Callable<Integer> {
   static final String BEGIN = "<!-- bench:kernels:begin -->";
   static final String END = "<!-- bench:kernels:end -->";
   private static final int RESAMPLES = 4000;
 
-  private Report() {}
+  @Parameters(index = "0", description = "JMH results (JSON)")
+  Path json;
 
-  public static void main(String[] args) throws IOException {
-    if (args.length < 1) {
-      throw new IllegalArgumentException("usage: Report <jmh.json> [--readme README.md]");
+  @Option(names = "--readme", description = "a file whose table between the markers is replaced")
+  Path readme;
+
+  Report() {}
+
+  public static void main(String[] args) {
+    int rc = run(args);
+    if (rc != 0) {
+      System.exit(rc);
     }
-    Path json = Path.of(args[0]);
+  }
+
+  /** Runs the command line; the exit code (0: done, 2: bad arguments). */
+  static int run(String... args) {
+    return new CommandLine(new Report()).execute(args);
+  }
+
+  @Override
+  public Integer call() throws IOException {
     List<JmhResults.Row> rows = JmhResults.read(json);
-    Path envFile = Path.of(args[0].replaceAll("\\.json$", ".env.json"));
+    Path envFile = Path.of(json.toString().replaceAll("\\.json$", ".env.json"));
     JsonObject env = Files.exists(envFile)
         ? JsonParser.parseString(Files.readString(envFile)).getAsJsonObject() : new JsonObject();
     String md = render(rows, env, json.getFileName().toString());
-    Path out = Path.of(args[0].replaceAll("\\.json$", ".md"));
+    Path out = Path.of(json.toString().replaceAll("\\.json$", ".md"));
     Files.writeString(out, md, StandardCharsets.UTF_8);
     System.out.println(md);
     System.out.println("report: written to " + out);
-    if (args.length >= 3 && args[1].equals("--readme")) {
-      Path readme = Path.of(args[2]);
+    if (readme != null) {
       String text = Files.readString(readme, StandardCharsets.UTF_8);
       int b = text.indexOf(BEGIN);
       int e = text.indexOf(END);
@@ -53,6 +73,7 @@ public final class Report {
       Files.writeString(readme, updated, StandardCharsets.UTF_8);
       System.out.println("report: table replaced in " + readme);
     }
+    return 0;
   }
 
   /** Median seconds per op of a row. */

@@ -5,17 +5,32 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * Draws the scaling experiment's CSV (deploy/scaling.sh): throughput against executors, one line
  * per (database size, batch), and per-phase task seconds per query against executors.
- * Usage: {@code ScalingPlot scaling.csv out-dir}.
  */
-public final class ScalingPlot {
-  private ScalingPlot() {}
+@Command(name = "ScalingPlot", mixinStandardHelpOptions = true,
+    description = "Plots of the scaling experiment's CSV.")
+public final class ScalingPlot implements java.util.concurrent.Callable<Integer> {
+  @Parameters(index = "0", description = "scaling.csv")
+  Path csv;
 
-  public static void main(String[] args) throws IOException {
-    List<String> lines = Files.readAllLines(Path.of(args[0]));
+  @Parameters(index = "1", description = "output folder")
+  Path out;
+
+  ScalingPlot() {}
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ScalingPlot()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    List<String> lines = Files.readAllLines(csv);
     List<String> head = Arrays.asList(lines.get(0).split(","));
     LineChart thr = new LineChart("answer job throughput (raw database GB/s)", "executors (1 core)",
         "GB/s").integerX();
@@ -36,10 +51,10 @@ public final class ScalingPlot {
       phases.add("phase 2, " + key, ex,
           Double.parseDouble(f[head.indexOf("phase2_task_seconds")]) / answered);
     }
-    Path out = Path.of(args[1]);
     thr.write(out.resolve("throughput.png"));
     phases.write(out.resolve("phases.png"));
     System.out.println("plots: " + out.resolve("throughput.png") + ", "
         + out.resolve("phases.png"));
+    return 0;
   }
 }

@@ -19,6 +19,9 @@ import org.jpir.core.SyntheticRecords;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Vmp;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * Diagnostic for the slow-JVM state (see {@code benchmarks/SLOW-JVM.md}): one JVM times phase 1
@@ -30,16 +33,25 @@ import org.jpir.vmp.Vmp;
  * the other), the bytes allocated and the page faults per call, and the same pass with its
  * scratch allocated once ({@code reused_*}).
  * Run one JVM per measurement ({@code benchmarks/slow-jvm.sh} starts ten).
- *
- * <p>Usage: {@code SlowJvmProbe [mib [rounds]]}.
  */
-public final class SlowJvmProbe {
-  private SlowJvmProbe() {}
+@Command(name = "SlowJvmProbe", mixinStandardHelpOptions = true,
+    description = "Phase 1 in this JVM: times, allocation and page faults per call.")
+public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer> {
+  @Parameters(index = "0", arity = "0..1", description = "database MiB (default: ${DEFAULT-VALUE})")
+  int mib = 64;
 
-  /** Entry point; arguments in the class comment. */
-  public static void main(String[] args) throws Exception {
-    int mib = args.length > 0 ? Integer.parseInt(args[0]) : 64;
-    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 40;
+  @Parameters(index = "1", arity = "0..1", description = "timed calls (default: ${DEFAULT-VALUE})")
+  int rounds = 40;
+
+  SlowJvmProbe() {}
+
+  /** Entry point; arguments above. */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new SlowJvmProbe()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
     Params p = Presets.ONIONPIR_4096;
     int recordSize = p.bytesPerPolynomial();
     long count = ((long) mib << 20) / recordSize;
@@ -88,6 +100,7 @@ public final class SlowJvmProbe {
         first[3 * rounds] / 1024, first[3 * rounds + 2] / 1024, first[3 * rounds + 1],
         after[3 * rounds + 1], first[3 * rounds + 3], lp, lr,
         addr.describe(backing(q.phase1())), pv, sink & 1);
+    return 0;
   }
 
   /**
