@@ -152,7 +152,14 @@ public final class SparkOverheadBench {
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));
       cmd.add(SparkOverheadBench.class.getName());
-      cmd.addAll(Arrays.asList(args));
+      // the user's options but --tsv: every fork appends to the parent's file
+      for (int i = 0; i < args.length; i++) {
+        if (args[i].equals("--tsv")) {
+          i++;
+        } else if (!args[i].startsWith("--tsv=")) {
+          cmd.add(args[i]);
+        }
+      }
       cmd.addAll(List.of("--fork-index", Integer.toString(f), "--tsv", tsv.toString()));
       Process pr = new ProcessBuilder(cmd).inheritIO().start();
       int rc = pr.waitFor();
