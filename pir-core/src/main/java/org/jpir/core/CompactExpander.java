@@ -285,14 +285,7 @@ public final class CompactExpander {
       throw new IllegalArgumentException("compact query was made for " + q.rows() + " rows x "
           + q.cols() + " columns, the database has " + g.rows() + " x " + g.cols());
     }
-    PreparedEvaluationKeys keys = store.get(q.clientId());
-    if (keys.fingerprint() != q.keysFingerprint()) {
-      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
-          "compact query of client '%s' was made for evaluation keys %016x, the server holds"
-              + " keys %016x for that client: upload the current keys", q.clientId(),
-          q.keysFingerprint(), keys.fingerprint()));
-    }
-    return expand(q, keys, t);
+    return expand(q, store.keysFor(q), t);
   }
 
   /** The prepared query of a compact query with the given (matching) prepared keys. */

@@ -51,13 +51,7 @@ public final class CompactQueries implements QueryKind {
   @Override
   public AcceptedQuery accept(byte[] wire, Geometry g) {
     CompactQuery q = Wire.readCompactQuery(wire, cp, g);
-    PreparedEvaluationKeys k = store.get(q.clientId());
-    if (k.fingerprint() != q.keysFingerprint()) {
-      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
-          "compact query of client '%s' was made for evaluation keys %016x, the server holds"
-              + " keys %016x for that client: upload the current keys", q.clientId(),
-          q.keysFingerprint(), k.fingerprint()));
-    }
+    PreparedEvaluationKeys k = store.keysFor(q);
     CompactExpander ex = new CompactExpander(cp);
     return new AcceptedQuery(expansion, wire, q.clientId(), store.wire(q.clientId()),
         store.packingKey(q.clientId(), g), () -> ex.expandPhase2(q, k, null),

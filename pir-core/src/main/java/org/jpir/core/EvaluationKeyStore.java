@@ -96,6 +96,23 @@ public final class EvaluationKeyStore {
         + "' under preset " + cp.id() + ": the client must upload them before a compact query");
   }
 
+  /**
+   * The prepared keys of the query's client, checked to be the keys the query was made for.
+   *
+   * @throws IllegalArgumentException naming the client when none were uploaded or the query
+   *     was made for other keys
+   */
+  public PreparedEvaluationKeys keysFor(CompactQuery q) {
+    PreparedEvaluationKeys keys = get(q.clientId());
+    if (keys.fingerprint() != q.keysFingerprint()) {
+      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+          "compact query of client '%s' was made for evaluation keys %016x, the server holds"
+              + " keys %016x for that client: upload the current keys", q.clientId(),
+          q.keysFingerprint(), keys.fingerprint()));
+    }
+    return keys;
+  }
+
   /** Registers keys already parsed (same checks as {@link #register(String, byte[])}). */
   public long register(EvaluationKeys k) {
     return register(k.clientId(), Wire.writeEvaluationKeys(k));

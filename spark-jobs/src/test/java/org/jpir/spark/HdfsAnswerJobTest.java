@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -49,18 +48,7 @@ class HdfsAnswerJobTest {
 
   @BeforeAll
   static void startHdfs(@TempDir Path base) throws IOException {
-    Configuration conf = new Configuration();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.resolve("hdfs").toString());
-    // small blocks, so a chunk spans several blocks and reads cross block boundaries
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 4096);
-    conf.setLong("dfs.blocksize", 64 * 1024);
-    conf.setInt("dfs.bytes-per-checksum", 512);
-    // a file is closed once its last block is committed (not after the DataNode's report) and
-    // the DataNode reports every second: writing many small files takes seconds, not minutes
-    conf.setInt("dfs.namenode.file.close.num-committed-allowed", 1);
-    conf.setLong("dfs.heartbeat.interval", 1);
-    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true).build();
-    cluster.waitActive();
+    cluster = MiniHdfs.start(base);
     fs = cluster.getFileSystem();
     root = fs.getUri().toString(); // hdfs://localhost:PORT
   }

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.jpir.core.Geometry;
@@ -32,15 +31,7 @@ class HdfsUpdateTest {
 
   @BeforeAll
   static void startHdfs(@TempDir Path base) throws IOException {
-    Configuration conf = new Configuration();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.resolve("hdfs").toString());
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 4096);
-    conf.setLong("dfs.blocksize", 64 * 1024);
-    conf.setInt("dfs.bytes-per-checksum", 512);
-    conf.setInt("dfs.namenode.file.close.num-committed-allowed", 1);
-    conf.setLong("dfs.heartbeat.interval", 1);
-    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true).build();
-    cluster.waitActive();
+    cluster = MiniHdfs.start(base);
     fs = cluster.getFileSystem();
   }
 
