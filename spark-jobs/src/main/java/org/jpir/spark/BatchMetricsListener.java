@@ -74,6 +74,11 @@ public final class BatchMetricsListener extends SparkListener {
       a[5] += m.executorRunTime();
       a[6] += m.resultSize();
       a[7] += m.shuffleWriteMetrics().bytesWritten();
+      if (ti.finishTime() > 0) {
+        a[8] = Math.min(a[8], ti.launchTime());
+        a[9] = Math.max(a[9], ti.finishTime());
+        a[10] = Math.max(a[10], duration);
+      }
     }
   }
 
@@ -90,7 +95,11 @@ public final class BatchMetricsListener extends SparkListener {
   }
 
   private long[] acc(String batch) {
-    return perBatch.computeIfAbsent(batch, k -> new long[8]);
+    return perBatch.computeIfAbsent(batch, k -> {
+      long[] a = new long[11];
+      a[8] = Long.MAX_VALUE;
+      return a;
+    });
   }
 
   /**
@@ -117,11 +126,11 @@ public final class BatchMetricsListener extends SparkListener {
       }
     }
     if (a == null) {
-      return new SparkBatchMetrics(0, 0, 0, 0, 0, 0, 0, 0, written, fetched);
+      return new SparkBatchMetrics(0, 0, 0, 0, 0, 0, 0, 0, written, fetched, 0, 0);
     }
     synchronized (a) {
       return new SparkBatchMetrics((int) a[0], (int) a[1], a[2], a[3], a[4], a[5], a[6], a[7],
-          written, fetched);
+          written, fetched, a[9] > a[8] ? a[9] - a[8] : 0, a[10]);
     }
   }
 }

@@ -13,13 +13,13 @@ import java.util.function.Supplier;
 
 /**
  * A per-JVM cache of values that are expensive to compute (expanded queries, prepared evaluation
- * keys), bounded in bytes. Keys are SHA-256 digests of the inputs. Each key has one future: the
- * first caller computes the value without holding any lock, later callers for the same key wait
- * for that future, and callers for other keys compute theirs in parallel. Every entry carries the
- * batch it was made for; {@link #get} first releases the entries of older batches, so at most one
- * batch is held (plus those of {@code batch = 0}, which are kept until the byte bound needs the
- * room, oldest first). When a value does not fit the bound even after that, it is computed and
- * returned without being cached.
+ * keys), bounded in bytes. Keys name the inputs (a batch and a position, or a SHA-256 digest).
+ * Each key has one future: the first caller computes the value without holding any lock, later
+ * callers for the same key wait for that future, and callers for other keys compute theirs in
+ * parallel. Every entry carries the batch it was made for; {@link #get} first releases the
+ * entries of older batches, so at most one batch is held (plus those of {@code batch = 0}, which
+ * are kept until the byte bound needs the room, oldest first). When a value does not fit the
+ * bound even after that, it is computed and returned without being cached.
  */
 final class ExecutorCache<V> {
   private final class Entry {

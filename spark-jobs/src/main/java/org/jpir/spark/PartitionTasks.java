@@ -52,7 +52,7 @@ final class PartitionTasks {
       int start = (int) (position * nq);
       for (int k = 0; k < nq; k++) {
         int i = (start + k) % nq;
-        if (failQueries.contains(ExecutorCache.sha256(b.query(i)))) {
+        if (!failQueries.isEmpty() && failQueries.contains(ExecutorCache.sha256(b.query(i)))) {
           throw new IllegalStateException("injected executor failure of query " + i
               + " of the batch");
         }
@@ -62,20 +62,19 @@ final class PartitionTasks {
     }
 
     /**
-     * Query i of {@code b}, expanded in this JVM once per batch (cached by the SHA-256 of its
-     * bytes and its keys' bytes); the time an expansion takes joins {@code nanos[0]}.
+     * Query i of {@code b}, expanded in this JVM once per batch (cached by the batch's number,
+     * unique in the driver, and i: no hashing of the query's or the keys' bytes per task); the
+     * time an expansion takes joins {@code nanos[0]}.
      */
     static PreparedQuery expanded(QueryBatch b, int i, Geometry g, long batch, long cacheBytes,
         long[] nanos) {
       QueryExpansion ex = QueryExpansion.byId(b.expansionId(i));
       byte[] query = b.query(i);
       byte[] keys = b.keys(i);
-      String digest = keys == null ? ExecutorCache.sha256(query)
-          : ExecutorCache.sha256(query, keys);
-      return ExecutorQueries.CACHE.get(digest, batch, MemoryPlan.expandedQueryBytes(ex.server(),
-          g), cacheBytes, () -> {
+      return ExecutorQueries.CACHE.get("batch " + batch + " query " + i, batch,
+          MemoryPlan.expandedQueryBytes(ex.server(), g), cacheBytes, () -> {
             org.jpir.core.PreparedEvaluationKeys pk = keys == null ? null
-                : ExecutorKeys.get(ex, keys, cacheBytes);
+                : ExecutorKeys.get(ex, b.keysDigest(i), keys, cacheBytes);
             long t0 = System.nanoTime();
             PreparedQuery pq = ex.expand(query, pk, g);
             nanos[0] += System.nanoTime() - t0;
@@ -85,8 +84,8 @@ final class PartitionTasks {
   }
 
   /**
-   * Expanded queries (compact or classic) cached per executor JVM by a SHA-256 of their bytes,
-   * bounded in bytes, released when a newer batch starts on the executor.
+   * Expanded queries (compact or classic) cached per executor JVM by batch and position, bounded
+   * in bytes, released when a newer batch starts on the executor.
    */
   static final class ExecutorQueries {
     static final ExecutorCache<PreparedQuery> CACHE = new ExecutorCache<>("expanded queries");
@@ -104,10 +103,11 @@ final class PartitionTasks {
 
     private ExecutorKeys() {}
 
-    static org.jpir.core.PreparedEvaluationKeys get(QueryExpansion ex, byte[] wire,
-        long limit) {
-      return CACHE.get(ex.id() + ":" + ExecutorCache.sha256(wire), 0, ex.preparedKeysBytes(),
-          limit, () -> ex.prepareKeys(wire));
+    /** The keys {@code wire} (whose SHA-256 is {@code digest}, computed by the driver). */
+    static org.jpir.core.PreparedEvaluationKeys get(QueryExpansion ex, String digest,
+        byte[] wire, long limit) {
+      return CACHE.get(ex.id() + ":" + digest, 0, ex.preparedKeysBytes(), limit,
+          () -> ex.prepareKeys(wire));
     }
   }
 

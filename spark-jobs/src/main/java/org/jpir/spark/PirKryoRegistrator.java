@@ -173,7 +173,10 @@ public final class PirKryoRegistrator implements KryoRegistrator {
     }
   }
 
-  /** The kind ids, then per query its kind, its key index and its bytes, then the key blobs. */
+  /**
+   * The kind ids, then per query its kind, its key index and its bytes, then the key blobs and
+   * their digests.
+   */
   static final class QueryBatchSerializer extends Serializer<QueryBatch> {
     @Override
     public void write(Kryo kryo, Output out, QueryBatch b) {
@@ -182,6 +185,7 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       kryo.writeObject(out, b.keysOf());
       kryo.writeObject(out, b.queries());
       kryo.writeObject(out, b.keyBlobs());
+      kryo.writeObject(out, b.keyDigests());
     }
 
     @Override
@@ -190,7 +194,9 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       int[] kindOf = kryo.readObject(in, int[].class);
       int[] keysOf = kryo.readObject(in, int[].class);
       byte[][] queries = kryo.readObject(in, byte[][].class);
-      return new QueryBatch(ids, kindOf, queries, keysOf, kryo.readObject(in, byte[][].class));
+      byte[][] keys = kryo.readObject(in, byte[][].class);
+      return new QueryBatch(ids, kindOf, queries, keysOf, keys,
+          kryo.readObject(in, String[].class));
     }
   }
 }

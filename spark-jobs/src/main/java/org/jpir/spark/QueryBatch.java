@@ -9,7 +9,8 @@ import org.jpir.core.AcceptedQuery;
 /**
  * What a batch broadcasts when the executors expand its queries: each query's bytes as the
  * driver received them, the expansion of its kind (by id, once per kind), and each client's
- * evaluation-key bytes once per batch however many of its queries the batch holds. Query i's
+ * evaluation-key bytes once per batch however many of its queries the batch holds, with their
+ * SHA-256 (computed once, on the driver: the executors' key cache is keyed by it). Query i's
  * kind is {@code expansionIds[kindOf[i]]}, its keys {@code keys[keysOf[i]]} ({@code keysOf[i] =
  * -1}: none). Immutable.
  */
@@ -19,10 +20,25 @@ final class QueryBatch {
   private final byte[][] queries;
   private final int[] keysOf;
   private final byte[][] keys;
+  private final String[] keyDigests;
 
+  /** A batch; the keys' digests are computed here. */
   QueryBatch(String[] expansionIds, int[] kindOf, byte[][] queries, int[] keysOf,
       byte[][] keys) {
+    this(expansionIds, kindOf, queries, keysOf, keys, digests(keys));
+  }
+
+  /**
+   * A batch with the keys' digests as computed by the driver ({@code keyDigests[k]} the hex
+   * SHA-256 of {@code keys[k]}; the executors trust the driver).
+   */
+  QueryBatch(String[] expansionIds, int[] kindOf, byte[][] queries, int[] keysOf,
+      byte[][] keys, String[] keyDigests) {
     int n = queries.length;
+    if (keyDigests.length != keys.length) {
+      throw new IllegalArgumentException("query batch of " + keys.length + " key blobs has "
+          + keyDigests.length + " digests");
+    }
     if (kindOf.length != n || keysOf.length != n) {
       throw new IllegalArgumentException("query batch of " + n + " queries has " + kindOf.length
           + " kinds and " + keysOf.length + " key indices");
@@ -39,6 +55,15 @@ final class QueryBatch {
     this.queries = queries;
     this.keysOf = keysOf;
     this.keys = keys;
+    this.keyDigests = keyDigests;
+  }
+
+  private static String[] digests(byte[][] keys) {
+    String[] d = new String[keys.length];
+    for (int k = 0; k < keys.length; k++) {
+      d[k] = ExecutorCache.sha256(keys[k]);
+    }
+    return d;
   }
 
   /** The batch of {@code accepted}, each client's keys and each kind named once. */
@@ -92,6 +117,11 @@ final class QueryBatch {
     return keysOf[i] < 0 ? null : keys[keysOf[i]];
   }
 
+  /** The SHA-256 (hex) of query i's key bytes, or null. */
+  String keysDigest(int i) {
+    return keysOf[i] < 0 ? null : keyDigests[keysOf[i]];
+  }
+
   /** Distinct key blobs carried (each client's once). */
   int keyCount() {
     return keys.length;
@@ -115,5 +145,9 @@ final class QueryBatch {
 
   byte[][] keyBlobs() {
     return keys;
+  }
+
+  String[] keyDigests() {
+    return keyDigests;
   }
 }

@@ -63,6 +63,10 @@ class BatchMetricsTest extends SparkTestBase {
     assertTrue(m.runMs() > 0 && m.runMs() <= 2 * (wallMs + 1) * 2, m.describe());
     assertTrue(m.schedulerDelayMs() >= 0 && m.schedulerDelayMs() <= 2 * (wallMs + 1), m.describe());
     assertTrue(m.deserializeMs() >= 0 && m.gcMs() >= 0, m.describe());
+    // the tasks lie inside the job: the longest within the span, the span within the wall
+    assertTrue(m.longestTaskMs() > 0 && m.longestTaskMs() <= m.taskSpanMs(), m.describe());
+    assertTrue(m.taskSpanMs() <= wallMs + 1, m.describe() + "; wall " + wallMs + " ms");
+    assertTrue(m.runMs() <= parts * m.longestTaskMs(), m.describe());
     // the answer job's summary and metrics file carry the same figures per batch
     Path qdir = Files.createDirectories(dir.resolve("q"));
     for (int i = 0; i < 3; i++) {

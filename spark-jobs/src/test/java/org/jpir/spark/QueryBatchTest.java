@@ -55,6 +55,8 @@ class QueryBatchTest {
       assertArrayEquals(b.query(i), back.query(i));
       assertArrayEquals(b.keys(i), back.keys(i));
       assertEquals(b.expansionId(i), back.expansionId(i));
+      assertEquals(b.keys(i) == null ? null : ExecutorCache.sha256(b.keys(i)), back.keysDigest(i),
+          "query " + i + ": the digest the executors key the client's prepared keys by");
     }
     // the executors' expansion of the bytes equals the driver's
     for (int i = 0; i < b.size(); i++) {
@@ -80,6 +82,9 @@ class QueryBatchTest {
     assertThrows(IllegalArgumentException.class,
         () -> new QueryBatch(new String[] {"classic:x"}, new int[0], one, new int[] {-1},
             new byte[0][]));
+    assertThrows(IllegalArgumentException.class,
+        () -> new QueryBatch(new String[] {"classic:x"}, new int[] {0}, one, new int[] {0},
+            new byte[][] {{2}}, new String[0]), "a key blob without its digest");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> QueryExpansion.byId("sealed:" + CP.id()));
     assertTrue(e.getMessage().contains("unknown query kind 'sealed'"), e.getMessage());

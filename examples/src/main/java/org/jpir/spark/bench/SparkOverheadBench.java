@@ -70,7 +70,8 @@ public final class SparkOverheadBench {
   static final String[] COLUMNS = {"fork", "batch", "round", "spark_first", "spark_s", "plain_s",
       "tasks", "stages", "sched_delay_ms", "deser_ms", "gc_ms", "task_run_ms", "plain_cpu_ms",
       "result_bytes", "bcast_bytes", "bcast_fetched_bytes", "drv_bcast_ms", "drv_job_ms",
-      "drv_merge_ms", "drv_metrics_ms", "plain_merge_ms", "load1"};
+      "drv_merge_ms", "drv_metrics_ms", "plain_merge_ms", "task_span_ms", "longest_task_ms",
+      "load1"};
 
   /** Options of one run. */
   record Opts(long mib, int rows, int[] batches, int threads, int rounds, int forks,
@@ -193,8 +194,9 @@ public final class SparkOverheadBench {
     comp.append("\nMedians per batch (ms summed over tasks unless driver-side; bytes per batch):"
         + "\n\n| batch | tasks/stages | sched. delay | task deser. | GC | task run | plain"
         + " threads' compute | result B | broadcast B (written/fetched) | driver: broadcast |"
-        + " job | merge | metrics wait | plain merge |\n"
-        + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        + " job | merge | metrics wait | plain merge | task span / longest task (job minus span:"
+        + " around the tasks) |\n"
+        + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int b : o.batches()) {
       List<double[]> rs = rows.stream().filter(r -> r[col.get("batch")] == b).toList();
       if (rs.isEmpty()) {
@@ -217,13 +219,17 @@ public final class SparkOverheadBench {
           + " %.2f |%n", b, med(rs, col, "spark_s"), med(rs, col, "plain_s"), median(ratios),
           ci[0], ci[1], fm, med(rs, col, "load1")));
       comp.append(String.format(Locale.ROOT, "| %d | %.0f/%.0f | %.0f | %.0f | %.0f | %.0f |"
-          + " %.0f | %.0f | %.0f/%.0f | %.1f | %.1f | %.1f | %.1f | %.1f |%n", b,
+          + " %.0f | %.0f | %.0f/%.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f / %.0f (%.0f) |%n",
+          b,
           med(rs, col, "tasks"), med(rs, col, "stages"), med(rs, col, "sched_delay_ms"),
           med(rs, col, "deser_ms"), med(rs, col, "gc_ms"), med(rs, col, "task_run_ms"),
           med(rs, col, "plain_cpu_ms"), med(rs, col, "result_bytes"),
           med(rs, col, "bcast_bytes"), med(rs, col, "bcast_fetched_bytes"),
           med(rs, col, "drv_bcast_ms"), med(rs, col, "drv_job_ms"), med(rs, col, "drv_merge_ms"),
-          med(rs, col, "drv_metrics_ms"), med(rs, col, "plain_merge_ms")));
+          med(rs, col, "drv_metrics_ms"), med(rs, col, "plain_merge_ms"),
+          med(rs, col, "task_span_ms"), med(rs, col, "longest_task_ms"),
+          median(rs.stream().mapToDouble(r -> r[col.get("drv_job_ms")]
+              - r[col.get("task_span_ms")]).toArray())));
     }
     return sb.append(comp).toString();
   }
@@ -323,7 +329,8 @@ public final class SparkOverheadBench {
               m.stages(), m.schedulerDelayMs(), m.deserializeMs(), m.gcMs(), m.runMs(),
               plainCpu[0] / 1e6, m.resultBytes(), m.broadcastBytes(), m.broadcastFetchedBytes(),
               d.broadcastNanos() / 1e6, d.jobNanos() / 1e6, d.mergeNanos() / 1e6,
-              d.metricsNanos() / 1e6, plainCpu[1] / 1e6, load1()};
+              d.metricsNanos() / 1e6, plainCpu[1] / 1e6, m.taskSpanMs(), m.longestTaskMs(),
+              load1()};
           StringBuilder line = new StringBuilder();
           for (int i = 0; i < row.length; i++) {
             line.append(i == 0 ? "" : "\t").append(String.format(Locale.ROOT, "%.6g", row[i]));
