@@ -40,6 +40,7 @@ import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.core.Wire;
 import org.jpir.spark.ColumnPartitioning;
+import org.jpir.spark.ColumnTree;
 import org.jpir.spark.DistributedPirServer;
 import org.jpir.spark.MemoryPlan;
 import org.jpir.spark.SparkBatchMetrics;
@@ -121,18 +122,26 @@ public final class CostModel {
     return 0;
   }
 
+  /** Columns of the calibration's phase-1 passes (the grid's rates). */
+  static final int CALIBRATION_COLUMNS = 64;
+
+  /** Columns of the phase-1 passes each point measures its own rates over. */
+  static final int POINT_RATE_COLUMNS = 32;
+
   // ---------------------------------------------------------------- rates
 
   /**
    * Measured rates: phase 1 in raw database bytes per second per core at batch 1 and 4, seconds
    * per CMux, classic expansion per row and phase-2 GGSWs per level, compact expansion per row
    * and GGSWs per level, seconds to prepare one client's evaluation keys, the driver's broadcast
-   * write rate and loopback TCP (bytes/s), the load while measuring.
+   * write rate and loopback TCP (bytes/s), the load while measuring, and the columns the phase-1
+   * rates were measured over (one pass each: their time includes one read of every query's
+   * phase-1 matrix per that many columns).
    */
   record Rates(double phase1B1, double phase1B4, double cmux, double expandRow,
       double ggswLevel, double compactPhase1B1, double compactPhase1B4, double compactCmux,
       double compactRow, double compactGgswLevel, double keysPrepare, double bcastWrite,
-      double net, double load) {
+      double net, double load, double columns) {
 
     /** Phase-1 raw bytes/s per core at batch b (linear between 1 and 4, flat above). */
     double phase1(int b, boolean compact) {
@@ -155,13 +164,16 @@ public final class CostModel {
       String[] k = names();
       for (int i = 0; i < k.length; i++) {
         String s = p.getProperty(k[i]);
+        if (s == null && k[i].equals("rate_columns")) {
+          s = "" + CALIBRATION_COLUMNS; // files written before the field: calibrate's width
+        }
         if (s == null) {
           throw new IllegalArgumentException(f + " lacks " + k[i]);
         }
         v[i] = Double.parseDouble(s);
       }
       return new Rates(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
-          v[12], v[13]);
+          v[12], v[13], v[14]);
     }
 
     static String[] names() {
@@ -169,13 +181,13 @@ public final class CostModel {
           "expand_s_per_row", "ggsw_s_per_level", "compact_phase1_bytes_per_s_b1",
           "compact_phase1_bytes_per_s_b4", "compact_cmux_s", "compact_expand_s_per_row",
           "compact_ggsw_s_per_level", "keys_prepare_s", "broadcast_write_bytes_per_s",
-          "net_bytes_per_s", "load1"};
+          "net_bytes_per_s", "load1", "rate_columns"};
     }
 
     double[] values() {
       return new double[] {phase1B1, phase1B4, cmux, expandRow, ggswLevel, compactPhase1B1,
           compactPhase1B4, compactCmux, compactRow, compactGgswLevel, keysPrepare, bcastWrite,
-          net, load};
+          net, load, columns};
     }
   }
 
@@ -229,7 +241,7 @@ public final class CostModel {
     try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir calibrate",
         "local[1]"))) {
       sc.setLogLevel("WARN");
-      r = measure(rows, 64, true, true, sc);
+      r = measure(rows, CALIBRATION_COLUMNS, true, true, sc);
     }
     StringBuilder sb = new StringBuilder("# jpir cost-model rates, one core, ")
         .append(System.getProperty("java.runtime.version")).append(", ").append(cpu())
@@ -297,7 +309,7 @@ public final class CostModel {
     double bcast = bytes / time(3, () -> sc.broadcast(qs).destroy());
     double net = loopback(256 << 20);
     return new Rates(pc[0], pc[1], pc[2], expand, ggsw, pcc[0], pcc[1], pcc[2], compact,
-        compactGgsw, keysPrepare, bcast, net, SparkOverheadBench.load1());
+        compactGgsw, keysPrepare, bcast, net, SparkOverheadBench.load1(), g.cols());
   }
 
   /** Loopback TCP throughput (bytes/s) for {@code bytes} sent through one socket. */
@@ -385,7 +397,8 @@ public final class CostModel {
       // the master's overhead: empty jobs of parts and 4 parts tasks
       double[] oh = overhead(sc, parts);
       // the rates under the same conditions (this JVM, the load of the moment), before the point
-      Rates rates = measure(g.rows(), 32, !kind.equals("compact"), kind.equals("compact"), sc);
+      Rates rates = measure(g.rows(), POINT_RATE_COLUMNS, !kind.equals("compact"),
+          kind.equals("compact"), sc);
       PirClient client = kind.equals("compact") ? null
           : new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
       CompactClient alice = kind.equals("compact") ? new CompactClient(CP, g,
@@ -558,7 +571,8 @@ public final class CostModel {
     int waves = (np + slots - 1) / slots;
     double rawPerCol = (double) g.rawBytes() / g.cols();
     int w = parts.width();
-    t.put("phase 1", waves * b * w * rawPerCol / r.phase1(b, compact) * share);
+    t.put("phase 1", waves * phase1Seconds(p, g, parts, b, r.phase1(b, compact) / rawPerCol,
+        r.columns()) * share);
     t.put("phase 2", waves * b * g.planes() * (double) (w - 1) * r.cmux(compact) * share);
     // the fold above the partitions: tree stages while more than FAN_IN spans, then the driver
     double fold = 0;
@@ -597,6 +611,44 @@ public final class CostModel {
     return new Prediction(t, np, slots, g.rows(), g.cols(), resultBytes, bcastBytes, memory);
   }
 
+  /**
+   * Seconds of phase 1 of the slowest partition for a batch of {@code b} queries on one core,
+   * at {@code colsPerSecond} columns per second per query as measured over passes of {@code
+   * rateColumns} columns. Each aligned block of a partition ({@link ColumnTree#blocks}) is
+   * answered in passes of {@link PirServer#chunkColumns} columns, and every pass reads each
+   * query's phase-1 matrix ({@code 2 glweLimbs} columns' worth of PVEC bytes per plane): with
+   * the time per byte read taken from the rate, a partition of w columns in k passes costs
+   * {@code (w + k b m) / (1 + b m / rateColumns)} times the rate's seconds per column and batch,
+   * m = 2 glweLimbs. So partitions narrower than a chunk, or split into many small blocks, pay
+   * for the extra matrix reads. A matrix byte is priced like a PVEC byte of the pass, which
+   * includes the PVEC's arithmetic: an upper bound where phase 1 is compute-bound (batches).
+   */
+  static double phase1Seconds(Params p, Geometry g, ColumnPartitioning parts, int b,
+      double colsPerSecond, double rateColumns) {
+    ColumnTree tree = new ColumnTree(g.cols());
+    double m = 2.0 * p.glweLimbs();
+    double perCol = b / colsPerSecond;
+    double worst = 0;
+    for (int i = 0; i < parts.count(); i++) {
+      int first = parts.first(i);
+      int end = first + parts.size(i);
+      worst = Math.max(worst, perCol * (parts.size(i) + phase1Passes(tree, first, end) * b * m)
+          / (1 + b * m / rateColumns));
+    }
+    return worst;
+  }
+
+  /** Phase-1 passes over {@code [first, end)}: per aligned block, its columns over its chunk. */
+  static int phase1Passes(ColumnTree tree, int first, int end) {
+    int passes = 0;
+    for (int[] blk : tree.blocks(first, end)) {
+      int len = (int) Math.min(end, (long) blk[1] + (1L << blk[0])) - blk[1];
+      int chunk = PirServer.chunkColumns(len);
+      passes += (len + chunk - 1) / chunk;
+    }
+    return passes;
+  }
+
   // ---------------------------------------------------------------- report
 
   static void report(Path ratesFile, Path points, Path out, String commands) throws Exception {
@@ -625,7 +677,7 @@ public final class CostModel {
         | driver expansion | classic/compact: b x levels x (GGSW s per level) (classic in local mode: 0, the GGSWs come from the tasks' expansions); classic-driver: b x rows x (expansion s per row) |
         | broadcast | cluster: bytes / write rate + ceil(log2(E+1)) x bytes / network (torrent rounds; assumed) (+ deserialization in classic-driver); local mode: 0 (hand-off by reference); bytes = b x wire query (+ the client's evaluation keys, compact) or b x expanded query (classic-driver), + b x (levels above the partitions) x one GGSW level when partitions > 8 (the executor-side fold's GGSWs) |
         | executor expansion | ceil(b / t) x rows x (expansion s per row) x oversubscription, t = min(c, partitions per executor) |
-        | phase 1 | waves x b x (widest partition's raw bytes) / (phase-1 rate at batch b) x oversubscription |
+        | phase 1 | waves x (slowest partition: b x (w + k b m) / (1 + b m / R) x (raw bytes per column) / (phase-1 rate at batch b)) x oversubscription; w columns in k passes (one per chunk of each aligned block), m = 2 glweLimbs (a pass reads each query's matrix, m columns' worth of PVEC bytes per plane), R the columns the rate was measured over |
         | phase 2 | waves x b x planes x (width - 1) x CMux x oversubscription |
         | fold | per tree stage (fan-in 8) b x planes x 2 x 8 CMux, then the driver's merge of n <= 8 spans: b x planes x 2 n CMux |
         | results | cluster: partitions x b x planes x 2 GLWEs / network |
@@ -637,10 +689,11 @@ public final class CostModel {
         preparation of the evaluation keys (`keys_prepare_s`, then cached).
         Memory feasibility per executor is `MemoryPlan.check` (cached PVECs of the busiest
         executor, the batch's broadcast held twice: torrent pieces and value, the query cache,
-        the phase-1 scratch). Not modelled: a partition narrower than the phase-1 chunk streams
-        the query's matrix once per aligned block of it (at most log2(chunk) + 1 passes instead
-        of one), so phase 1 of the grid's narrow partitions (cells with few columns per core) is
-        optimistic.
+        the phase-1 scratch). Narrow partitions pay for their passes: a partition of a few
+        columns reads every query's matrix once per aligned block of it, which can cost more than
+        its PVECs (at one column per partition, m + 1 times the PVEC bytes); a matrix byte is
+        priced like a PVEC byte of the pass (arithmetic included: an upper bound at large
+        batches).
 
         """);
     md.append("## Rates (one core, measured by `CostModel calibrate`; used for the grid)\n\n"
@@ -733,10 +786,12 @@ public final class CostModel {
       Integer c = col.get("r_" + k[i]);
       if (c != null && c < f.length && !f[c].equals("NaN")) {
         v[i] = Double.parseDouble(f[c]);
+      } else if (k[i].equals("rate_columns") && col.containsKey("r_load1")) {
+        v[i] = POINT_RATE_COLUMNS; // points written before the field measured at this width
       }
     }
     return new Rates(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
-        v[12], v[13]);
+        v[12], v[13], v[14]);
   }
 
   /** The prediction grid: 10..1000 executors of 4 cores and 64 GiB, 10 GiB..10 TiB, batch 4. */
