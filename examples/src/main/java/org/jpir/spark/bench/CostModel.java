@@ -136,17 +136,26 @@ public final class CostModel {
    * and GGSWs per level, seconds to prepare one client's evaluation keys, the driver's broadcast
    * write rate and loopback TCP (bytes/s), the load while measuring, and the columns the phase-1
    * rates were measured over (one pass each: their time includes one read of every query's
-   * phase-1 matrix per that many columns).
+   * phase-1 matrix per that many columns), and the seconds one phase-1 pass costs beyond its
+   * columns at batch 1 and 4, classic and compact (NaN: not measured).
    */
   record Rates(double phase1B1, double phase1B4, double cmux, double expandRow,
       double ggswLevel, double compactPhase1B1, double compactPhase1B4, double compactCmux,
       double compactRow, double compactGgswLevel, double keysPrepare, double bcastWrite,
-      double net, double load, double columns) {
+      double net, double load, double columns, double passB1, double passB4,
+      double compactPassB1, double compactPassB4) {
 
     /** Phase-1 raw bytes/s per core at batch b (linear between 1 and 4, flat above). */
     double phase1(int b, boolean compact) {
       double r1 = compact ? compactPhase1B1 : phase1B1;
       double r4 = compact ? compactPhase1B4 : phase1B4;
+      return b >= 4 ? r4 : r1 + (r4 - r1) * (b - 1) / 3.0;
+    }
+
+    /** Seconds a phase-1 pass costs beyond its columns at batch b (as {@link #phase1}). */
+    double pass(int b, boolean compact) {
+      double r1 = compact ? compactPassB1 : passB1;
+      double r4 = compact ? compactPassB4 : passB4;
       return b >= 4 ? r4 : r1 + (r4 - r1) * (b - 1) / 3.0;
     }
 
@@ -167,13 +176,16 @@ public final class CostModel {
         if (s == null && k[i].equals("rate_columns")) {
           s = "" + CALIBRATION_COLUMNS; // files written before the field: calibrate's width
         }
+        if (s == null && k[i].contains("pass_s")) {
+          s = "NaN"; // files written before the pass was measured
+        }
         if (s == null) {
           throw new IllegalArgumentException(f + " lacks " + k[i]);
         }
         v[i] = Double.parseDouble(s);
       }
       return new Rates(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
-          v[12], v[13], v[14]);
+          v[12], v[13], v[14], v[15], v[16], v[17], v[18]);
     }
 
     static String[] names() {
@@ -181,13 +193,14 @@ public final class CostModel {
           "expand_s_per_row", "ggsw_s_per_level", "compact_phase1_bytes_per_s_b1",
           "compact_phase1_bytes_per_s_b4", "compact_cmux_s", "compact_expand_s_per_row",
           "compact_ggsw_s_per_level", "keys_prepare_s", "broadcast_write_bytes_per_s",
-          "net_bytes_per_s", "load1", "rate_columns"};
+          "net_bytes_per_s", "load1", "rate_columns", "phase1_pass_s_b1", "phase1_pass_s_b4",
+          "compact_phase1_pass_s_b1", "compact_phase1_pass_s_b4"};
     }
 
     double[] values() {
       return new double[] {phase1B1, phase1B4, cmux, expandRow, ggswLevel, compactPhase1B1,
           compactPhase1B4, compactCmux, compactRow, compactGgswLevel, keysPrepare, bcastWrite,
-          net, load, columns};
+          net, load, columns, passB1, passB4, compactPassB1, compactPassB4};
     }
   }
 
@@ -208,26 +221,40 @@ public final class CostModel {
   }
 
   /**
-   * Phase 1 and phase 2 of {@code p} on one thread over 64 columns of {@code rows} rows: {@code
-   * {raw bytes/s at batch 1, at batch 4, seconds per CMux}}; the queries come from {@code qs}.
+   * Phase 1 and phase 2 of {@code p} on one thread over the {@code g.cols()} columns of {@code g}
+   * (one phase-1 pass) and over its first column alone (one pass of one column): {@code {raw
+   * bytes/s at batch 1, at batch 4, seconds per CMux, seconds a pass costs beyond its columns at
+   * batch 1, at batch 4}}, the pass cost {@code (w t1 - tw) / (w - 1)} from the medians of the
+   * two passes' times {@code tw}, {@code t1} (at least 0); the queries come from {@code qs}.
    */
   static double[] passes(Params p, Geometry g, PreparedQuery[] qs) {
-    PreparedDatabase db = PreparedDatabase.prepare(p, g, new SyntheticRecords(g.rows()
-        * (long) g.cols(), p.bytesPerPolynomial(), 7), 0, g.cols(), null);
+    SyntheticRecords recs = new SyntheticRecords(g.rows() * (long) g.cols(),
+        p.bytesPerPolynomial(), 7);
+    PreparedDatabase db = PreparedDatabase.prepare(p, g, recs, 0, g.cols(), null);
+    PreparedDatabase one = PreparedDatabase.prepare(p, g, recs, 0, 1, null);
     PirServer server = new PirServer(p);
-    double[] out = new double[3];
+    int w = g.cols();
+    double[] out = new double[5];
     for (int k = 0; k < 2; k++) {
       PreparedQuery[] b = k == 0 ? new PreparedQuery[] {qs[0]} : qs;
       server.answerRange(db, b, new PirServer.Timings()); // warm-up
-      double[] r1 = new double[5];
+      server.answerRange(one, b, new PirServer.Timings());
+      double[] tw = new double[5];
+      double[] t1 = new double[5];
       double[] r2 = new double[5];
       for (int i = 0; i < 5; i++) {
         PirServer.Timings t = new PirServer.Timings();
         server.answerRange(db, b, t);
-        r1[i] = b.length * (double) g.rawBytes() / (t.phase1Nanos / 1e9);
+        tw[i] = t.phase1Nanos / 1e9;
         r2[i] = t.phase2Nanos / 1e9 / (b.length * (double) g.planes() * (g.cols() - 1));
+        PirServer.Timings u = new PirServer.Timings();
+        server.answerRange(one, b, u);
+        t1[i] = u.phase1Nanos / 1e9;
       }
-      out[k] = SparkOverheadBench.median(r1);
+      double mw = SparkOverheadBench.median(tw);
+      double m1 = SparkOverheadBench.median(t1);
+      out[k] = b.length * (double) g.rawBytes() / mw;
+      out[3 + k] = w > 1 ? Math.max(0, (w * m1 - mw) / (w - 1)) : Double.NaN;
       if (k == 1) {
         out[2] = SparkOverheadBench.median(r2);
       }
@@ -257,59 +284,140 @@ public final class CostModel {
 
   /**
    * The rates on one thread over {@code width} columns of {@code rows} rows: classic and/or
-   * compact passes and expansions (NaN for the kind not measured), the driver's broadcast write
-   * rate on {@code sc} (a broadcast of 4 prepared queries, destroyed), loopback TCP.
+   * compact passes and expansions (NaN for the kind not measured, {@link #cpuRates}), the
+   * driver's broadcast write rate on {@code sc} (a broadcast of 4 prepared queries, destroyed),
+   * loopback TCP.
    */
   static Rates measure(int rows, int width, boolean classic, boolean compactToo,
       JavaSparkContext sc) throws Exception {
+    return withDriverRates(cpuRates(rows, width, classic, compactToo), rows, width, sc);
+  }
+
+  /**
+   * {@code cpu} ({@link #cpuRates}) with the driver's broadcast write rate on {@code sc} (a
+   * broadcast of 4 prepared queries of {@code rows} x {@code width}, destroyed), loopback TCP,
+   * the load and the width.
+   */
+  static Rates withDriverRates(double[] cpu, int rows, int width, JavaSparkContext sc)
+      throws Exception {
     SecureRandom rnd = new SecureRandom();
     Geometry g = Geometry.of(P, (long) rows * width, P.bytesPerPolynomial(), rows);
     PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
     QueryExpander ex = new QueryExpander(P);
-    List<ClientQuery> cq = new ArrayList<>();
     PreparedQuery[] qs = new PreparedQuery[4];
     for (int i = 0; i < 4; i++) {
-      cq.add(client.query(i * 13L));
-      qs[i] = ex.expand(cq.get(i), g);
-    }
-    int levels = Geometry.levels(g.cols());
-    double nan = Double.NaN;
-    double[] pc = {nan, nan, nan};
-    double expand = nan;
-    double ggsw = nan;
-    if (classic) {
-      pc = passes(P, g, qs);
-      expand = time(3, () -> ex.expand(cq.get(1), g)) / rows;
-      ggsw = time(3, () -> ex.expandPhase2(cq.get(2), g)) / levels;
-    }
-    double[] pcc = {nan, nan, nan};
-    double compact = nan;
-    double compactGgsw = nan;
-    double keysPrepare = nan;
-    if (compactToo) {
-      Geometry gc = Geometry.of(CP.server(), (long) rows * width,
-          CP.server().bytesPerPolynomial(), rows);
-      CompactClient alice = new CompactClient(CP, gc, CompactClient.generateSecret(CP, rnd),
-          "a", rnd);
-      org.jpir.core.EvaluationKeys keys = alice.evaluationKeys();
-      keysPrepare = time(3, () -> PreparedEvaluationKeys.prepare(CP, keys));
-      PreparedEvaluationKeys pk = PreparedEvaluationKeys.prepare(CP, keys);
-      CompactQuery q = alice.query(5);
-      CompactExpander cex = new CompactExpander(CP);
-      PreparedQuery[] cqs = new PreparedQuery[4];
-      for (int i = 0; i < 4; i++) {
-        cqs[i] = cex.expand(alice.query(i * 11L), pk, null);
-      }
-      pcc = passes(CP.server(), gc, cqs);
-      compact = time(3, () -> cex.expand(q, pk, null)) / rows;
-      compactGgsw = time(3, () -> cex.expandPhase2(q, pk, null)) / levels;
+      qs[i] = ex.expand(client.query(i * 13L), g);
     }
     long bytes = MemoryPlan.expandedQueryBytes(P, g) * 4;
     sc.broadcast(qs).destroy();
     double bcast = bytes / time(3, () -> sc.broadcast(qs).destroy());
     double net = loopback(256 << 20);
-    return new Rates(pc[0], pc[1], pc[2], expand, ggsw, pcc[0], pcc[1], pcc[2], compact,
-        compactGgsw, keysPrepare, bcast, net, SparkOverheadBench.load1(), g.cols());
+    double[] v = cpu;
+    return new Rates(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], bcast,
+        net, SparkOverheadBench.load1(), g.cols(), v[11], v[12], v[13], v[14]);
+  }
+
+  /**
+   * The CPU rates of {@link Rates} (its first 11 fields, then the 4 pass costs) on the calling
+   * thread over
+   * {@code width} columns of {@code rows} rows: classic and/or compact phase 1 at batch 1 and 4,
+   * CMux, expansion per row, phase-2 GGSWs per level, the preparation of one client's keys (NaN
+   * for the kind not measured). Needs no Spark context, so tasks can run it where they run.
+   */
+  static double[] cpuRates(int rows, int width, boolean classic, boolean compactToo) {
+    SecureRandom rnd = new SecureRandom();
+    Geometry g = Geometry.of(P, (long) rows * width, P.bytesPerPolynomial(), rows);
+    int levels = Geometry.levels(g.cols());
+    double nan = Double.NaN;
+    double[] pc = {nan, nan, nan, nan, nan};
+    double expand = nan;
+    double ggsw = nan;
+    try {
+      if (classic) {
+        PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
+        QueryExpander ex = new QueryExpander(P);
+        List<ClientQuery> cq = new ArrayList<>();
+        PreparedQuery[] qs = new PreparedQuery[4];
+        for (int i = 0; i < 4; i++) {
+          cq.add(client.query(i * 13L));
+          qs[i] = ex.expand(cq.get(i), g);
+        }
+        pc = passes(P, g, qs);
+        expand = time(3, () -> ex.expand(cq.get(1), g)) / rows;
+        ggsw = time(3, () -> ex.expandPhase2(cq.get(2), g)) / levels;
+      }
+      double[] pcc = {nan, nan, nan, nan, nan};
+      double compact = nan;
+      double compactGgsw = nan;
+      double keysPrepare = nan;
+      if (compactToo) {
+        Geometry gc = Geometry.of(CP.server(), (long) rows * width,
+            CP.server().bytesPerPolynomial(), rows);
+        CompactClient alice = new CompactClient(CP, gc, CompactClient.generateSecret(CP, rnd),
+            "a", rnd);
+        org.jpir.core.EvaluationKeys keys = alice.evaluationKeys();
+        keysPrepare = time(3, () -> PreparedEvaluationKeys.prepare(CP, keys));
+        PreparedEvaluationKeys pk = PreparedEvaluationKeys.prepare(CP, keys);
+        CompactQuery q = alice.query(5);
+        CompactExpander cex = new CompactExpander(CP);
+        PreparedQuery[] cqs = new PreparedQuery[4];
+        for (int i = 0; i < 4; i++) {
+          cqs[i] = cex.expand(alice.query(i * 11L), pk, null);
+        }
+        pcc = passes(CP.server(), gc, cqs);
+        compact = time(3, () -> cex.expand(q, pk, null)) / rows;
+        compactGgsw = time(3, () -> cex.expandPhase2(q, pk, null)) / levels;
+      }
+      return new double[] {pc[0], pc[1], pc[2], expand, ggsw, pcc[0], pcc[1], pcc[2], compact,
+          compactGgsw, keysPrepare, pc[3], pc[4], pcc[3], pcc[4]};
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * {@link #cpuRates} measured where the point's tasks run and as they run: {@code tasks}
+   * concurrent Spark tasks (one per slot, at most the host's cores), each on its executor's
+   * thread; the medians over the tasks, field by field.
+   */
+  static double[] cpuRatesOnExecutors(JavaSparkContext sc, int tasks, int rows, int width,
+      boolean classic, boolean compactToo) {
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < tasks; i++) {
+      ids.add(i);
+    }
+    List<double[]> per = sc.parallelize(ids, tasks).map(new RatesFn(rows, width, classic,
+        compactToo)).collect();
+    double[] out = new double[per.get(0).length];
+    for (int j = 0; j < out.length; j++) {
+      int jj = j;
+      out[j] = SparkOverheadBench.median(per.stream().mapToDouble(r -> r[jj]).toArray());
+    }
+    return out;
+  }
+
+  /** A task measuring {@link #cpuRates} in its executor. */
+  static final class RatesFn
+      implements org.apache.spark.api.java.function.Function<Integer, double[]> {
+    private static final long serialVersionUID = 1L;
+    private final int rows;
+    private final int width;
+    private final boolean classic;
+    private final boolean compact;
+
+    RatesFn(int rows, int width, boolean classic, boolean compact) {
+      this.rows = rows;
+      this.width = width;
+      this.classic = classic;
+      this.compact = compact;
+    }
+
+    @Override
+    public double[] call(Integer i) {
+      return cpuRates(rows, width, classic, compact);
+    }
   }
 
   /** Loopback TCP throughput (bytes/s) for {@code bytes} sent through one socket. */
@@ -396,9 +504,13 @@ public final class CostModel {
       int cores = server.memoryPlan().coresPerExecutor();
       // the master's overhead: empty jobs of parts and 4 parts tasks
       double[] oh = overhead(sc, parts);
-      // the rates under the same conditions (this JVM, the load of the moment), before the point
-      Rates rates = measure(g.rows(), POINT_RATE_COLUMNS, !kind.equals("compact"),
-          kind.equals("compact"), sc);
+      // the rates under the same conditions, before the point: the CPU rates in the executors'
+      // tasks, as many at once as the point runs on the host's cores; broadcast and network on
+      // the driver
+      int tasks = Math.max(1, Math.min(executors * cores, Runtime.getRuntime()
+          .availableProcessors()));
+      Rates rates = withDriverRates(cpuRatesOnExecutors(sc, tasks, g.rows(), POINT_RATE_COLUMNS,
+          !kind.equals("compact"), kind.equals("compact")), g.rows(), POINT_RATE_COLUMNS, sc);
       PirClient client = kind.equals("compact") ? null
           : new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
       CompactClient alice = kind.equals("compact") ? new CompactClient(CP, g,
@@ -572,7 +684,7 @@ public final class CostModel {
     double rawPerCol = (double) g.rawBytes() / g.cols();
     int w = parts.width();
     t.put("phase 1", waves * phase1Seconds(p, g, parts, b, r.phase1(b, compact) / rawPerCol,
-        r.columns()) * share);
+        r.columns(), r.pass(b, compact)) * share);
     t.put("phase 2", waves * b * g.planes() * (double) (w - 1) * r.cmux(compact) * share);
     // the fold above the partitions: tree stages while more than FAN_IN spans, then the driver
     double fold = 0;
@@ -613,27 +725,32 @@ public final class CostModel {
 
   /**
    * Seconds of phase 1 of the slowest partition for a batch of {@code b} queries on one core,
-   * at {@code colsPerSecond} columns per second per query as measured over passes of {@code
-   * rateColumns} columns. Each aligned block of a partition ({@link ColumnTree#blocks}) is
-   * answered in passes of {@link PirServer#chunkColumns} columns, and every pass reads each
-   * query's phase-1 matrix ({@code 2 glweLimbs} columns' worth of PVEC bytes per plane): with
-   * the time per byte read taken from the rate, a partition of w columns in k passes costs
-   * {@code (w + k b m) / (1 + b m / rateColumns)} times the rate's seconds per column and batch,
-   * m = 2 glweLimbs. So partitions narrower than a chunk, or split into many small blocks, pay
-   * for the extra matrix reads. A matrix byte is priced like a PVEC byte of the pass, which
-   * includes the PVEC's arithmetic: an upper bound where phase 1 is compute-bound (batches).
+   * at {@code colsPerSecond} columns per second per query as measured in one pass of {@code
+   * rateColumns} columns, a pass costing {@code passSeconds} beyond its columns at this batch.
+   * Each aligned block of a partition ({@link ColumnTree#blocks}) is answered in passes of {@link
+   * PirServer#chunkColumns} columns, and every pass reads each query's phase-1 matrix: with T =
+   * b rateColumns / colsPerSecond the measured pass, a partition of w columns in k passes costs
+   * {@code w (T - passSeconds) / rateColumns + k passSeconds}. Without a measured pass cost (NaN;
+   * rates of older files) the pass is priced by its bytes: a matrix ({@code m = 2 glweLimbs}
+   * PVEC columns' worth per plane and query) like a PVEC byte of the pass, arithmetic included,
+   * an upper bound at large batches.
    */
   static double phase1Seconds(Params p, Geometry g, ColumnPartitioning parts, int b,
-      double colsPerSecond, double rateColumns) {
+      double colsPerSecond, double rateColumns, double passSeconds) {
     ColumnTree tree = new ColumnTree(g.cols());
     double m = 2.0 * p.glweLimbs();
-    double perCol = b / colsPerSecond;
+    double measured = b * rateColumns / colsPerSecond;
+    boolean byBytes = Double.isNaN(passSeconds);
+    double pass = byBytes ? 0 : Math.min(passSeconds, measured);
     double worst = 0;
     for (int i = 0; i < parts.count(); i++) {
       int first = parts.first(i);
       int end = first + parts.size(i);
-      worst = Math.max(worst, perCol * (parts.size(i) + phase1Passes(tree, first, end) * b * m)
-          / (1 + b * m / rateColumns));
+      int k = phase1Passes(tree, first, end);
+      double w = parts.size(i);
+      worst = Math.max(worst, byBytes
+          ? b / colsPerSecond * (w + k * b * m) / (1 + b * m / rateColumns)
+          : w * (measured - pass) / rateColumns + k * pass);
     }
     return worst;
   }
@@ -677,7 +794,7 @@ public final class CostModel {
         | driver expansion | classic/compact: b x levels x (GGSW s per level) (classic in local mode: 0, the GGSWs come from the tasks' expansions); classic-driver: b x rows x (expansion s per row) |
         | broadcast | cluster: bytes / write rate + ceil(log2(E+1)) x bytes / network (torrent rounds; assumed) (+ deserialization in classic-driver); local mode: 0 (hand-off by reference); bytes = b x wire query (+ the client's evaluation keys, compact) or b x expanded query (classic-driver), + b x (levels above the partitions) x one GGSW level when partitions > 8 (the executor-side fold's GGSWs) |
         | executor expansion | ceil(b / t) x rows x (expansion s per row) x oversubscription, t = min(c, partitions per executor) |
-        | phase 1 | waves x (slowest partition: b x (w + k b m) / (1 + b m / R) x (raw bytes per column) / (phase-1 rate at batch b)) x oversubscription; w columns in k passes (one per chunk of each aligned block), m = 2 glweLimbs (a pass reads each query's matrix, m columns' worth of PVEC bytes per plane), R the columns the rate was measured over |
+        | phase 1 | waves x (slowest partition: w (T - P) / R + k P) x oversubscription; w columns in k passes (one per chunk of each aligned block), T the measured time of one pass of R columns at batch b, P the measured cost of a pass beyond its columns at batch b (a pass reads every query's matrix) |
         | phase 2 | waves x b x planes x (width - 1) x CMux x oversubscription |
         | fold | per tree stage (fan-in 8) b x planes x 2 x 8 CMux, then the driver's merge of n <= 8 spans: b x planes x 2 n CMux |
         | results | cluster: partitions x b x planes x 2 GLWEs / network |
@@ -690,16 +807,17 @@ public final class CostModel {
         Memory feasibility per executor is `MemoryPlan.check` (cached PVECs of the busiest
         executor, the batch's broadcast held twice: torrent pieces and value, the query cache,
         the phase-1 scratch). Narrow partitions pay for their passes: a partition of a few
-        columns reads every query's matrix once per aligned block of it, which can cost more than
-        its PVECs (at one column per partition, m + 1 times the PVEC bytes); a matrix byte is
-        priced like a PVEC byte of the pass (arithmetic included: an upper bound at large
-        batches).
+        columns reads every query's matrix once per aligned block of it; the cost of a pass is
+        measured (one pass of R columns against one pass of one column, same queries).
 
         """);
     md.append("## Rates (one core, measured by `CostModel calibrate`; used for the grid)\n\n"
-        + "Each point below is predicted with the rates its own JVM measured just before it"
-        + " (columns `r_*` of points.tsv): the two cores of this machine are shared with other"
-        + " work, so rates measured minutes apart differ by more than the model's terms.\n\n"
+        + "Each point below is predicted with the rates measured just before it (columns `r_*`"
+        + " of points.tsv): the CPU rates in its own executors, by as many concurrent tasks as it"
+        + " runs on the host's cores (points measured before 2026-12-01 22:30: on one thread of"
+        + " the driver), broadcast and network on its driver; the two cores of this machine are"
+        + " shared with other work, so rates measured minutes apart differ by more than the"
+        + " model's terms.\n\n"
         + "| rate | value |\n|---|---:|\n");
     String[] k = Rates.names();
     double[] v = r.values();
@@ -788,10 +906,12 @@ public final class CostModel {
         v[i] = Double.parseDouble(f[c]);
       } else if (k[i].equals("rate_columns") && col.containsKey("r_load1")) {
         v[i] = POINT_RATE_COLUMNS; // points written before the field measured at this width
+      } else if (k[i].contains("pass_s") && col.containsKey("r_load1")) {
+        v[i] = Double.NaN; // points written before the pass was measured
       }
     }
     return new Rates(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
-        v[12], v[13], v[14]);
+        v[12], v[13], v[14], v[15], v[16], v[17], v[18]);
   }
 
   /** The prediction grid: 10..1000 executors of 4 cores and 64 GiB, 10 GiB..10 TiB, batch 4. */

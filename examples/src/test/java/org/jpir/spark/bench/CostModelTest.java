@@ -35,7 +35,7 @@ class CostModelTest {
     ColumnPartitioning one = ColumnPartitioning.of(new int[] {0, 64, cols}, 1);
     assertEquals(Math.max(b * 64 / perSecond, b * (cols - 64 + CostModel.phase1Passes(
         new ColumnTree(cols), 64, cols) * b * m) / perSecond / (1 + b * m / 64)),
-        CostModel.phase1Seconds(P, g, one, b, perSecond, 64), 1e-9);
+        CostModel.phase1Seconds(P, g, one, b, perSecond, 64, Double.NaN), 1e-9);
     // one column per partition: each costs (1 + b m) / (1 + b m / 64) columns' time
     int[] bounds = new int[cols + 1];
     for (int i = 0; i <= cols; i++) {
@@ -43,7 +43,18 @@ class CostModelTest {
     }
     double single = b * (1 + b * m) / (1 + b * m / 64) / perSecond;
     assertEquals(single, CostModel.phase1Seconds(P, g, ColumnPartitioning.of(bounds, 1), b,
-        perSecond, 64), 1e-9);
+        perSecond, 64, Double.NaN), 1e-9);
     assertTrue(single > 10 * b / perSecond, "a lone column reads 4 matrices");
+    // with a measured pass cost P: w (T - P) / 64 + k P, T = b 64 / rate
+    double t64 = b * 64 / perSecond;
+    double pass = 0.25 * t64;
+    assertEquals((t64 - pass) / 64 + pass, CostModel.phase1Seconds(P, g,
+        ColumnPartitioning.of(bounds, 1), b, perSecond, 64, pass), 1e-9, "one column, one pass");
+    int[] by64 = new int[(cols + 63) / 64 + 1];
+    for (int i = 0; i < by64.length; i++) {
+      by64[i] = Math.min(cols, 64 * i);
+    }
+    assertEquals(t64, CostModel.phase1Seconds(P, g, ColumnPartitioning.of(by64, 1), b, perSecond,
+        64, pass), 1e-9, "aligned partitions of 64 columns: the measured pass");
   }
 }
