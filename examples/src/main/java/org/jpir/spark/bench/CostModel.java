@@ -55,10 +55,11 @@ import picocli.CommandLine.Option;
  * harness). Three commands:
  *
  * <ul>
- *   <li>{@code calibrate --out RATES}: per-core rates measured in this JVM on one thread (phase 1
- *       in raw bytes/s at batch 1 and 4, one CMux, classic and compact expansion per row and the
- *       phase-2 GGSWs per level, the preparation of evaluation keys), the driver's broadcast
- *       write rate (a real Spark broadcast in local mode) and loopback TCP; written as properties.
+ *   <li>{@code calibrate --out RATES}: per-core rates measured in this JVM by one task per core at
+ *       once (phase 1 in raw bytes/s at batch 1 and 4 and the cost of a pass, one CMux, classic
+ *       and compact expansion per row and the phase-2 GGSWs per level, the preparation of
+ *       evaluation keys), the driver's broadcast write rate (a real Spark broadcast in local
+ *       mode) and loopback TCP; written as properties.
  *   <li>{@code point --master M --mib D --rows R --batch B --batches K --kind K --out TSV}: one
  *       measured point of the job ({@link DistributedPirServer}) on a synthetic database, any
  *       master ({@code local[c]}, {@code local-cluster[E,1,mem]}, a cluster); appends the median
@@ -265,12 +266,16 @@ public final class CostModel {
   /** Measures every rate on one thread ({@link #measure}) and writes them to {@code out}. */
   static void calibrate(Path out, int rows) throws Exception {
     Rates r;
+    int cores = Runtime.getRuntime().availableProcessors();
     try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir calibrate",
-        "local[1]"))) {
+        "local[" + cores + "]"))) {
       sc.setLogLevel("WARN");
-      r = measure(rows, CALIBRATION_COLUMNS, true, true, sc);
+      // every core busy, as on an executor that runs a task per core
+      r = withDriverRates(cpuRatesOnExecutors(sc, cores, rows, CALIBRATION_COLUMNS, true, true),
+          rows, CALIBRATION_COLUMNS, sc);
     }
-    StringBuilder sb = new StringBuilder("# jpir cost-model rates, one core, ")
+    StringBuilder sb = new StringBuilder("# jpir cost-model rates, per core with all "
+        + cores + " cores busy, ")
         .append(System.getProperty("java.runtime.version")).append(", ").append(cpu())
         .append(", rows ").append(rows).append('\n');
     String[] k = Rates.names();
@@ -811,7 +816,8 @@ public final class CostModel {
         measured (one pass of R columns against one pass of one column, same queries).
 
         """);
-    md.append("## Rates (one core, measured by `CostModel calibrate`; used for the grid)\n\n"
+    md.append("## Rates (per core with every core of the host busy, measured by `CostModel"
+        + " calibrate`; used for the grid)\n\n"
         + "Each point below is predicted with the rates measured just before it (columns `r_*`"
         + " of points.tsv): the CPU rates in its own executors, by as many concurrent tasks as it"
         + " runs on the host's cores (points measured before 2026-12-01 22:30: on one thread of"
