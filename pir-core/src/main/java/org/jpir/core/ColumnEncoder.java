@@ -1,5 +1,6 @@
 package org.jpir.core;
 
+import org.jpir.core.lwe.PlaintextCodec;
 import org.jpir.vmp.Pvec;
 
 /**

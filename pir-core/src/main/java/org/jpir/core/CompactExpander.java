@@ -1,5 +1,9 @@
 package org.jpir.core;
 
+import org.jpir.core.lwe.Ggsw;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Reim;

@@ -1,6 +1,7 @@
 package org.jpir.core;
 
 import java.util.List;
+import org.jpir.core.lwe.BPacking;
 
 /**
  * Parameters of the compact-query scheme: the client sends one packed GLWE per phase, or one

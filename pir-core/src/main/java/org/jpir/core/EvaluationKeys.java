@@ -3,6 +3,8 @@ package org.jpir.core;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.Prg;
 
 /**
  * A client's evaluation keys, as uploaded once to the server: the b parts of seeded GLWEs at the

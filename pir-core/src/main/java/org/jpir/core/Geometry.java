@@ -1,5 +1,7 @@
 package org.jpir.core;
 
+import org.jpir.core.lwe.PlaintextCodec;
+
 /**
  * How records sit in the database grid of plaintext polynomials: {@code planes} grids of
  * {@code rows x cols} polynomials. Small records are packed {@code recordsPerPoly} to a

@@ -1,6 +1,7 @@
 package org.jpir.core;
 
 import org.apache.commons.math3.special.Erf;
+import org.jpir.core.lwe.BPacking;
 
 /**
  * Closed-form noise estimates (variances on the torus) for every operation of the scheme, and

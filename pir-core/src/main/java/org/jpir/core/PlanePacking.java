@@ -1,6 +1,10 @@
 package org.jpir.core;
 
 import java.security.SecureRandom;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Reim;

@@ -3,6 +3,8 @@ package org.jpir.core;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.Prg;
 
 /**
  * Where the bytes of each message go: a breakdown of a query, an answer and a client's

@@ -5,6 +5,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
+import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
 
 /**
  * The versioned binary wire format of keys, queries and answers. Every message is: magic

@@ -7,6 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.NoiseSamples;
+import org.jpir.core.lwe.PlaintextCodec;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
 import org.junit.jupiter.api.Test;
 
 /** The modulus switch of answers: exact values, derived bits, measured noise, trimmed b. */
@@ -117,8 +123,8 @@ class AnswerSwitchTest {
     System.out.printf(java.util.Locale.ROOT, "%s b %d a %d: switch noise 2^%.2f, estimate"
         + " 2^%.2f%n", p.id(), p.answerBitsB(), p.answerBitsA(), Math.log(var) / Math.log(4),
         Math.log(est) / Math.log(4));
-    assertTrue(var <= est * GlweOpsTest.tolerance(count), var + " vs " + est);
-    assertTrue(var >= est / GlweOpsTest.tolerance(count), var + " vs " + est);
+    assertTrue(var <= est * NoiseSamples.tolerance(count), var + " vs " + est);
+    assertTrue(var >= est / NoiseSamples.tolerance(count), var + " vs " + est);
   }
 
   /** One record per polynomial: b carries only the record's coefficients and decodes exactly. */

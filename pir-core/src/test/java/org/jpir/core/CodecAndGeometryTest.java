@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
+import org.jpir.core.lwe.PlaintextCodec;
 import org.junit.jupiter.api.Test;
 
 class CodecAndGeometryTest {

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.SecureRandom;
 import java.util.List;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.SecretKey;
 import org.junit.jupiter.api.Test;
 
 class PirEndToEndTest {

@@ -8,6 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Locale;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.PlaintextCodec;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
 import org.jpir.vmp.Pmat;
 import org.junit.jupiter.api.Test;
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
+import org.jpir.core.lwe.SecretKey;
 import org.junit.jupiter.api.Test;
 
 class SecurityTest {

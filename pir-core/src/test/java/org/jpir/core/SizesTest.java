@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.SecureRandom;
+import org.jpir.core.lwe.SecretKey;
 import org.junit.jupiter.api.Test;
 
 /** The size breakdowns add up to the real messages and to the readers' limits. */

@@ -24,6 +24,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
+import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
 
 /**
  * Hostile input for every wire decoder: 100 000 mutated, truncated and extended messages each

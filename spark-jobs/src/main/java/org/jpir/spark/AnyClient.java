@@ -11,8 +11,8 @@ import org.jpir.core.Geometry;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.Presets;
-import org.jpir.core.SecretKey;
 import org.jpir.core.Wire;
+import org.jpir.core.lwe.SecretKey;
 
 /**
  * One client, classic or compact (by the preset), behind the same calls: query bytes for an

@@ -13,10 +13,10 @@ import org.jpir.core.Geometry;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.Presets;
-import org.jpir.core.Prg;
 import org.jpir.core.QueryIdMap;
-import org.jpir.core.SecretKey;
 import org.jpir.core.Wire;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
 
 /**
  * Bad query files for tests of the answer job (unit tests and {@code deploy/cluster-test.sh}),

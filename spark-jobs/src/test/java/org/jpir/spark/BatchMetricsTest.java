@@ -16,9 +16,9 @@ import org.jpir.core.Geometry;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.Presets;
-import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.core.Wire;
+import org.jpir.core.lwe.SecretKey;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

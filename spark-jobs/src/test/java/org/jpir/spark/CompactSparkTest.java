@@ -136,7 +136,7 @@ class CompactSparkTest extends SparkTestBase {
     EvaluationKeyStore store = new EvaluationKeyStore(CP);
     store.register(alice.evaluationKeys());
     org.jpir.core.PirClient carol = new org.jpir.core.PirClient(CP.server(), g,
-        org.jpir.core.SecretKey.generate(CP.server(), RANDOM), RANDOM);
+        org.jpir.core.lwe.SecretKey.generate(CP.server(), RANDOM), RANDOM);
     org.jpir.core.CompactQueries compact = new org.jpir.core.CompactQueries(store);
     long[] idx = {5, 100, 167, 42};
     List<org.jpir.core.AcceptedQuery> qs = List.of(compact.accept(alice.query(idx[0]), g),

@@ -18,8 +18,8 @@ import org.jpir.core.Geometry;
 import org.jpir.core.PirClient;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.QueryExpansion;
-import org.jpir.core.SecretKey;
 import org.jpir.core.Wire;
+import org.jpir.core.lwe.SecretKey;
 import org.junit.jupiter.api.Test;
 
 class QueryBatchTest {

@@ -27,17 +27,17 @@ import org.jpir.core.Noise;
 import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.PirServer;
-import org.jpir.core.PlaintextCodec;
 import org.jpir.core.PlanePacking;
 import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.Presets;
 import org.jpir.core.QueryExpander;
-import org.jpir.core.SecretKey;
 import org.jpir.core.Security;
 import org.jpir.core.Sizes;
 import org.jpir.core.SyntheticRecords;
 import org.jpir.core.Wire;
+import org.jpir.core.lwe.PlaintextCodec;
+import org.jpir.core.lwe.SecretKey;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -353,7 +353,7 @@ public final class ParamTable implements Callable<Integer> {
           ? new CompactExpander(cp).expand(Wire.readCompactQuery(Wire.writeCompactQuery(
               cc.query(index)), cp), g, store, null)
           : new QueryExpander(p).expand(Wire.readQuery(Wire.writeQuery(pc.query(index)), p), g);
-      org.jpir.core.Glwe[] roots = server.answerRange(db, new PreparedQuery[] {pq}, null)[0];
+      org.jpir.core.lwe.Glwe[] roots = server.answerRange(db, new PreparedQuery[] {pq}, null)[0];
       long c0 = mx.getCurrentThreadCpuTime();
       Answer shared = server.toSharedAnswer(roots, g, key);
       long c1 = mx.getCurrentThreadCpuTime();
