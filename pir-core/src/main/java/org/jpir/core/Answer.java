@@ -1,6 +1,7 @@
 package org.jpir.core;
 
 import org.jpir.core.lwe.Glwe;
+import org.jpir.core.params.AnswerSwitch;
 
 /**
  * The server's answer after the modulus switch ({@link AnswerSwitch}): values in {@code [0,

@@ -1,5 +1,8 @@
 package org.jpir.core;
 
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+
 /**
  * Classic queries ({@code *.query}): the client sends the seeded selection ciphertexts of both
  * phases ({@link ClientQuery}); no evaluation keys are needed.

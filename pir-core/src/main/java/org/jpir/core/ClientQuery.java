@@ -1,6 +1,8 @@
 package org.jpir.core;
 
 import org.jpir.core.lwe.Prg;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
 
 /**
  * The query a client sends: the b parts of every ciphertext (K-bit digits as 16-bit words) and

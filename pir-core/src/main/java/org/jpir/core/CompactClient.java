@@ -7,6 +7,10 @@ import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Security;
 
 /**
  * The client of the compact scheme: generates its evaluation keys (once, uploaded to the server

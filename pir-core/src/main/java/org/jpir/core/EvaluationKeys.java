@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import org.jpir.core.lwe.BPacking;
 import org.jpir.core.lwe.Prg;
+import org.jpir.core.params.CompactParams;
 
 /**
  * A client's evaluation keys, as uploaded once to the server: the b parts of seeded GLWEs at the

@@ -6,6 +6,8 @@ import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.lwe.Prg;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Params;
 import org.jpir.vmp.Pmat;
 
 /**

@@ -8,6 +8,11 @@ import java.util.zip.CRC32;
 import org.jpir.core.lwe.BPacking;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.AnswerSwitch;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Security;
 
 /**
  * The versioned binary wire format of keys, queries and answers. Every message is: magic

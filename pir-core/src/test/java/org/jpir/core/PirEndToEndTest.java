@@ -9,6 +9,10 @@ import java.security.SecureRandom;
 import java.util.List;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.junit.jupiter.api.Test;
 
 class PirEndToEndTest {

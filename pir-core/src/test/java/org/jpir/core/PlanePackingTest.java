@@ -13,6 +13,12 @@ import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PlaintextCodec;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.AnswerSwitch;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.jpir.vmp.Pmat;
 import org.junit.jupiter.api.Test;
 

@@ -28,6 +28,11 @@ import org.jpir.core.lwe.BPacking;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.AnswerSwitch;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 
 /**
  * Hostile input for every wire decoder: 100 000 mutated, truncated and extended messages each

@@ -14,10 +14,10 @@ import org.apache.logging.log4j.Logger;
 import org.jpir.core.AcceptedQuery;
 import org.jpir.core.ClassicQueries;
 import org.jpir.core.CompactQueries;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
 import org.jpir.core.QueryKind;
 import org.jpir.core.Wire;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
 import org.jpir.datasets.progress.Progress;
 
 /**
@@ -63,7 +63,7 @@ public final class AnswerJob {
   }
 
   /** What compact queries need: the preset, the clients' evaluation keys, the expansion mode. */
-  public record Compact(org.jpir.core.CompactParams params, org.jpir.core.EvaluationKeyStore keys,
+  public record Compact(org.jpir.core.params.CompactParams params, org.jpir.core.EvaluationKeyStore keys,
       DistributedPirServer.ExpandMode mode) {}
 
   /** A query that passed the driver's checks: its file stem, the accepted query, its mode. */

@@ -9,11 +9,11 @@ import java.security.SecureRandom;
 import java.util.List;
 import org.jpir.core.Answer;
 import org.jpir.core.CompactClient;
-import org.jpir.core.CompactParams;
 import org.jpir.core.CompactQuery;
 import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.Geometry;
 import org.jpir.core.SyntheticRecords;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
 import org.junit.jupiter.api.Test;
 
 class CompactSparkTest extends SparkTestBase {

@@ -1,6 +1,6 @@
 package org.jpir.core.lwe;
 
-import org.jpir.core.Params;
+import org.jpir.core.params.Params;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Reim;

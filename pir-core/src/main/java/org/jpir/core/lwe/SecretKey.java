@@ -1,7 +1,7 @@
 package org.jpir.core.lwe;
 
 import java.security.SecureRandom;
-import org.jpir.core.Params;
+import org.jpir.core.params.Params;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Reim;
 

@@ -3,11 +3,12 @@ package org.jpir.core.lwe;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.security.SecureRandom;
-import org.jpir.core.Noise;
-import org.jpir.core.Params;
-import org.jpir.core.Presets;
-import org.jpir.core.Security;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.params.Security;
 import org.jpir.vmp.Pmat;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,6 @@
-package org.jpir.core;
+package org.jpir.core.params;
+
+import org.jpir.core.Wire;
 
 /**
  * The modulus switch of answers: the final GLWE (b, a) of each plane is rounded coefficient by
@@ -21,7 +23,7 @@ public final class AnswerSwitch {
    * limbs, of K bits (limb i weighs 2^-K(i+1)), rounded to the nearest multiple of 2^-64; digits
    * need not be normalized.
    */
-  static long fixed64(long[] d, int off, int stride, int limbs, int k) {
+  public static long fixed64(long[] d, int off, int stride, int limbs, int k) {
     long v = 0;
     double below = 0;
     for (int i = 0; i < limbs; i++) {
@@ -37,7 +39,7 @@ public final class AnswerSwitch {
   }
 
   /** The 64-bit fixed-point value {@code v} rounded to {@code bits} bits: in [0, 2^bits). */
-  static long round(long v, int bits) {
+  public static long round(long v, int bits) {
     return bits >= 64 ? v : (v + (1L << (63 - bits))) >>> (64 - bits);
   }
 
@@ -46,7 +48,7 @@ public final class AnswerSwitch {
    * bits, {@code out[off + i*stride]}, centered in {@code [-2^(K-1), 2^(K-1))} (needs {@code K
    * limbs <= 64} and {@code bits <= K limbs}).
    */
-  static void toDigits(long w, int bits, int k, int limbs, long[] out, int off, int stride) {
+  public static void toDigits(long w, int bits, int k, int limbs, long[] out, int off, int stride) {
     int total = k * limbs;
     long v = bits >= 64 ? w : w << (64 - bits);
     long y = total >= 64 ? v : v >>> (64 - total);

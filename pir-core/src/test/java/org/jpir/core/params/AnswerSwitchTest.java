@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import org.jpir.core.Answer;
+import org.jpir.core.ColumnEncoder;
+import org.jpir.core.CompactClient;
+import org.jpir.core.CompactExpander;
+import org.jpir.core.PirClient;
+import org.jpir.core.PirServer;
+import org.jpir.core.PreparedDatabase;
+import org.jpir.core.PreparedEvaluationKeys;
+import org.jpir.core.PreparedQuery;
+import org.jpir.core.Sizes;
+import org.jpir.core.SyntheticRecords;
+import org.jpir.core.Wire;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.NoiseSamples;

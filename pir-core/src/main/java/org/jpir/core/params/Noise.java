@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 import org.apache.commons.math3.special.Erf;
 import org.jpir.core.lwe.BPacking;
@@ -13,7 +13,7 @@ public final class Noise {
   private Noise() {}
 
   /** E[d^2] of a uniform digit of K bits. */
-  static double uniformDigitSquare(int k) {
+  public static double uniformDigitSquare(int k) {
     return (Math.pow(2, 2 * k) - 1) / 12 + 0.25;
   }
 

@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 import java.util.List;
 import org.jpir.core.lwe.BPacking;
@@ -197,7 +197,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
     }
 
     /** The phase-1 value at a packed slot, or -1 when the slot holds a phase-2 value. */
-    int phase1Index(int slot) {
+    public int phase1Index(int slot) {
       if (!packed) {
         return slot;
       }
@@ -206,7 +206,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
     }
 
     /** The phase-2 value at a packed slot, or -1 when the slot holds a phase-1 value. */
-    int phase2Index(int slot) {
+    public int phase2Index(int slot) {
       if (!packed) {
         return slot;
       }
@@ -336,7 +336,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
    *
    * @throws IllegalArgumentException when there is none
    */
-  static CompactParams find(String id) {
+  public static CompactParams find(String id) {
     for (CompactParams c : all()) {
       if (c.id().equals(id)) {
         return c;
