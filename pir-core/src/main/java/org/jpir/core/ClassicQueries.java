@@ -2,6 +2,7 @@ package org.jpir.core;
 
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
+import org.jpir.core.wire.Wire;
 
 /**
  * Classic queries ({@code *.query}): the client sends the seeded selection ciphertexts of both

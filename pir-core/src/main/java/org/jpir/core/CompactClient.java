@@ -11,6 +11,7 @@ import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Security;
+import org.jpir.core.wire.Wire;
 
 /**
  * The client of the compact scheme: generates its evaluation keys (once, uploaded to the server

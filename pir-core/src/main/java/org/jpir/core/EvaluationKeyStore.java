@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Security;
+import org.jpir.core.wire.Wire;
 import org.jpir.vmp.Pmat;
 
 /**

@@ -8,6 +8,7 @@ import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.AnswerSwitch;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
+import org.jpir.core.wire.Wire;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Reim;

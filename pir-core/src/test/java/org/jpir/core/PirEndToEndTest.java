@@ -13,6 +13,7 @@ import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 class PirEndToEndTest {

@@ -19,6 +19,8 @@ import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Sizes;
+import org.jpir.core.wire.Wire;
 import org.jpir.vmp.Pmat;
 import org.junit.jupiter.api.Test;
 

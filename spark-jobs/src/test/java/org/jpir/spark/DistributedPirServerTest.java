@@ -19,11 +19,11 @@ import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.QueryExpander;
 import org.jpir.core.SyntheticRecords;
-import org.jpir.core.Wire;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -16,10 +16,10 @@ import org.jpir.core.EvaluationKeyStore;
 import org.jpir.core.PirClient;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.QueryExpansion;
-import org.jpir.core.Wire;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 class QueryBatchTest {

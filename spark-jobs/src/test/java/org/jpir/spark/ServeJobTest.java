@@ -13,13 +13,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jpir.core.PirClient;
-import org.jpir.core.QueryIdMap;
 import org.jpir.core.SyntheticRecords;
-import org.jpir.core.Wire;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.wire.QueryIdMap;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -13,7 +13,6 @@ import org.jpir.core.CompactClient;
 import org.jpir.core.PirClient;
 import org.jpir.core.PirServer;
 import org.jpir.core.PlanePacking;
-import org.jpir.core.Wire;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.CompactParams;
@@ -22,6 +21,7 @@ import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.params.Security;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 /** The parameter table's invariants, checked against the code that makes the messages. */

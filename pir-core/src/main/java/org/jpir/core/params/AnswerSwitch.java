@@ -1,6 +1,6 @@
 package org.jpir.core.params;
 
-import org.jpir.core.Wire;
+import org.jpir.core.wire.Wire;
 
 /**
  * The modulus switch of answers: the final GLWE (b, a) of each plane is rounded coefficient by

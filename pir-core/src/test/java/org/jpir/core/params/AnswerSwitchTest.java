@@ -16,15 +16,15 @@ import org.jpir.core.PirServer;
 import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedEvaluationKeys;
 import org.jpir.core.PreparedQuery;
-import org.jpir.core.Sizes;
 import org.jpir.core.SyntheticRecords;
-import org.jpir.core.Wire;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.NoiseSamples;
 import org.jpir.core.lwe.PlaintextCodec;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.wire.Sizes;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 /** The modulus switch of answers: exact values, derived bits, measured noise, trimmed b. */

@@ -13,8 +13,8 @@ import org.jpir.core.CompactExpander;
 import org.jpir.core.EvaluationKeyStore;
 import org.jpir.core.PirClient;
 import org.jpir.core.QueryExpander;
-import org.jpir.core.Wire;
 import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 class SecurityTest {

@@ -1,10 +1,16 @@
-package org.jpir.core;
+package org.jpir.core.wire;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
+import org.jpir.core.Answer;
+import org.jpir.core.ClientQuery;
+import org.jpir.core.CompactQuery;
+import org.jpir.core.EvaluationKeys;
+import org.jpir.core.PirServer;
+import org.jpir.core.PlanePacking;
 import org.jpir.core.lwe.BPacking;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;

@@ -1,8 +1,10 @@
-package org.jpir.core;
+package org.jpir.core.wire;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jpir.core.Answer;
+import org.jpir.core.PlanePacking;
 import org.jpir.core.lwe.BPacking;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.params.AnswerSwitch;

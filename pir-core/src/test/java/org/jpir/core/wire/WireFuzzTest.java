@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.wire;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,6 +24,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
+import org.jpir.core.CompactClient;
+import org.jpir.core.PirClient;
+import org.jpir.core.PirServer;
+import org.jpir.core.PlanePacking;
 import org.jpir.core.lwe.BPacking;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.Prg;
