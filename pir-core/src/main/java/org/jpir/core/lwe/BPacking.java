@@ -1,5 +1,7 @@
 package org.jpir.core.lwe;
 
+import org.jpir.core.params.Noise;
+
 /**
  * Rounding and bit-packing of the b parts of seeded GLWEs (compact queries and evaluation keys).
  * A b coefficient is the torus value {@code x = sum_i d_i 2^(-K(i+1))} of its {@code limbs}

@@ -1,14 +1,12 @@
 package org.jpir.core.params;
 
-import org.jpir.core.wire.Wire;
-
 /**
  * The modulus switch of answers: the final GLWE (b, a) of each plane is rounded coefficient by
  * coefficient to {@code answerBitsB} bits (b) and {@code answerBitsA} bits (a), i.e. to the
  * nearest multiple of {@code 2^-bits} on the torus, and travels as those integers ({@code
- * [0, 2^bits)}, bit-packed by {@link Wire}). The rounding of b adds {@code u_b^2/12} to the noise
- * variance and the rounding of a adds {@code N (2/3) u_a^2/12} through a*s ({@link
- * Noise#answerRounding}). The bits of each preset come from {@link #derive}: the fewest that keep
+ * [0, 2^bits)}, bit-packed by {@link org.jpir.core.wire.Wire}). The rounding of b adds {@code
+ * u_b^2/12} to the noise variance and the rounding of a adds {@code N (2/3) u_a^2/12} through
+ * a*s ({@link Noise#answerRounding}). The bits of each preset come from {@link #derive}: the fewest that keep
  * the failure probability per coefficient at the preset's largest geometry within its bound.
  *
  * <p>Values: a torus value is handled as its 64-bit fixed-point image {@code v = round(x 2^64)

@@ -1,7 +1,5 @@
 package org.jpir.core.params;
 
-import org.jpir.core.lwe.PlaintextCodec;
-
 /**
  * How records sit in the database grid of plaintext polynomials: {@code planes} grids of
  * {@code rows x cols} polynomials. Small records are packed {@code recordsPerPoly} to a
@@ -10,7 +8,8 @@ import org.jpir.core.lwe.PlaintextCodec;
  * p / rows} (column-major: a column holds consecutive records). Record i is in polynomial {@code
  * i / recordsPerPoly} at byte {@code (i % recordsPerPoly) * recordSize}.
  *
- * @param polyBytes bytes per polynomial ({@link PlaintextCodec#polynomialBytes()})
+ * @param polyBytes bytes per polynomial ({@link
+ *     org.jpir.core.lwe.PlaintextCodec#polynomialBytes()})
  */
 public record Geometry(long recordCount, int recordSize, int polyBytes, int recordsPerPoly,
     int planes, int rows, int cols) implements java.io.Serializable {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.jpir.core.Answer;
+import org.jpir.core.PirServer;
 import org.jpir.core.PlanePacking;
 import org.jpir.core.lwe.BPacking;
 import org.jpir.core.lwe.Prg;
