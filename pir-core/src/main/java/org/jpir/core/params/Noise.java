@@ -87,9 +87,22 @@ public final class Noise {
         + u2 / 12 * (1 + p.n() * 2.0 / 3);
   }
 
-  /** The modulus switch of the answer: {@link AnswerSwitch#variance} at the preset's bits. */
+  /** The modulus switch of the answer: {@link #answerSwitch} at the preset's bits. */
   public static double answerRounding(Params p) {
-    return AnswerSwitch.variance(p.n(), p.answerBitsB(), p.answerBitsA());
+    return answerSwitch(p.n(), p.answerBitsB(), p.answerBitsA());
+  }
+
+  /**
+   * The variance the answer's modulus switch ({@link AnswerSwitch}) adds at N: {@code (r(bitsB)
+   * + N (2/3) r(bitsA)) / 12}, where {@code r(64) = 2^-128} (one rounding to 64 bits) and {@code
+   * r(t) = 2^-2t + 2^-128} below (the rounding to 64 bits that precedes the rounding to t bits).
+   */
+  public static double answerSwitch(int n, int bitsB, int bitsA) {
+    return (roundingSquare(bitsB) + n * 2.0 / 3 * roundingSquare(bitsA)) / 12;
+  }
+
+  private static double roundingSquare(int bits) {
+    return (bits >= 64 ? 0 : Math.pow(2, -2.0 * bits)) + Math.pow(2, -128);
   }
 
   /** The noise variance of a decrypted answer for a rows x cols database. */

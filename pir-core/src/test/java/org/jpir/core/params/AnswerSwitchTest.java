@@ -77,12 +77,12 @@ class AnswerSwitchTest {
       double bound = (double) c[2];
       int b = p.answerBitsB();
       int a = p.answerBitsA();
-      assertTrue(Noise.log2FailureProbability(p, v + AnswerSwitch.variance(p.n(), b, a)) <= bound,
+      assertTrue(Noise.log2FailureProbability(p, v + Noise.answerSwitch(p.n(), b, a)) <= bound,
           p.id());
       for (int a2 = p.plaintextBits() + 1; a2 <= 64; a2++) {
         int b2 = a + b - 1 - a2;
         if (b2 > p.plaintextBits() && b2 <= 64) {
-          assertTrue(Noise.log2FailureProbability(p, v + AnswerSwitch.variance(p.n(), b2, a2))
+          assertTrue(Noise.log2FailureProbability(p, v + Noise.answerSwitch(p.n(), b2, a2))
               > bound, p.id() + ": " + b2 + " + " + a2 + " bits would do");
         }
       }
@@ -90,7 +90,7 @@ class AnswerSwitchTest {
       System.out.printf(java.util.Locale.ROOT, "%s: answer b %d bits, a %d bits (limbs: %d);"
           + " failure 2^%.0f at the largest geometry%n", p.id(), b, a,
           p.base2k() * p.answerLimbs(), Noise.log2FailureProbability(p, v
-              + AnswerSwitch.variance(p.n(), b, a)));
+              + Noise.answerSwitch(p.n(), b, a)));
     }
     assertEquals(Presets.ONIONPIR_4096_COMPACT, CompactParams.ONIONPIR_4096_COMPACT.server());
   }
