@@ -161,7 +161,8 @@ public final class BPacking {
    *
    * @return the digits, or null when the padding bits after the last coefficient are not zero
    */
-  public static short[] unpack(byte[] msg, int base, int digits, int n, int limbs, int k, int bits) {
+  public static short[] unpack(byte[] msg, int base, int digits, int n, int limbs, int k,
+      int bits) {
     check(limbs, k, bits);
     int per = limbs * n;
     short[] out = new short[digits];
