@@ -15,19 +15,19 @@ import java.security.SecureRandom;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.jpir.core.Geometry;
-import org.jpir.core.Glwe;
-import org.jpir.core.Noise;
-import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.PirServer;
 import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
-import org.jpir.core.Presets;
 import org.jpir.core.QueryExpander;
 import org.jpir.core.RecordSource;
-import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabase;
 import org.jpir.datasets.store.StoredDatabaseException;
@@ -144,15 +144,15 @@ class StoredDatabaseTest {
   @Test
   void insecurePresetDatabaseIsRefusedWithoutTheTestFlag() throws IOException {
     Path dir = writeSynthetic("insecure", SRC);
-    String before = System.getProperty(org.jpir.core.Security.ALLOW_INSECURE_PROPERTY);
-    System.clearProperty(org.jpir.core.Security.ALLOW_INSECURE_PROPERTY);
+    String before = System.getProperty(org.jpir.core.params.Security.ALLOW_INSECURE_PROPERTY);
+    System.clearProperty(org.jpir.core.params.Security.ALLOW_INSECURE_PROPERTY);
     try {
       StoredDatabaseException e = assertThrows(StoredDatabaseException.class,
           () -> StoredDatabase.open(dir));
       assertTrue(e.getMessage().contains("-Djpir.allowInsecure=true"), e.getMessage());
     } finally {
       if (before != null) {
-        System.setProperty(org.jpir.core.Security.ALLOW_INSECURE_PROPERTY, before);
+        System.setProperty(org.jpir.core.params.Security.ALLOW_INSECURE_PROPERTY, before);
       }
     }
     StoredDatabase.open(dir).close();

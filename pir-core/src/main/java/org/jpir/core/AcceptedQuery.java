@@ -1,6 +1,7 @@
 package org.jpir.core;
 
 import java.util.function.Supplier;
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.vmp.Pmat;
 
 /**

@@ -1,5 +1,8 @@
 package org.jpir.core;
 
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.params.AnswerSwitch;
+
 /**
  * The server's answer after the modulus switch ({@link AnswerSwitch}): values in {@code [0,
  * 2^bits)} (the torus value times 2^bits), b values of {@code bitsB} bits and a values of {@code

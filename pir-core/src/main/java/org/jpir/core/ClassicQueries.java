@@ -1,5 +1,9 @@
 package org.jpir.core;
 
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.wire.Wire;
+
 /**
  * Classic queries ({@code *.query}): the client sends the seeded selection ciphertexts of both
  * phases ({@link ClientQuery}); no evaluation keys are needed.

@@ -1,5 +1,9 @@
 package org.jpir.core;
 
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+
 /**
  * The query a client sends: the b parts of every ciphertext (K-bit digits as 16-bit words) and
  * one seed from which the server regenerates every mask. Phase-1 ciphertext {@code (r, l)} (row

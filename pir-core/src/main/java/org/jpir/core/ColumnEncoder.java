@@ -1,5 +1,8 @@
 package org.jpir.core;
 
+import org.jpir.core.lwe.PlaintextCodec;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
 import org.jpir.vmp.Pvec;
 
 /**

@@ -1,6 +1,17 @@
 package org.jpir.core;
 
 import java.security.SecureRandom;
+import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.Digits;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Security;
+import org.jpir.core.wire.Wire;
 
 /**
  * The client of the compact scheme: generates its evaluation keys (once, uploaded to the server

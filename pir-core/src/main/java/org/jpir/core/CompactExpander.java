@@ -1,5 +1,14 @@
 package org.jpir.core;
 
+import org.jpir.core.lwe.Ggsw;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.PreparedGgsw;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Security;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Reim;

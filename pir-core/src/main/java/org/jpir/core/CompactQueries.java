@@ -1,5 +1,10 @@
 package org.jpir.core;
 
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.wire.Wire;
+
 /**
  * Compact queries ({@code *.cquery}): one packed GLWE per query that the server expands with
  * the client's evaluation keys ({@link CompactExpander}); accepted only for clients whose keys

@@ -1,5 +1,9 @@
 package org.jpir.core;
 
+import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.params.CompactParams;
+
 /**
  * A compact query: two packed GLWEs at the key parameters with seeded masks (stream 0: phase 1,
  * stream 1: phase 2), their b parts rounded to {@code queryBits} bits ({@link BPacking}) as

@@ -5,6 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Security;
+import org.jpir.core.wire.Wire;
 import org.jpir.vmp.Pmat;
 
 /**

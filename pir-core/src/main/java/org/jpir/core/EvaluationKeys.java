@@ -3,14 +3,17 @@ package org.jpir.core;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.params.CompactParams;
 
 /**
  * A client's evaluation keys, as uploaded once to the server: the b parts of seeded GLWEs at the
  * key parameters ({@code keys.glweLimbs()} limbs of K-bit digits as 16-bit words, rounded to
  * {@code keyBits} bits, {@link BPacking}) and the seed of their masks.
  *
- * <p>A client uploads keys for automorphisms j = 0 .. {@link #automorphisms()} - 1: the expansion
- * depth of its geometry ({@link CompactParams#keyDepth}). Key-switching key of automorphism j ({@code X -> X^(N/2^j + 1)}), level i: mask stream
+ * <p>A client uploads keys for automorphisms j = 0 .. {@link #automorphisms(CompactParams)} -
+ * 1: the expansion depth of its geometry ({@link CompactParams#keyDepth}). Key-switching key of automorphism j ({@code X -> X^(N/2^j + 1)}), level i: mask stream
  * {@code j * ksLevels + i}, b part at {@code (j * ksLevels + i) * keyLimbs * N} of {@link
  * #kskB()}; its phase is {@code s(X^p) * 2^(-K(i+1))}. GGSW of s, row q ({@code q = kk*Ls + i}):
  * stream {@code 2^32 + q}, b part at {@code q * keyLimbs * N} of {@link #ggswSB()}; its phase is

@@ -1,6 +1,17 @@
 package org.jpir.core;
 
 import java.security.SecureRandom;
+import org.jpir.core.lwe.Digits;
+import org.jpir.core.lwe.Ggsw;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.PlaintextCodec;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.AnswerSwitch;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Security;
 
 /**
  * The client: builds a query for a record index and decodes the answer to the record's bytes.

@@ -2,6 +2,12 @@ package org.jpir.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.PreparedGgsw;
+import org.jpir.core.params.AnswerSwitch;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Vmp;

@@ -1,6 +1,14 @@
 package org.jpir.core;
 
 import java.security.SecureRandom;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.AnswerSwitch;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.wire.Wire;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Reim;

@@ -1,5 +1,7 @@
 package org.jpir.core;
 
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
 import org.jpir.vmp.Pvec;
 
 /**

@@ -1,5 +1,13 @@
 package org.jpir.core;
 
+import org.jpir.core.lwe.Digits;
+import org.jpir.core.lwe.Ggsw;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.PreparedGgsw;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Params;
 import org.jpir.vmp.Pmat;
 
 /**

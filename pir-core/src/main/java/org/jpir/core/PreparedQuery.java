@@ -1,5 +1,6 @@
 package org.jpir.core;
 
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.vmp.Pmat;
 
 /**

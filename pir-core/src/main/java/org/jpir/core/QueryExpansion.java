@@ -1,5 +1,10 @@
 package org.jpir.core;
 
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+
 /**
  * The executors' half of a {@link QueryKind}: turns the bytes of an accepted query (and its
  * client's evaluation-key bytes, for kinds that need keys) into the {@link PreparedQuery} that

@@ -1,5 +1,7 @@
 package org.jpir.core;
 
+import org.jpir.core.params.Geometry;
+
 /**
  * A kind of query the server answers (classic, compact, ...). On the driver it decodes and
  * checks a query's bytes ({@link #accept}); the result holds the driver's share of the answer

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
+import org.jpir.core.lwe.PlaintextCodec;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.junit.jupiter.api.Test;
 
 class CodecAndGeometryTest {

@@ -8,6 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.NoiseSamples;
+import org.jpir.core.lwe.PreparedGgsw;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.params.Security;
+import org.jpir.core.wire.Sizes;
+import org.jpir.core.wire.Wire;
 import org.jpir.vmp.Znx;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,12 +30,12 @@ class CompactQueryTest {
   static final SecureRandom RANDOM = new SecureRandom();
 
   static double variance(double[] e) {
-    return GlweOpsTest.variance(e);
+    return NoiseSamples.variance(e);
   }
 
   /** Allowed excess of a measured variance over its estimate: 5 standard errors. */
   static double tolerance(int samples) {
-    return GlweOpsTest.tolerance(samples);
+    return NoiseSamples.tolerance(samples);
   }
 
   static Geometry smallGeometry() {

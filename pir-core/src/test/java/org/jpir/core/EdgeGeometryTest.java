@@ -7,6 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.SecureRandom;
 import java.util.Locale;
+import org.jpir.core.lwe.NoiseSamples;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Wire;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
@@ -119,7 +126,7 @@ class EdgeGeometryTest {
     System.arraycopy(enc.digits(0, g.columnOf(index)), g.rowOf(index) * p.plaintextLimbs() * n,
         msg, 0, p.plaintextLimbs() * n);
     double[] e = client.noise(a, 0, msg);
-    double var = GlweOpsTest.variance(e);
+    double var = NoiseSamples.variance(e);
     double max = 0;
     for (double v : e) {
       max = Math.max(max, Math.abs(v));
@@ -127,7 +134,7 @@ class EdgeGeometryTest {
     System.out.printf(Locale.ROOT, "edge %dx%d record %d: noise std 2^%.2f (estimate 2^%.2f),"
         + " max 2^%.2f, decoding margin 2^%.0f%n", g.rows(), g.cols(), index, lg(var) / 2,
         lg(estimate) / 2, lg(max), lg(Noise.margin(p)));
-    assertTrue(var <= estimate * GlweOpsTest.tolerance(n), "noise variance " + var
+    assertTrue(var <= estimate * NoiseSamples.tolerance(n), "noise variance " + var
         + " above the estimate " + estimate);
     assertTrue(var >= 0.5 * estimate, "worst-case digits make the estimate tight: " + var
         + " vs " + estimate);

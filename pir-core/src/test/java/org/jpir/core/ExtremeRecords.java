@@ -1,6 +1,7 @@
 package org.jpir.core;
 
 import java.util.SplittableRandom;
+import org.jpir.core.params.Params;
 
 /**
  * Records whose plaintext digits all sit at their extreme values: one record per polynomial;

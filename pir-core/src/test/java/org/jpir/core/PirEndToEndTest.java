@@ -7,6 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.SecureRandom;
 import java.util.List;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 class PirEndToEndTest {

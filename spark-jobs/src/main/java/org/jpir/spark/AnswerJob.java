@@ -14,10 +14,10 @@ import org.apache.logging.log4j.Logger;
 import org.jpir.core.AcceptedQuery;
 import org.jpir.core.ClassicQueries;
 import org.jpir.core.CompactQueries;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
 import org.jpir.core.QueryKind;
-import org.jpir.core.Wire;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.wire.Wire;
 import org.jpir.datasets.progress.Progress;
 
 /**
@@ -30,7 +30,7 @@ import org.jpir.datasets.progress.Progress;
  * answer is written atomically as {@code <name>.answer}; a run on an output directory that
  * already holds answers skips those queries and says how many. Nothing written or logged is
  * derived from anything but the file names, which the client chooses as opaque random ids
- * ({@link org.jpir.core.QueryIdMap}).
+ * ({@link org.jpir.core.wire.QueryIdMap}).
  */
 public final class AnswerJob {
   private static final Logger LOG = LogManager.getLogger(AnswerJob.class);
@@ -63,7 +63,7 @@ public final class AnswerJob {
   }
 
   /** What compact queries need: the preset, the clients' evaluation keys, the expansion mode. */
-  public record Compact(org.jpir.core.CompactParams params, org.jpir.core.EvaluationKeyStore keys,
+  public record Compact(org.jpir.core.params.CompactParams params, org.jpir.core.EvaluationKeyStore keys,
       DistributedPirServer.ExpandMode mode) {}
 
   /** A query that passed the driver's checks: its file stem, the accepted query, its mode. */

@@ -6,13 +6,13 @@ import java.security.SecureRandom;
 import java.util.function.Supplier;
 import org.jpir.core.Answer;
 import org.jpir.core.CompactClient;
-import org.jpir.core.CompactParams;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
 import org.jpir.core.PirClient;
-import org.jpir.core.Presets;
-import org.jpir.core.SecretKey;
-import org.jpir.core.Wire;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Wire;
 
 /**
  * One client, classic or compact (by the preset), behind the same calls: query bytes for an

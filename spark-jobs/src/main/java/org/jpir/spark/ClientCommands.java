@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
-import org.jpir.core.Presets;
-import org.jpir.core.QueryIdMap;
-import org.jpir.core.SecretKey;
-import org.jpir.core.Wire;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.wire.QueryIdMap;
+import org.jpir.core.wire.Wire;
 import org.jpir.datasets.keyword.KeywordParams;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -121,7 +121,7 @@ final class ClientCommands {
     public Integer call() throws java.io.IOException {
       SecureRandom random = new SecureRandom();
       Params p = Presets.byId(preset);
-      org.jpir.core.CompactParams cp = Presets.compactFor(p);
+      org.jpir.core.params.CompactParams cp = Presets.compactFor(p);
       SecretKey sk = cp != null ? org.jpir.core.CompactClient.generateSecret(cp, random)
           : SecretKey.generate(p, random);
       writeLocal(out, Wire.writeSecretKey(sk));

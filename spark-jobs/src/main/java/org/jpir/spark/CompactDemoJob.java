@@ -8,12 +8,12 @@ import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.Answer;
 import org.jpir.core.CompactClient;
-import org.jpir.core.CompactParams;
 import org.jpir.core.CompactQuery;
 import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.Geometry;
 import org.jpir.core.SyntheticRecords;
-import org.jpir.core.Wire;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.wire.Wire;
 
 /**
  * Compact queries end to end on Spark, and the measurement behind the default expansion mode:

@@ -2,9 +2,9 @@ package org.jpir.spark;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
-import org.jpir.core.Presets;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.jpir.datasets.store.StoredDatabase;
 
 /**

@@ -10,15 +10,15 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.jpir.core.CompactParams;
 import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.Geometry;
-import org.jpir.core.Noise;
-import org.jpir.core.Params;
-import org.jpir.core.Presets;
-import org.jpir.core.QueryIdMap;
 import org.jpir.core.SyntheticRecords;
-import org.jpir.core.Wire;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.wire.QueryIdMap;
+import org.jpir.core.wire.Wire;
 import org.jpir.vmp.KernelProvider;
 
 /**

@@ -15,12 +15,12 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
 import org.jpir.core.AcceptedQuery;
 import org.jpir.core.Answer;
-import org.jpir.core.Geometry;
-import org.jpir.core.Glwe;
-import org.jpir.core.Params;
 import org.jpir.core.PirServer;
-import org.jpir.core.PreparedGgsw;
 import org.jpir.core.PreparedQuery;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.PreparedGgsw;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
 import org.jpir.spark.FoldTasks.GroupKeyFn;
 import org.jpir.spark.FoldTasks.GroupPartitioner;
 import org.jpir.spark.FoldTasks.MergeFn;
@@ -128,7 +128,7 @@ public final class DistributedPirServer {
   public static final String LOCAL_HANDOFF_SETTING = "spark.jpir.localHandoff";
 
   /** What a job will run on the prepared database: batches of {@code batch} queries. */
-  public record Workload(int batch, ExpandMode mode, org.jpir.core.CompactParams compact) {
+  public record Workload(int batch, ExpandMode mode, org.jpir.core.params.CompactParams compact) {
     /** One classic query at a time, expanded on the executors. */
     public static Workload single() {
       return new Workload(1, ExpandMode.EXECUTOR, null);

@@ -1,6 +1,6 @@
 package org.jpir.spark;
 
-import org.jpir.core.Glwe;
+import org.jpir.core.lwe.Glwe;
 
 /**
  * The phase-2 CMux tree over the contiguous columns {@code [first, end)} of the grid, folded as

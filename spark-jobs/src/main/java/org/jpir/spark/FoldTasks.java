@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.jpir.core.PirServer;
-import org.jpir.core.PreparedGgsw;
-import org.jpir.core.Presets;
+import org.jpir.core.lwe.PreparedGgsw;
+import org.jpir.core.params.Presets;
 
 /** The tasks of the executor-side ordered fold: grouping contiguous spans and merging them. */
 final class FoldTasks {

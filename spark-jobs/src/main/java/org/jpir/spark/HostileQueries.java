@@ -9,14 +9,14 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
 import org.jpir.core.PirClient;
-import org.jpir.core.Presets;
-import org.jpir.core.Prg;
-import org.jpir.core.QueryIdMap;
-import org.jpir.core.SecretKey;
-import org.jpir.core.Wire;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.wire.QueryIdMap;
+import org.jpir.core.wire.Wire;
 
 /**
  * Bad query files for tests of the answer job (unit tests and {@code deploy/cluster-test.sh}),

@@ -1,12 +1,12 @@
 package org.jpir.spark;
 
 import java.util.Locale;
-import org.jpir.core.CompactParams;
-import org.jpir.core.Geometry;
-import org.jpir.core.Noise;
-import org.jpir.core.Params;
 import org.jpir.core.PirServer;
-import org.jpir.core.Wire;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.wire.Wire;
 
 /**
  * What one executor needs for a job, computed from the preset, the geometry, the partitioning

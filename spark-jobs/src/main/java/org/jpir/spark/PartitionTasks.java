@@ -5,13 +5,13 @@ import org.apache.logging.log4j.Logger;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.Function;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
 import org.jpir.core.PirServer;
 import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
-import org.jpir.core.Presets;
 import org.jpir.core.QueryExpansion;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.jpir.vmp.KernelProvider;
 
 /**

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.jpir.core.Params;
-import org.jpir.core.Presets;
-import org.jpir.core.Wire;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Wire;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -158,7 +158,7 @@ public final class PirJob implements Callable<Integer> {
     int partitions;
 
     @Option(names = "--preset", description = "compact preset (default: the first compact one)")
-    String preset = org.jpir.core.CompactParams.ONIONPIR_4096_COMPACT.id();
+    String preset = org.jpir.core.params.CompactParams.ONIONPIR_4096_COMPACT.id();
 
     @Option(names = "--master", description = "Spark master (default: ${DEFAULT-VALUE})")
     String master = "local[2]";
@@ -168,7 +168,7 @@ public final class PirJob implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      org.jpir.core.CompactParams cp = org.jpir.core.CompactParams.byId(preset);
+      org.jpir.core.params.CompactParams cp = org.jpir.core.params.CompactParams.byId(preset);
       try (JavaSparkContext sc = new JavaSparkContext(
           SparkSetup.conf("jpir compact demo", master))) {
         sc.setLogLevel("WARN");
@@ -239,7 +239,7 @@ public final class PirJob implements Callable<Integer> {
    * first use); on another file system every {@code <client id>.evk} is read (bounded by {@link
    * Wire#maxEvaluationKeysBytes}) and registered at start.
    */
-  static org.jpir.core.EvaluationKeyStore keyStore(org.jpir.core.CompactParams cp, String spec) {
+  static org.jpir.core.EvaluationKeyStore keyStore(org.jpir.core.params.CompactParams cp, String spec) {
     if (!Storage.hasScheme(spec) || spec.startsWith("file:")) {
       return new org.jpir.core.EvaluationKeyStore(cp, Storage.hasScheme(spec)
           ? Path.of(java.net.URI.create(spec)) : Path.of(spec));

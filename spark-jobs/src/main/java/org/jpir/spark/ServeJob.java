@@ -7,7 +7,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.jpir.core.Params;
+import org.jpir.core.params.Params;
 
 /**
  * The service mode: the database stays prepared and cached on the executors while query files

@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
-import org.jpir.core.Presets;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.jpir.datasets.progress.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -76,7 +76,7 @@ final class ServerCommands {
       DatabaseSpec db = DatabaseSpec.parse(o.db);
       Params p = db.params(o.preset);
       Geometry g = db.geometry(p, o.maxRows);
-      org.jpir.core.CompactParams cp = Presets.compactFor(p);
+      org.jpir.core.params.CompactParams cp = Presets.compactFor(p);
       DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
           o.expand.toUpperCase(Locale.ROOT));
       if (cp != null && o.keys == null) {

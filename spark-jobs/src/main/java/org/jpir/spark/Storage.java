@@ -15,7 +15,7 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.deploy.SparkHadoopUtil;
-import org.jpir.core.Wire;
+import org.jpir.core.wire.Wire;
 
 /**
  * One directory of the job's storage (queries, answers, keys, a stored database) through

@@ -12,13 +12,13 @@ import java.security.SecureRandom;
 import java.util.List;
 import org.jpir.core.Answer;
 import org.jpir.core.ClientQuery;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
 import org.jpir.core.PirClient;
-import org.jpir.core.Presets;
-import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
-import org.jpir.core.Wire;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -6,7 +6,7 @@ import org.jpir.core.ClientQuery;
 import org.jpir.core.CompactQueries;
 import org.jpir.core.CompactQuery;
 import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.Presets;
+import org.jpir.core.params.Presets;
 
 /** Tests' shorthand: in-memory queries accepted by their kind, then answered in one batch. */
 final class Batches {

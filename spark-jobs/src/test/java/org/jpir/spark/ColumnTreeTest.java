@@ -10,18 +10,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.jpir.core.Answer;
-import org.jpir.core.Geometry;
-import org.jpir.core.Glwe;
-import org.jpir.core.Noise;
-import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.PirServer;
 import org.jpir.core.PreparedDatabase;
 import org.jpir.core.PreparedQuery;
-import org.jpir.core.Presets;
 import org.jpir.core.QueryExpander;
-import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.jpir.vmp.Pmat;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +63,7 @@ class ColumnTreeTest {
     PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
     long[] idx = {0, 77, (long) rows * cols - 1};
     PreparedQuery[] qs = new PreparedQuery[idx.length];
-    org.jpir.core.PreparedGgsw[][] ggsw = new org.jpir.core.PreparedGgsw[idx.length][];
+    org.jpir.core.lwe.PreparedGgsw[][] ggsw = new org.jpir.core.lwe.PreparedGgsw[idx.length][];
     for (int i = 0; i < idx.length; i++) {
       qs[i] = new QueryExpander(P).expand(client.query(idx[i]), g);
       ggsw[i] = qs[i].ggsw();
@@ -114,7 +114,7 @@ class ColumnTreeTest {
     FoldSpan c = new FoldSpan(2, 8, 12, new int[] {2}, new int[] {8}, new Glwe[][][] {{{z}}}, 0,
         0, 0, 0, "t");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new ColumnTree(16).merge(new PirServer(P), List.of(a, c), 0, new org.jpir.core.PreparedGgsw[1][],
+        () -> new ColumnTree(16).merge(new PirServer(P), List.of(a, c), 0, new org.jpir.core.lwe.PreparedGgsw[1][],
             "t"));
     assertTrue(e.getMessage().contains("does not continue at column 4"), e.getMessage());
   }

@@ -9,11 +9,11 @@ import java.security.SecureRandom;
 import java.util.List;
 import org.jpir.core.Answer;
 import org.jpir.core.CompactClient;
-import org.jpir.core.CompactParams;
 import org.jpir.core.CompactQuery;
 import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.Geometry;
 import org.jpir.core.SyntheticRecords;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
 import org.junit.jupiter.api.Test;
 
 class CompactSparkTest extends SparkTestBase {
@@ -73,15 +73,15 @@ class CompactSparkTest extends SparkTestBase {
     SyntheticRecords truth = (SyntheticRecords) src.open();
     Answer[] perPlane = Batches.compact(server, store, qs,
         DistributedPirServer.ExpandMode.EXECUTOR).answers();
-    store.registerPackingKey("carol", org.jpir.core.Wire.writePackingKey(CP.server(),
+    store.registerPackingKey("carol", org.jpir.core.wire.Wire.writePackingKey(CP.server(),
         carol.packingKey().upload()));
     for (DistributedPirServer.ExpandMode mode : DistributedPirServer.ExpandMode.values()) {
       Answer[] shared = Batches.compact(server, store, qs, mode).answers();
       for (int i = 0; i < idx.length; i++) {
-        byte[] wire = org.jpir.core.Wire.writeAnswer(shared[i]);
-        assertTrue(wire.length < org.jpir.core.Wire.writeAnswer(perPlane[i]).length,
+        byte[] wire = org.jpir.core.wire.Wire.writeAnswer(shared[i]);
+        assertTrue(wire.length < org.jpir.core.wire.Wire.writeAnswer(perPlane[i]).length,
             "one mask for three planes is smaller");
-        assertArrayEquals(truth.record(idx[i]), carol.decode(org.jpir.core.Wire.readAnswer(
+        assertArrayEquals(truth.record(idx[i]), carol.decode(org.jpir.core.wire.Wire.readAnswer(
             wire, CP.server(), g), idx[i]), mode + " query " + i);
         assertArrayEquals(truth.record(idx[i]), carol.decode(perPlane[i], idx[i]));
       }
@@ -99,16 +99,16 @@ class CompactSparkTest extends SparkTestBase {
         RANDOM);
     java.nio.file.Path keys = java.nio.file.Files.createDirectories(dir.resolve("keys"));
     java.nio.file.Files.write(keys.resolve("bob.evk"),
-        org.jpir.core.Wire.writeEvaluationKeys(bob.evaluationKeys()));
+        org.jpir.core.wire.Wire.writeEvaluationKeys(bob.evaluationKeys()));
     java.nio.file.Path q = java.nio.file.Files.createDirectories(dir.resolve("q"));
     for (long i : new long[] {0, 499, 250}) {
       java.nio.file.Files.write(q.resolve(i + ".cquery"),
-          org.jpir.core.Wire.writeCompactQuery(bob.query(i)));
+          org.jpir.core.wire.Wire.writeCompactQuery(bob.query(i)));
     }
     CompactClient eve = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM), "eve",
         RANDOM);
     java.nio.file.Files.write(q.resolve("77.cquery"),
-        org.jpir.core.Wire.writeCompactQuery(eve.query(77)));
+        org.jpir.core.wire.Wire.writeCompactQuery(eve.query(77)));
     AnswerJob.Summary s = AnswerJob.run(server, CP.server(), q, dir.resolve("a"), 2,
         new AnswerJob.Compact(CP, new EvaluationKeyStore(CP, keys),
             DistributedPirServer.ExpandMode.EXECUTOR), DistributedPirServer.ExpandMode.EXECUTOR);
@@ -118,7 +118,7 @@ class CompactSparkTest extends SparkTestBase {
     assertTrue(err.contains("no evaluation keys for client 'eve'"), err);
     SyntheticRecords truth = (SyntheticRecords) src.open();
     for (long i : new long[] {0, 499, 250}) {
-      Answer a = org.jpir.core.Wire.readAnswer(
+      Answer a = org.jpir.core.wire.Wire.readAnswer(
           java.nio.file.Files.readAllBytes(dir.resolve("a/" + i + ".answer")), CP.server());
       assertArrayEquals(truth.record(i), bob.decode(a, i), "record " + i);
     }
@@ -136,7 +136,7 @@ class CompactSparkTest extends SparkTestBase {
     EvaluationKeyStore store = new EvaluationKeyStore(CP);
     store.register(alice.evaluationKeys());
     org.jpir.core.PirClient carol = new org.jpir.core.PirClient(CP.server(), g,
-        org.jpir.core.SecretKey.generate(CP.server(), RANDOM), RANDOM);
+        org.jpir.core.lwe.SecretKey.generate(CP.server(), RANDOM), RANDOM);
     org.jpir.core.CompactQueries compact = new org.jpir.core.CompactQueries(store);
     long[] idx = {5, 100, 167, 42};
     List<org.jpir.core.AcceptedQuery> qs = List.of(compact.accept(alice.query(idx[0]), g),

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
-import org.jpir.core.Presets;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.junit.jupiter.api.Test;
 
 /**

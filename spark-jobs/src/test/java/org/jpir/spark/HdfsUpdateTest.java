@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.jpir.core.Geometry;
+import org.jpir.core.params.Geometry;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabaseWriter;
 import org.junit.jupiter.api.AfterAll;

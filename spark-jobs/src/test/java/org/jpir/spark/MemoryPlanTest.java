@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Random;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.broadcast.Broadcast;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
-import org.jpir.core.Presets;
-import org.jpir.core.Wire;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 /** The memory plan counts what a batch's broadcast really occupies. */

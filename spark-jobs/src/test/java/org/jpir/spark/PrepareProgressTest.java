@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
-import org.jpir.core.Presets;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.jpir.datasets.progress.Progress;
 import org.junit.jupiter.api.Test;
 

@@ -11,15 +11,15 @@ import java.util.List;
 import org.jpir.core.AcceptedQuery;
 import org.jpir.core.ClassicQueries;
 import org.jpir.core.CompactClient;
-import org.jpir.core.CompactParams;
 import org.jpir.core.CompactQueries;
 import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.Geometry;
 import org.jpir.core.PirClient;
 import org.jpir.core.PreparedQuery;
 import org.jpir.core.QueryExpansion;
-import org.jpir.core.SecretKey;
-import org.jpir.core.Wire;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 class QueryBatchTest {

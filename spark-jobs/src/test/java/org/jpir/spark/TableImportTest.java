@@ -21,7 +21,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.jpir.core.Presets;
+import org.jpir.core.params.Presets;
 import org.jpir.datasets.LengthPrefix;
 import org.jpir.datasets.keyword.KeywordParams;
 import org.jpir.datasets.store.StoredDatabase;

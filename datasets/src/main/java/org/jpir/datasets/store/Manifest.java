@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
-import org.jpir.core.Geometry;
+import org.jpir.core.params.Geometry;
 
 /**
  * The manifest of a stored database: the text file {@code manifest.txt} (UTF-8), one {@code

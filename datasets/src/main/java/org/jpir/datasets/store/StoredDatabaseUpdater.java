@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
-import org.jpir.core.Geometry;
+import org.jpir.core.params.Geometry;
 
 /**
  * Applies an {@link UpdateFile} to a stored database (index mode) as a new data version: only the

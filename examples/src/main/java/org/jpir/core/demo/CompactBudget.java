@@ -1,9 +1,9 @@
 package org.jpir.core.demo;
 
 import java.util.Locale;
-import org.jpir.core.CompactParams;
-import org.jpir.core.Noise;
-import org.jpir.core.Params;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,7 +36,7 @@ public final class CompactBudget implements Runnable {
     out("preset %s: N=%d, keys q=2^%d sigma=%.1f (torus std 2^%.2f, 128-bit floor 2^%.2f),"
         + " server q=2^%d, %d-bit plaintexts in %d limbs, GGSW %d levels, answer %d limbs,"
         + " key switching %d x %d-bit digits, GGSW(s) %d levels", cp.id(), s.n(), k.logQ(),
-        k.sigma(), lg(k.noiseStdTorus()), lg(org.jpir.core.Security.minNoiseStdTorus(s.n())),
+        k.sigma(), lg(k.noiseStdTorus()), lg(org.jpir.core.params.Security.minNoiseStdTorus(s.n())),
         s.logQ(), s.plaintextBits(), s.plaintextLimbs(), s.ggswLevels(), s.answerLimbs(),
         cp.ksLevels(), k.base2k(), k.ggswLevels());
     out("fresh (keys, query)          2^%.1f", lg2v(Noise.fresh(k)));

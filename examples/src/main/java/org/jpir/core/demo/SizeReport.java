@@ -1,12 +1,12 @@
 package org.jpir.core.demo;
 
 import java.util.Locale;
-import org.jpir.core.CompactParams;
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
 import org.jpir.core.PlanePacking;
-import org.jpir.core.Presets;
-import org.jpir.core.Sizes;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Sizes;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -21,17 +21,17 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.VoidFunction;
 import org.jpir.core.Answer;
 import org.jpir.core.ClientQuery;
-import org.jpir.core.Geometry;
-import org.jpir.core.Glwe;
-import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.PirServer;
 import org.jpir.core.PreparedQuery;
-import org.jpir.core.Presets;
 import org.jpir.core.QueryExpander;
-import org.jpir.core.SecretKey;
 import org.jpir.core.SyntheticRecords;
-import org.jpir.core.Wire;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Wire;
 import org.jpir.spark.ColumnTree;
 import org.jpir.spark.DistributedPirServer;
 import org.jpir.spark.FoldSpan;
@@ -453,7 +453,7 @@ public final class SparkOverheadBench {
     }
     long tm = System.nanoTime();
     PirServer driver = new PirServer(p);
-    org.jpir.core.PreparedGgsw[][] ggsw = new org.jpir.core.PreparedGgsw[prepared.length][];
+    org.jpir.core.lwe.PreparedGgsw[][] ggsw = new org.jpir.core.lwe.PreparedGgsw[prepared.length][];
     for (int qi = 0; qi < prepared.length; qi++) {
       ggsw[qi] = prepared[qi].ggsw();
     }

@@ -10,18 +10,18 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import org.jpir.core.CompactClient;
-import org.jpir.core.CompactParams;
-import org.jpir.core.Geometry;
-import org.jpir.core.Glwe;
-import org.jpir.core.Noise;
-import org.jpir.core.Params;
 import org.jpir.core.PirClient;
 import org.jpir.core.PirServer;
 import org.jpir.core.PlanePacking;
-import org.jpir.core.Presets;
-import org.jpir.core.SecretKey;
-import org.jpir.core.Security;
-import org.jpir.core.Wire;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.params.Security;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 /** The parameter table's invariants, checked against the code that makes the messages. */

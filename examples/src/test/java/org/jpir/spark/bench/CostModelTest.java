@@ -3,9 +3,9 @@ package org.jpir.spark.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.jpir.core.Geometry;
-import org.jpir.core.Params;
-import org.jpir.core.Presets;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.jpir.spark.ColumnPartitioning;
 import org.jpir.spark.ColumnTree;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 import java.util.List;
 
@@ -15,13 +15,17 @@ import java.util.List;
  * {@code keys.ggswLevels()} is the number of gadget levels of the GGSW of s; {@code ksLevels}
  * the gadget levels (K-bit digits) of the key-switching keys. {@code queryBits} and {@code
  * keyBits}: the bits per coefficient to which the b parts of the packed query GLWEs and of the
- * evaluation keys are rounded and packed on the wire ({@link BPacking}; {@code K keys.glweLimbs}
- * = no rounding); the rounding is extra noise in the estimates ({@link Noise#queryFresh}, {@link
- * Noise#keyFresh}) and does not change security (the rounded b is a public function of the LWE
- * sample).
+ * evaluation keys are rounded and packed on the wire ({@link org.jpir.core.lwe.BPacking};
+ * {@code K keys.glweLimbs} = no rounding); the rounding is extra noise in the estimates ({@link
+ * Noise#queryFresh}, {@link Noise#keyFresh}) and does not change security (the rounded b is a
+ * public function of the LWE sample).
+ *
+ * <p>Dependency: CompactParams uses {@link Noise} (its roundings, {@link #layout} and {@link
+ * #maxRows} are chosen by the noise budget), never the other way: Noise reads compact parameters
+ * through {@link Noise.Compact}, which this record implements.
  */
 public record CompactParams(Params server, Params keys, int ksLevels, int queryBits,
-    int keyBits) {
+    int keyBits) implements Noise.Compact {
 
   /** Compact parameters whose query and key b parts travel at full precision (no rounding). */
   public CompactParams(Params server, Params keys, int ksLevels) {
@@ -196,7 +200,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
     }
 
     /** The phase-1 value at a packed slot, or -1 when the slot holds a phase-2 value. */
-    int phase1Index(int slot) {
+    public int phase1Index(int slot) {
       if (!packed) {
         return slot;
       }
@@ -205,7 +209,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
     }
 
     /** The phase-2 value at a packed slot, or -1 when the slot holds a phase-1 value. */
-    int phase2Index(int slot) {
+    public int phase2Index(int slot) {
       if (!packed) {
         return slot;
       }
@@ -237,24 +241,26 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
     return new Layout(false, depth(p1), depth(Math.max(1, p2)), 0);
   }
 
+  /** {@code layout(rows, cols).phase1Depth()}: the expansion depth of the phase-1 rows. */
+  @Override
+  public int phase1Depth(int rows, int cols) {
+    return layout(rows, cols).phase1Depth();
+  }
+
+  /** {@code layout(rows, cols).phase2Depth()}: the expansion depth of the phase-2 GGSW rows. */
+  @Override
+  public int phase2Depth(int rows, int cols) {
+    return layout(rows, cols).phase2Depth();
+  }
+
   /** GLWEs of a rows x cols query's phase-2 part: 0 (one column, or packed) or 1. */
   public int phase2Glwes(int rows, int cols) {
     return Geometry.levels(cols) == 0 || layout(rows, cols).packed() ? 0 : 1;
   }
 
-  /** Slots of the phase-1 packed ciphertext: rows * plaintextLimbs. */
-  public int phase1Slots(int rows) {
-    return rows * server.plaintextLimbs();
-  }
-
-  /** Slots of the phase-2 packed ciphertext: CMux levels * ggswLevels. */
-  public int phase2Slots(int cols) {
-    return Geometry.levels(cols) * server.ggswLevels();
-  }
-
   /** Expansion depth for a slot count: ceil(log2 slots) (0 for at most one slot). */
   public static int depth(int slots) {
-    return slots <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(slots - 1);
+    return Noise.Compact.depth(slots);
   }
 
   /** Columns at which {@link #maxRows} evaluates the noise budget: 2^20. */
@@ -335,7 +341,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
    *
    * @throws IllegalArgumentException when there is none
    */
-  static CompactParams find(String id) {
+  public static CompactParams find(String id) {
     for (CompactParams c : all()) {
       if (c.id().equals(id)) {
         return c;

@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 /**
  * How records sit in the database grid of plaintext polynomials: {@code planes} grids of
@@ -8,7 +8,8 @@ package org.jpir.core;
  * p / rows} (column-major: a column holds consecutive records). Record i is in polynomial {@code
  * i / recordsPerPoly} at byte {@code (i % recordsPerPoly) * recordSize}.
  *
- * @param polyBytes bytes per polynomial ({@link PlaintextCodec#polynomialBytes()})
+ * @param polyBytes bytes per polynomial ({@link
+ *     org.jpir.core.lwe.PlaintextCodec#polynomialBytes()})
  */
 public record Geometry(long recordCount, int recordSize, int polyBytes, int recordsPerPoly,
     int planes, int rows, int cols) implements java.io.Serializable {

@@ -1,5 +1,6 @@
-package org.jpir.core;
+package org.jpir.core.lwe;
 
+import org.jpir.core.params.Params;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Reim;
@@ -81,7 +82,7 @@ public final class GlweOps {
    * Fills the b part of {@code c} (whose mask is already set): {@code b = -a*s + msg + e},
    * normalized. Used by {@link #encrypt} and by seeded ciphertexts, whose mask is regenerated.
    */
-  void completeB(SecretKey sk, Glwe c, long[] msg, Prg noise) {
+  public void completeB(SecretKey sk, Glwe c, long[] msg, Prg noise) {
     int limbs = c.limbs();
     long[] d = c.data();
     for (int i = 0; i < limbs; i++) {
@@ -166,12 +167,12 @@ public final class GlweOps {
   }
 
   /** The FFT of every limb polynomial of c, column c at {@code c*N} of a new array. */
-  double[] transform(Glwe c) {
+  public double[] transform(Glwe c) {
     return transformInto(c, new double[c.data().length]);
   }
 
   /** The FFT of every limb polynomial of c into {@code out} (column c at {@code c*N}). */
-  double[] transformInto(Glwe c, double[] out) {
+  public double[] transformInto(Glwe c, double[] out) {
     long[] d = c.data();
     for (int col = 0; col < 2 * c.limbs(); col++) {
       Reim.fromZnx(n, d, col * n, out, col * n);

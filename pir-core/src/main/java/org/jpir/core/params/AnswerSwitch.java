@@ -1,13 +1,15 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 /**
  * The modulus switch of answers: the final GLWE (b, a) of each plane is rounded coefficient by
  * coefficient to {@code answerBitsB} bits (b) and {@code answerBitsA} bits (a), i.e. to the
  * nearest multiple of {@code 2^-bits} on the torus, and travels as those integers ({@code
- * [0, 2^bits)}, bit-packed by {@link Wire}). The rounding of b adds {@code u_b^2/12} to the noise
- * variance and the rounding of a adds {@code N (2/3) u_a^2/12} through a*s ({@link
- * Noise#answerRounding}). The bits of each preset come from {@link #derive}: the fewest that keep
- * the failure probability per coefficient at the preset's largest geometry within its bound.
+ * [0, 2^bits)}, bit-packed by {@link org.jpir.core.wire.Wire}). The rounding of b adds {@code
+ * u_b^2/12} to the noise variance and the rounding of a adds {@code N (2/3) u_a^2/12} through
+ * a*s ({@link Noise#answerRounding}, {@link Noise#answerSwitch}). The bits of each preset come
+ * from {@link #derive}: the fewest that keep the failure probability per coefficient at the
+ * preset's largest geometry within its bound. Dependency: AnswerSwitch uses Noise, not the other
+ * way.
  *
  * <p>Values: a torus value is handled as its 64-bit fixed-point image {@code v = round(x 2^64)
  * mod 2^64} (limb digits beyond 64 bits are rounded into it); switched to t bits it is {@code (v
@@ -21,7 +23,7 @@ public final class AnswerSwitch {
    * limbs, of K bits (limb i weighs 2^-K(i+1)), rounded to the nearest multiple of 2^-64; digits
    * need not be normalized.
    */
-  static long fixed64(long[] d, int off, int stride, int limbs, int k) {
+  public static long fixed64(long[] d, int off, int stride, int limbs, int k) {
     long v = 0;
     double below = 0;
     for (int i = 0; i < limbs; i++) {
@@ -37,7 +39,7 @@ public final class AnswerSwitch {
   }
 
   /** The 64-bit fixed-point value {@code v} rounded to {@code bits} bits: in [0, 2^bits). */
-  static long round(long v, int bits) {
+  public static long round(long v, int bits) {
     return bits >= 64 ? v : (v + (1L << (63 - bits))) >>> (64 - bits);
   }
 
@@ -46,7 +48,7 @@ public final class AnswerSwitch {
    * bits, {@code out[off + i*stride]}, centered in {@code [-2^(K-1), 2^(K-1))} (needs {@code K
    * limbs <= 64} and {@code bits <= K limbs}).
    */
-  static void toDigits(long w, int bits, int k, int limbs, long[] out, int off, int stride) {
+  public static void toDigits(long w, int bits, int k, int limbs, long[] out, int off, int stride) {
     int total = k * limbs;
     long v = bits >= 64 ? w : w << (64 - bits);
     long y = total >= 64 ? v : v >>> (64 - total);
@@ -79,23 +81,10 @@ public final class AnswerSwitch {
   }
 
   /**
-   * The variance the switch adds at N: {@code (r(bitsB) + N (2/3) r(bitsA)) / 12}, where {@code
-   * r(64) = 2^-128} (one rounding to 64 bits) and {@code r(t) = 2^-2t + 2^-128} below (the
-   * rounding to 64 bits that precedes the rounding to t bits).
-   */
-  public static double variance(int n, int bitsB, int bitsA) {
-    return (roundingSquare(bitsB) + n * 2.0 / 3 * roundingSquare(bitsA)) / 12;
-  }
-
-  private static double roundingSquare(int bits) {
-    return (bits >= 64 ? 0 : Math.pow(2, -2.0 * bits)) + Math.pow(2, -128);
-  }
-
-  /**
    * {@code p} with the fewest answer bits (least {@code bitsB + bitsA}; ties: fewer bits of a)
-   * that keep {@link Noise#log2FailureProbability} of {@code variance + variance(N, bitsB,
-   * bitsA)} at most {@code maxLog2Failure}; {@code variance} is the answer's noise before the
-   * switch at the preset's largest geometry.
+   * that keep {@link Noise#log2FailureProbability} of {@code variance + }{@link
+   * Noise#answerSwitch}{@code (N, bitsB, bitsA)} at most {@code maxLog2Failure}; {@code
+   * variance} is the answer's noise before the switch at the preset's largest geometry.
    *
    * @throws IllegalArgumentException when even {@code K answerLimbs} bits do not meet the bound
    */
@@ -105,7 +94,7 @@ public final class AnswerSwitch {
     int bestA = -1;
     for (int a = p.plaintextBits() + 1; a <= max; a++) {
       for (int b = p.plaintextBits() + 1; b <= max; b++) {
-        double v = variance + variance(p.n(), b, a);
+        double v = variance + Noise.answerSwitch(p.n(), b, a);
         if (Noise.log2FailureProbability(p, v) <= maxLog2Failure) {
           if (bestA < 0 || a + b < bestA + bestB) {
             bestA = a;

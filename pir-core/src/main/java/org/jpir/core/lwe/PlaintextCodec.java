@@ -1,4 +1,6 @@
-package org.jpir.core;
+package org.jpir.core.lwe;
+
+import org.jpir.core.params.Params;
 
 /**
  * Database bytes <-> plaintext polynomials. Coefficient j of a polynomial holds bytes {@code

@@ -1,10 +1,24 @@
-package org.jpir.core;
+package org.jpir.core.wire;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
+import org.jpir.core.Answer;
+import org.jpir.core.ClientQuery;
+import org.jpir.core.CompactQuery;
+import org.jpir.core.EvaluationKeys;
+import org.jpir.core.PirServer;
+import org.jpir.core.PlanePacking;
+import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.AnswerSwitch;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Security;
 
 /**
  * The versioned binary wire format of keys, queries and answers. Every message is: magic

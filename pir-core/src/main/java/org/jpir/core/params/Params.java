@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 /**
  * Parameters of the scheme, validated on construction. All ciphertexts live on the torus

@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +7,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import org.jpir.core.Answer;
+import org.jpir.core.ColumnEncoder;
+import org.jpir.core.CompactClient;
+import org.jpir.core.CompactExpander;
+import org.jpir.core.PirClient;
+import org.jpir.core.PirServer;
+import org.jpir.core.PreparedDatabase;
+import org.jpir.core.PreparedEvaluationKeys;
+import org.jpir.core.PreparedQuery;
+import org.jpir.core.SyntheticRecords;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.NoiseSamples;
+import org.jpir.core.lwe.PlaintextCodec;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.wire.Sizes;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 /** The modulus switch of answers: exact values, derived bits, measured noise, trimmed b. */
@@ -59,12 +77,12 @@ class AnswerSwitchTest {
       double bound = (double) c[2];
       int b = p.answerBitsB();
       int a = p.answerBitsA();
-      assertTrue(Noise.log2FailureProbability(p, v + AnswerSwitch.variance(p.n(), b, a)) <= bound,
+      assertTrue(Noise.log2FailureProbability(p, v + Noise.answerSwitch(p.n(), b, a)) <= bound,
           p.id());
       for (int a2 = p.plaintextBits() + 1; a2 <= 64; a2++) {
         int b2 = a + b - 1 - a2;
         if (b2 > p.plaintextBits() && b2 <= 64) {
-          assertTrue(Noise.log2FailureProbability(p, v + AnswerSwitch.variance(p.n(), b2, a2))
+          assertTrue(Noise.log2FailureProbability(p, v + Noise.answerSwitch(p.n(), b2, a2))
               > bound, p.id() + ": " + b2 + " + " + a2 + " bits would do");
         }
       }
@@ -72,7 +90,7 @@ class AnswerSwitchTest {
       System.out.printf(java.util.Locale.ROOT, "%s: answer b %d bits, a %d bits (limbs: %d);"
           + " failure 2^%.0f at the largest geometry%n", p.id(), b, a,
           p.base2k() * p.answerLimbs(), Noise.log2FailureProbability(p, v
-              + AnswerSwitch.variance(p.n(), b, a)));
+              + Noise.answerSwitch(p.n(), b, a)));
     }
     assertEquals(Presets.ONIONPIR_4096_COMPACT, CompactParams.ONIONPIR_4096_COMPACT.server());
   }
@@ -117,8 +135,8 @@ class AnswerSwitchTest {
     System.out.printf(java.util.Locale.ROOT, "%s b %d a %d: switch noise 2^%.2f, estimate"
         + " 2^%.2f%n", p.id(), p.answerBitsB(), p.answerBitsA(), Math.log(var) / Math.log(4),
         Math.log(est) / Math.log(4));
-    assertTrue(var <= est * GlweOpsTest.tolerance(count), var + " vs " + est);
-    assertTrue(var >= est / GlweOpsTest.tolerance(count), var + " vs " + est);
+    assertTrue(var <= est * NoiseSamples.tolerance(count), var + " vs " + est);
+    assertTrue(var >= est / NoiseSamples.tolerance(count), var + " vs " + est);
   }
 
   /** One record per polynomial: b carries only the record's coefficients and decodes exactly. */

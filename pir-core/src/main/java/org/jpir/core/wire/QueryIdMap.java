@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.wire;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,8 +1,17 @@
-package org.jpir.core;
+package org.jpir.core.wire;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jpir.core.Answer;
+import org.jpir.core.PirServer;
+import org.jpir.core.PlanePacking;
+import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.Prg;
+import org.jpir.core.params.AnswerSwitch;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
 
 /**
  * Where the bytes of each message go: a breakdown of a query, an answer and a client's

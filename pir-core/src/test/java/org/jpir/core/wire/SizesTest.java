@@ -1,9 +1,24 @@
-package org.jpir.core;
+package org.jpir.core.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.SecureRandom;
+import org.jpir.core.ClientQuery;
+import org.jpir.core.CompactClient;
+import org.jpir.core.CompactExpander;
+import org.jpir.core.PirClient;
+import org.jpir.core.PirServer;
+import org.jpir.core.PreparedDatabase;
+import org.jpir.core.PreparedEvaluationKeys;
+import org.jpir.core.PreparedQuery;
+import org.jpir.core.QueryExpander;
+import org.jpir.core.SyntheticRecords;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.junit.jupiter.api.Test;
 
 /** The size breakdowns add up to the real messages and to the readers' limits. */

@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,4 +1,6 @@
-package org.jpir.core;
+package org.jpir.core.lwe;
+
+import org.jpir.core.params.Noise;
 
 /**
  * Rounding and bit-packing of the b parts of seeded GLWEs (compact queries and evaluation keys).
@@ -11,11 +13,11 @@ package org.jpir.core;
  * digits. Security is unchanged: the rounded b is a public function of the LWE sample (b, a), so
  * anyone holding the sample could compute it; it reveals nothing more about s.
  */
-final class BPacking {
+public final class BPacking {
   private BPacking() {}
 
   /** Bytes of {@code glwes * N} coefficients of {@code bits} bits each, padded to a byte. */
-  static long bytes(long coefficients, int bits) {
+  public static long bytes(long coefficients, int bits) {
     return (coefficients * bits + 7) / 8;
   }
 
@@ -24,7 +26,7 @@ final class BPacking {
    * any sign within 2^62) to {@code bits} bits, in place, leaving digits normalized in {@code
    * [-2^(K-1), 2^(K-1))}.
    */
-  static void round(long[] d, int off, int n, int limbs, int k, int bits) {
+  public static void round(long[] d, int off, int n, int limbs, int k, int bits) {
     check(limbs, k, bits);
     long[] u = new long[limbs];
     int drop = k * limbs - bits;
@@ -100,7 +102,7 @@ final class BPacking {
    *
    * @throws IllegalArgumentException when a coefficient has bits below {@code 2^-bits}
    */
-  static byte[] pack(short[] src, int n, int limbs, int k, int bits) {
+  public static byte[] pack(short[] src, int n, int limbs, int k, int bits) {
     check(limbs, k, bits);
     int per = limbs * n;
     if (src.length % per != 0) {
@@ -159,7 +161,8 @@ final class BPacking {
    *
    * @return the digits, or null when the padding bits after the last coefficient are not zero
    */
-  static short[] unpack(byte[] msg, int base, int digits, int n, int limbs, int k, int bits) {
+  public static short[] unpack(byte[] msg, int base, int digits, int n, int limbs, int k,
+      int bits) {
     check(limbs, k, bits);
     int per = limbs * n;
     short[] out = new short[digits];

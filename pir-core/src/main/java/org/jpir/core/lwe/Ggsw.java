@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.lwe;
 
 /**
  * A GGSW ciphertext of a bit mu in standard form: {@code 2 L} GLWE rows ({@code L =

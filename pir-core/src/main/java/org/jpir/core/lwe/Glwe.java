@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.lwe;
 
 import java.util.Arrays;
 

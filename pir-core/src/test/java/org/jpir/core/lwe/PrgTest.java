@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.lwe;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 import org.apache.commons.math3.special.Erf;
 
@@ -7,12 +7,57 @@ import org.apache.commons.math3.special.Erf;
  * the failure probability they imply. Conventions: a digit uniform in {@code [-2^(K-1),
  * 2^(K-1))} has {@code E[d^2] = (2^(2K) - 1)/12 + 1/4}; database digits are bounded by their
  * worst case {@code 2^(2(K-1))}; a ternary secret coefficient has {@code E[s^2] = 2/3}.
+ *
+ * <p>Dependency: Noise reads compact parameters through {@link Compact} and never uses {@link
+ * CompactParams}, which implements it and uses Noise (one way: CompactParams -> Noise).
  */
 public final class Noise {
   private Noise() {}
 
+  /**
+   * What the compact-query estimates read of compact parameters (see {@link CompactParams}, the
+   * one implementation, for the meaning of each value).
+   */
+  public interface Compact {
+    /** The server's parameters: database, phase 1, phase 2 and answer. */
+    Params server();
+
+    /** The parameters of every ciphertext the client makes (packed query, keys, GGSW of s). */
+    Params keys();
+
+    /** Gadget levels (K-bit digits) of the key-switching keys. */
+    int ksLevels();
+
+    /** Bits to which the b parts of the packed query GLWEs are rounded. */
+    int queryBits();
+
+    /** Bits to which the b parts of the evaluation keys are rounded. */
+    int keyBits();
+
+    /** Expansion depth of the phase-1 rows of a rows x cols query (at its layout). */
+    int phase1Depth(int rows, int cols);
+
+    /** Expansion depth of the phase-2 GGSW rows of a rows x cols query (at its layout). */
+    int phase2Depth(int rows, int cols);
+
+    /** Slots of the phase-1 packed ciphertext: rows * plaintextLimbs. */
+    default int phase1Slots(int rows) {
+      return rows * server().plaintextLimbs();
+    }
+
+    /** Slots of the phase-2 packed ciphertext: CMux levels * ggswLevels. */
+    default int phase2Slots(int cols) {
+      return Geometry.levels(cols) * server().ggswLevels();
+    }
+
+    /** Expansion depth for a slot count: ceil(log2 slots) (0 for at most one slot). */
+    static int depth(int slots) {
+      return slots <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(slots - 1);
+    }
+  }
+
   /** E[d^2] of a uniform digit of K bits. */
-  static double uniformDigitSquare(int k) {
+  public static double uniformDigitSquare(int k) {
     return (Math.pow(2, 2 * k) - 1) / 12 + 0.25;
   }
 
@@ -42,9 +87,22 @@ public final class Noise {
         + u2 / 12 * (1 + p.n() * 2.0 / 3);
   }
 
-  /** The modulus switch of the answer: {@link AnswerSwitch#variance} at the preset's bits. */
+  /** The modulus switch of the answer: {@link #answerSwitch} at the preset's bits. */
   public static double answerRounding(Params p) {
-    return AnswerSwitch.variance(p.n(), p.answerBitsB(), p.answerBitsA());
+    return answerSwitch(p.n(), p.answerBitsB(), p.answerBitsA());
+  }
+
+  /**
+   * The variance the answer's modulus switch ({@link AnswerSwitch}) adds at N: {@code (r(bitsB)
+   * + N (2/3) r(bitsA)) / 12}, where {@code r(64) = 2^-128} (one rounding to 64 bits) and {@code
+   * r(t) = 2^-2t + 2^-128} below (the rounding to 64 bits that precedes the rounding to t bits).
+   */
+  public static double answerSwitch(int n, int bitsB, int bitsA) {
+    return (roundingSquare(bitsB) + n * 2.0 / 3 * roundingSquare(bitsA)) / 12;
+  }
+
+  private static double roundingSquare(int bits) {
+    return (bits >= 64 ? 0 : Math.pow(2, -2.0 * bits)) + Math.pow(2, -128);
   }
 
   /** The noise variance of a decrypted answer for a rows x cols database. */
@@ -61,14 +119,14 @@ public final class Noise {
 
   /**
    * The variance a rounding of b to {@code bits} bits adds to a ciphertext of {@code logQ} bits
-   * ({@link BPacking}): {@code 2^(-2 bits) / 12}, zero when nothing is dropped.
+   * ({@link org.jpir.core.lwe.BPacking}): {@code 2^(-2 bits) / 12}, zero when nothing is dropped.
    */
   public static double bRounding(int bits, int logQ) {
     return bits >= logQ ? 0 : Math.pow(2, -2.0 * bits) / 12;
   }
 
   /** A packed query's fresh noise: the encryption's plus the rounding of its b part. */
-  public static double queryFresh(CompactParams cp) {
+  public static double queryFresh(Compact cp) {
     return fresh(cp.keys()) + bRounding(cp.queryBits(), cp.keys().logQ());
   }
 
@@ -76,7 +134,7 @@ public final class Noise {
    * The noise of an evaluation key's row (automorphism key or GGSW(s)), which the gadget digits
    * multiply: the encryption's plus the rounding of its b part.
    */
-  public static double keyFresh(CompactParams cp) {
+  public static double keyFresh(Compact cp) {
     return fresh(cp.keys()) + bRounding(cp.keyBits(), cp.keys().logQ());
   }
 
@@ -92,7 +150,7 @@ public final class Noise {
    * a(X^p)), plus the rounding of a(X^p) to ksLevels digits times s(X^p) ({@code N
    * (2/3) u^2/12}, {@code u = 2^(-K ksLevels)}, zero when no limb is dropped).
    */
-  public static double keySwitch(CompactParams cp) {
+  public static double keySwitch(Compact cp) {
     Params k = cp.keys();
     int l = cp.ksLevels();
     double u2 = Math.pow(2, -2 * k.base2k() * l);
@@ -108,23 +166,23 @@ public final class Noise {
    * query's b ({@link #queryFresh}) grows as the fresh noise does. A subtree with one used slot
    * is multiplied by {@code 2^(levels left)} instead, the same 4x per level without key switch.
    */
-  public static double expansion(CompactParams cp, int slots) {
-    return expansionAtDepth(cp, CompactParams.depth(slots));
+  public static double expansion(Compact cp, int slots) {
+    return expansionAtDepth(cp, Compact.depth(slots));
   }
 
   /** {@link #expansion} at depth l: {@code 4^l queryFresh + (4^l - 1)/3 keySwitch}. */
-  public static double expansionAtDepth(CompactParams cp, int l) {
+  public static double expansionAtDepth(Compact cp, int l) {
     double f = Math.pow(4, l);
     return f * queryFresh(cp) + (f - 1) / 3 * keySwitch(cp);
   }
 
   /** A phase-1 row of a compact query: expansion, then rounding to the server's limbs. */
-  public static double compactRow(CompactParams cp, int rows) {
-    return compactRowAtDepth(cp, CompactParams.depth(cp.phase1Slots(rows)));
+  public static double compactRow(Compact cp, int rows) {
+    return compactRowAtDepth(cp, Compact.depth(cp.phase1Slots(rows)));
   }
 
   /** {@link #compactRow} for an expansion of depth l. */
-  public static double compactRowAtDepth(CompactParams cp, int l) {
+  public static double compactRowAtDepth(Compact cp, int l) {
     return expansionAtDepth(cp, l) + rounding(cp.server(), cp.server().glweLimbs());
   }
 
@@ -135,7 +193,7 @@ public final class Noise {
    * s and s^2 ({@code u^2/12 (N 2/3 + N^2 8/9)}: a coefficient of s^2 sums N/2 distinct products
    * s_i s_j each twice, so {@code E[(s^2)_k^2] <= 4 (N/2) 4/9 = 8N/9}).
    */
-  public static double ggswConversion(CompactParams cp, double v0) {
+  public static double ggswConversion(Compact cp, double v0) {
     Params k = cp.keys();
     int ls = k.ggswLevels();
     double n = k.n();
@@ -148,13 +206,13 @@ public final class Noise {
    * One CMux level with GGSWs built by expansion: {@code L N E[d^2] (v0 + v1)} (rows of the two
    * halves, after rounding to the server's limbs) plus the input's rounding to L limbs.
    */
-  public static double compactExternalProduct(CompactParams cp, int cols) {
-    return compactExternalProductAtDepth(cp, CompactParams.depth(Math.max(1,
+  public static double compactExternalProduct(Compact cp, int cols) {
+    return compactExternalProductAtDepth(cp, Compact.depth(Math.max(1,
         cp.phase2Slots(cols))));
   }
 
   /** {@link #compactExternalProduct} with GGSW rows expanded at depth l. */
-  public static double compactExternalProductAtDepth(CompactParams cp, int l) {
+  public static double compactExternalProductAtDepth(Compact cp, int l) {
     Params s = cp.server();
     double v0 = expansionAtDepth(cp, l);
     double r = rounding(s, s.glweLimbs());
@@ -164,38 +222,38 @@ public final class Noise {
   }
 
   /** Phase 1 of a compact query: {@code rows * plaintextLimbs * N * 2^(2(K-1))} times a row's. */
-  public static double compactPhase1(CompactParams cp, int rows) {
-    return compactPhase1AtDepth(cp, rows, CompactParams.depth(cp.phase1Slots(rows)));
+  public static double compactPhase1(Compact cp, int rows) {
+    return compactPhase1AtDepth(cp, rows, Compact.depth(cp.phase1Slots(rows)));
   }
 
   /** {@link #compactPhase1} with rows expanded at depth l. */
-  public static double compactPhase1AtDepth(CompactParams cp, int rows, int l) {
+  public static double compactPhase1AtDepth(Compact cp, int rows, int l) {
     Params s = cp.server();
     double dbDigit = Math.pow(2, 2 * (s.base2k() - 1));
     return (double) rows * s.plaintextLimbs() * s.n() * dbDigit * compactRowAtDepth(cp, l);
   }
 
   /** The noise variance of a decrypted answer to a compact query on a rows x cols database. */
-  public static double compactAnswer(CompactParams cp, int rows, int cols) {
+  public static double compactAnswer(Compact cp, int rows, int cols) {
     return compactAnswerBeforeSwitch(cp, rows, cols) + answerRounding(cp.server());
   }
 
   /** A compact answer's noise variance before its modulus switch, at the query's layout. */
-  public static double compactAnswerBeforeSwitch(CompactParams cp, int rows, int cols) {
-    CompactParams.Layout l = cp.layout(rows, cols);
-    return compactAnswerBeforeSwitchAt(cp, rows, cols, l.phase1Depth(), l.phase2Depth());
+  public static double compactAnswerBeforeSwitch(Compact cp, int rows, int cols) {
+    return compactAnswerBeforeSwitchAt(cp, rows, cols, cp.phase1Depth(rows, cols),
+        cp.phase2Depth(rows, cols));
   }
 
   /**
    * The noise variance of a decrypted compact answer whose phase-1 rows and phase-2 GGSW rows
    * were expanded at depths l1 and l2 (a packed query: both L).
    */
-  public static double compactAnswerAt(CompactParams cp, int rows, int cols, int l1, int l2) {
+  public static double compactAnswerAt(Compact cp, int rows, int cols, int l1, int l2) {
     return compactAnswerBeforeSwitchAt(cp, rows, cols, l1, l2) + answerRounding(cp.server());
   }
 
   /** {@link #compactAnswerAt} before the modulus switch. */
-  public static double compactAnswerBeforeSwitchAt(CompactParams cp, int rows, int cols, int l1,
+  public static double compactAnswerBeforeSwitchAt(Compact cp, int rows, int cols, int l1,
       int l2) {
     return compactPhase1AtDepth(cp, rows, l1)
         + Geometry.levels(cols) * compactExternalProductAtDepth(cp, l2);

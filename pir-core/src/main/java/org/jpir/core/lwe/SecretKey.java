@@ -1,6 +1,7 @@
-package org.jpir.core;
+package org.jpir.core.lwe;
 
 import java.security.SecureRandom;
+import org.jpir.core.params.Params;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Reim;
 
@@ -13,7 +14,11 @@ public final class SecretKey {
   private final long[] s;
   private final double[] sFft;
 
-  SecretKey(Params params, long[] s) {
+  /**
+   * The secret with coefficients {@code s} (a copy is kept), for readers of a stored key and for
+   * derived secrets; throws unless there are N coefficients, each in {-1, 0, 1}.
+   */
+  public SecretKey(Params params, long[] s) {
     if (s.length != params.n()) {
       throw new IllegalArgumentException("secret has " + s.length + " coefficients, preset "
           + params.id() + " needs " + params.n());
@@ -51,7 +56,7 @@ public final class SecretKey {
   }
 
   /** A copy of the coefficients (for serialization by the client only). */
-  long[] coefficients() {
+  public long[] coefficients() {
     return s.clone();
   }
 

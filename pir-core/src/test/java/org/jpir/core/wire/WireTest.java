@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.wire;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,6 +10,15 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.function.Consumer;
+import org.jpir.core.Answer;
+import org.jpir.core.ClientQuery;
+import org.jpir.core.PirClient;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.params.AnswerSwitch;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

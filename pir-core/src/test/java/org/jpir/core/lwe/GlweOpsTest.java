@@ -1,30 +1,20 @@
-package org.jpir.core;
+package org.jpir.core.lwe;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.SecureRandom;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.params.Security;
 import org.jpir.vmp.Pmat;
 import org.junit.jupiter.api.Test;
 
 class GlweOpsTest {
   static final Params P = Presets.TEST_INSECURE_256;
   static final SecureRandom RANDOM = new SecureRandom();
-
-  /** Sample variance of noise over many coefficients. */
-  static double variance(double[] e) {
-    double s = 0;
-    for (double v : e) {
-      s += v * v;
-    }
-    return s / e.length;
-  }
-
-  /** Allowed excess of a measured variance over its estimate: 5 standard errors. */
-  static double tolerance(int samples) {
-    return 1 + 5 * Math.sqrt(2.0 / samples);
-  }
 
   static long[] randomMessage(Prg prg, int limbs, int n) {
     long[] m = new long[limbs * n];
@@ -54,11 +44,11 @@ class GlweOpsTest {
       org.jpir.vmp.Znx.normalize(n, P.base2k(), ph, 0, P.glweLimbs(), rounded, 0,
           P.plaintextLimbs(), new long[n]);
       assertArrayEquals(msg, rounded, "message recovered, sample " + t);
-      sum += variance(ops.noise(sk, c, full));
+      sum += NoiseSamples.variance(ops.noise(sk, c, full));
     }
     double measured = sum / samples;
     double est = Noise.fresh(P);
-    assertTrue(measured <= est * tolerance(samples * n),
+    assertTrue(measured <= est * NoiseSamples.tolerance(samples * n),
         "fresh noise variance " + measured + " above estimate " + est);
     assertTrue(measured >= est * 0.8, "fresh noise must really be there: " + measured);
   }
@@ -88,7 +78,7 @@ class GlweOpsTest {
         for (int j = 0; j < n; j++) {
           e[j] -= mu * e0[j];
         }
-        sum += variance(e);
+        sum += NoiseSamples.variance(e);
         count++;
       }
     }
@@ -96,7 +86,7 @@ class GlweOpsTest {
     double est = Noise.externalProduct(P);
     System.out.printf(java.util.Locale.ROOT, "external product: measured / estimate = %.3f%n",
         measured / est);
-    assertTrue(measured <= est * tolerance(count * n),
+    assertTrue(measured <= est * NoiseSamples.tolerance(count * n),
         "external product noise " + measured + " above estimate " + est);
     assertTrue(Math.sqrt(measured) < Noise.margin(P) / 1000, "noise far below the margin");
   }

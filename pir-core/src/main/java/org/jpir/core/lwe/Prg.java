@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.lwe;
 
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;

@@ -1,4 +1,4 @@
-package org.jpir.core;
+package org.jpir.core.params;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
+import org.jpir.core.CompactExpander;
+import org.jpir.core.EvaluationKeyStore;
+import org.jpir.core.PirClient;
+import org.jpir.core.QueryExpander;
+import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 class SecurityTest {
