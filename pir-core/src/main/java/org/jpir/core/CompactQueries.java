@@ -58,7 +58,7 @@ public final class CompactQueries implements QueryKind {
     CompactQuery q = Wire.readCompactQuery(wire, cp, g);
     PreparedEvaluationKeys k = store.keysFor(q);
     CompactExpander ex = new CompactExpander(cp);
-    return new AcceptedQuery(expansion, wire, q.clientId(), store.wire(q.clientId()),
+    return new AcceptedQuery(expansion, wire, q.clientId(), store.heldWire(q.clientId()),
         store.packingKey(q.clientId(), g), () -> ex.expandPhase2(q, k, null),
         () -> ex.expand(q, k, null));
   }

@@ -88,9 +88,19 @@ public final class EvaluationKeyStore {
    * @throws IllegalArgumentException naming the client when none were uploaded
    */
   public byte[] wire(String clientId) {
+    byte[] held = wires.get(EvaluationKeys.checkClientId(clientId));
+    return held != null ? held.clone() : heldWire(clientId);
+  }
+
+  /**
+   * As {@link #wire}, but the array this store holds itself (read from the directory when not
+   * held): one array per client however many of its queries a batch accepts; never modified
+   * (an upload replaces the array, it does not write into it).
+   */
+  byte[] heldWire(String clientId) {
     byte[] w = wires.get(EvaluationKeys.checkClientId(clientId));
     if (w != null) {
-      return w.clone();
+      return w;
     }
     if (dir != null && Files.exists(dir.resolve(clientId + ".evk"))) {
       return Wire.readFile(dir.resolve(clientId + ".evk"), Wire.maxEvaluationKeysBytes(cp),

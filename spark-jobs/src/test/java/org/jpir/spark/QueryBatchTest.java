@@ -3,6 +3,7 @@ package org.jpir.spark;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +47,8 @@ class QueryBatchTest {
     QueryBatch b = QueryBatch.of(qs);
     assertEquals(4, b.size());
     assertEquals(2, b.keyCount(), "alice's keys travel once for her two queries");
+    assertSame(qs.get(0).keys(), qs.get(2).keys(), "the driver holds alice's keys once, not a"
+        + " copy per query");
     assertEquals(2, b.expansionIds().length);
     assertArrayEquals(aliceWire, b.query(0), "the bytes as received");
     assertNull(b.keys(1), "classic queries carry no keys");
