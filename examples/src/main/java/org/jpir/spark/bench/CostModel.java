@@ -148,15 +148,17 @@ public final class CostModel {
 
     /** Phase-1 raw bytes/s per core at batch b (linear between 1 and 4, flat above). */
     double phase1(int b, boolean compact) {
-      double r1 = compact ? compactPhase1B1 : phase1B1;
-      double r4 = compact ? compactPhase1B4 : phase1B4;
-      return b >= 4 ? r4 : r1 + (r4 - r1) * (b - 1) / 3.0;
+      return atBatch(compact ? compactPhase1B1 : phase1B1, compact ? compactPhase1B4 : phase1B4,
+          b);
     }
 
     /** Seconds a phase-1 pass costs beyond its columns at batch b (as {@link #phase1}). */
     double pass(int b, boolean compact) {
-      double r1 = compact ? compactPassB1 : passB1;
-      double r4 = compact ? compactPassB4 : passB4;
+      return atBatch(compact ? compactPassB1 : passB1, compact ? compactPassB4 : passB4, b);
+    }
+
+    /** Measured at batch 1 ({@code r1}) and 4 ({@code r4}): at batch b, linear, flat above 4. */
+    private static double atBatch(double r1, double r4, int b) {
       return b >= 4 ? r4 : r1 + (r4 - r1) * (b - 1) / 3.0;
     }
 
@@ -395,10 +397,15 @@ public final class CostModel {
     }
     List<double[]> per = sc.parallelize(ids, tasks).map(new RatesFn(rows, width, classic,
         compactToo)).collect();
-    double[] out = new double[per.get(0).length];
+    return columnMedians(per);
+  }
+
+  /** The median of each field over {@code rows} (all of one length, at least one). */
+  static double[] columnMedians(List<double[]> rows) {
+    double[] out = new double[rows.get(0).length];
     for (int j = 0; j < out.length; j++) {
       int jj = j;
-      out[j] = SparkOverheadBench.median(per.stream().mapToDouble(r -> r[jj]).toArray());
+      out[j] = SparkOverheadBench.median(rows.stream().mapToDouble(r -> r[jj]).toArray());
     }
     return out;
   }
@@ -561,12 +568,7 @@ public final class CostModel {
             k + 1, batches, secs[k], m.describe());
       }
       double steady = SparkOverheadBench.median(Arrays.copyOfRange(secs, 1, batches));
-      double[] c = new double[comps.get(0).length];
-      for (int j = 0; j < c.length; j++) {
-        int jj = j;
-        c[j] = SparkOverheadBench.median(comps.subList(1, batches).stream()
-            .mapToDouble(x -> x[jj]).toArray());
-      }
+      double[] c = columnMedians(comps.subList(1, batches));
       List<String> row = new ArrayList<>(List.of(master, "" + executors, "" + cores,
           "" + Runtime.getRuntime().availableProcessors(), "" + mib, "" + g.rows(),
           "" + g.cols(), "" + parts, kind, "" + batch, "" + batches, fmt(steady), fmt(oh[0]),
