@@ -46,7 +46,22 @@ public final class PirJob implements Callable<Integer> {
       System.err.println("pir: " + e.getMessage());
       code = 2;
     }
+    if (inYarnApplicationMaster()) {
+      // YARN's application master reports success when main returns and a failure with the
+      // exception's message when it throws; System.exit would read as "exited early"
+      if (code == 0) {
+        return;
+      }
+      throw new IllegalStateException("pir: the job ended with exit code " + code
+          + " (its reason is in the driver's log above)");
+    }
     System.exit(code);
+  }
+
+  /** True when this JVM is the driver of a YARN cluster-mode application (its AM container). */
+  static boolean inYarnApplicationMaster() {
+    return System.getenv("CONTAINER_ID") != null
+        && "cluster".equals(System.getProperty("spark.submit.deployMode"));
   }
 
   /**
