@@ -844,6 +844,7 @@ public final class CostModel {
         + " measured / predicted | measured components | load |\n"
         + "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---|---:|\n");
     List<Double> errs = new ArrayList<>();
+    Map<String, List<double[]>> checked = new LinkedHashMap<>();
     for (String l : lines.subList(1, lines.size())) {
       String[] f = l.split("\t");
       java.util.function.Function<String, String> s = name -> f[col.get(name)];
@@ -859,6 +860,8 @@ public final class CostModel {
       double meas = d.applyAsDouble("seconds");
       double err = pr.seconds() / meas - 1;
       errs.add(Math.abs(err));
+      checked.computeIfAbsent(master.replaceAll("\\[.*", "") + " " + c.kind(),
+          x -> new ArrayList<>()).add(new double[] {meas, pr.seconds()});
       md.append(String.format(Locale.ROOT, "| `%s` | %d x %d | %s | %d x %d | %d (model %d) |"
           + " %s | %d | %.3f | %.3f | %+.0f%% | %s %.0f%% | %.0f / %.0f | task run %.0f ms,"
           + " sched. %.0f ms,"
@@ -873,6 +876,9 @@ public final class CostModel {
     md.append(String.format(Locale.ROOT, "%nMedian absolute error over %d points: %.0f%%.%n",
         errs.size(), 100 * SparkOverheadBench.median(errs.stream().mapToDouble(x -> x)
             .toArray())));
+    Path checkPng = out.resolveSibling("costmodel/check.png");
+    CostModelCharts.check(arrays(checked), checkPng);
+    md.append("\n![predicted against measured](costmodel/check.png)\n");
     md.append("\nPredicted terms of each point (seconds):\n\n| point | ");
     List<String> names = new ArrayList<>(predict(new Config(1, 1, 1, 1 << 26, 0, "classic", 1,
         true, 0, 0, 0), r).terms().keySet());
@@ -896,7 +902,9 @@ public final class CostModel {
       }
       md.append(" |\n");
     }
-    grid(md, r, lines, col);
+    Map<String, List<double[]>> gridLines = grid(md, r, lines, col);
+    CostModelCharts.grid(arrays(gridLines), out.resolveSibling("costmodel/grid.png"));
+    md.append("\n![predicted queries/s](costmodel/grid.png)\n");
     if (!commands.isEmpty()) {
       md.append("\n## Commands\n\n```\n").append(commands.replace("\\n", "\n")).append("\n```\n");
     }
@@ -922,8 +930,19 @@ public final class CostModel {
         v[12], v[13], v[14], v[15], v[16], v[17], v[18]);
   }
 
-  /** The prediction grid: 10..1000 executors of 4 cores and 64 GiB, 10 GiB..10 TiB, batch 4. */
-  static void grid(StringBuilder md, Rates r, List<String> lines, Map<String, Integer> col) {
+  private static Map<String, double[][]> arrays(Map<String, List<double[]>> m) {
+    Map<String, double[][]> a = new LinkedHashMap<>();
+    m.forEach((k, v) -> a.put(k, v.toArray(new double[0][])));
+    return a;
+  }
+
+  /**
+   * The prediction grid: 10..1000 executors of 4 cores and 64 GiB, 10 GiB..10 TiB, batch 4;
+   * returns the feasible cells' (executors, queries/s) per database size and kind.
+   */
+  static Map<String, List<double[]>> grid(StringBuilder md, Rates r, List<String> lines,
+      Map<String, Integer> col) {
+    Map<String, List<double[]>> plotted = new LinkedHashMap<>();
     // per-job and per-task overheads: the largest measured on a multi-executor master
     double job = 0;
     double task = 0;
@@ -965,9 +984,18 @@ public final class CostModel {
         Prediction c = predict(new Config(e, cores, e * cores, db, 0, "compact", batch, false,
             job, task, heap), r);
         md.append(' ').append(cell(a, batch)).append(" / ").append(cell(c, batch)).append(" |");
+        String size = db >= 1L << 40 ? (db >> 40) + " TiB" : (db >> 30) + " GiB";
+        for (Prediction p : new Prediction[] {a, c}) {
+          List<double[]> pts = plotted.computeIfAbsent(size + (p == a ? " classic" : " compact"),
+              x -> new ArrayList<>());
+          if (p.memory() == null) {
+            pts.add(new double[] {e, batch / p.seconds()});
+          }
+        }
       }
       md.append('\n');
     }
+    return plotted;
   }
 
   private static String cell(Prediction p, int batch) {
