@@ -12,8 +12,8 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
 
 /**
- * A real Hadoop cluster in one JVM for {@code deploy/yarn-test.sh}: HDFS (a NameNode and a
- * DataNode) and YARN (a ResourceManager and one NodeManager that launches containers as local
+ * A real Hadoop cluster in one JVM for {@code deploy/yarn-test.sh}: HDFS ({@link MiniHdfs}: a
+ * NameNode and a DataNode) and YARN (a ResourceManager and one NodeManager that launches containers as local
  * processes), with the client configuration written to {@code DIR/conf} for spark-submit's
  * {@code HADOOP_CONF_DIR}.
  *
@@ -67,13 +67,7 @@ public final class MiniYarn {
     Files.createDirectories(dir.resolve("conf"));
     Files.deleteIfExists(dir.resolve("ready"));
     Files.deleteIfExists(dir.resolve("stop"));
-    Configuration hconf = new Configuration();
-    hconf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("hdfs").toString());
-    hconf.setInt("dfs.namenode.file.close.num-committed-allowed", 1);
-    hconf.setLong("dfs.heartbeat.interval", 1);
-    MiniDFSCluster hdfs = new MiniDFSCluster.Builder(hconf).numDataNodes(1).format(true)
-        .build();
-    hdfs.waitActive();
+    MiniDFSCluster hdfs = MiniHdfs.start(dir);
     String fsUri = hdfs.getFileSystem().getUri().toString();
 
     YarnConfiguration yconf = new YarnConfiguration();
@@ -94,8 +88,7 @@ public final class MiniYarn {
     yconf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
     yconf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
     yconf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 100.0f);
-    yconf.set(YarnConfiguration.NM_LOCAL_DIRS, dir.resolve("nm-local").toString());
-    yconf.set(YarnConfiguration.NM_LOG_DIRS, dir.resolve("nm-logs").toString());
+    // local and log directories: MiniYARNCluster puts them under ./target/<name> of its cwd
     MiniYARNCluster yarn = new MiniYARNCluster("jpir-yarn", 1, 1, 1);
     yarn.init(yconf);
     yarn.start();

@@ -876,8 +876,7 @@ public final class CostModel {
     md.append(String.format(Locale.ROOT, "%nMedian absolute error over %d points: %.0f%%.%n",
         errs.size(), 100 * SparkOverheadBench.median(errs.stream().mapToDouble(x -> x)
             .toArray())));
-    Path checkPng = out.resolveSibling("costmodel/check.png");
-    CostModelCharts.check(arrays(checked), checkPng);
+    CostModelCharts.check(arrays(checked), out.resolveSibling("costmodel/check.png"));
     md.append("\n![predicted against measured](costmodel/check.png)\n");
     md.append("\nPredicted terms of each point (seconds):\n\n| point | ");
     List<String> names = new ArrayList<>(predict(new Config(1, 1, 1, 1 << 26, 0, "classic", 1,

@@ -25,54 +25,54 @@ final class CostModelCharts {
   /** Points (measured s, predicted s) per series name, plus the diagonal predicted = measured. */
   static void check(Map<String, double[][]> points, Path file) throws IOException {
     XYSeriesCollection data = new XYSeriesCollection();
-    double lo = Double.POSITIVE_INFINITY;
-    double hi = 0;
-    for (Map.Entry<String, double[][]> e : points.entrySet()) {
-      XYSeries s = new XYSeries(e.getKey(), false, true);
-      for (double[] p : e.getValue()) {
-        s.add(p[0], p[1]);
-        lo = Math.min(lo, Math.min(p[0], p[1]));
-        hi = Math.max(hi, Math.max(p[0], p[1]));
-      }
-      data.addSeries(s);
-    }
+    double[] box = series(points, false, data);
+    double lo = Math.min(box[0], box[2]) / 1.3;
+    double hi = Math.max(box[1], box[3]) * 1.3;
     XYSeries diag = new XYSeries("predicted = measured", true, true);
-    diag.add(lo / 1.3, lo / 1.3);
-    diag.add(hi * 1.3, hi * 1.3);
+    diag.add(lo, lo);
+    diag.add(hi, hi);
     data.addSeries(diag);
     XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(false, true);
     r.setSeriesLinesVisible(data.getSeriesCount() - 1, true);
     r.setSeriesShapesVisible(data.getSeriesCount() - 1, false);
     r.setSeriesPaint(data.getSeriesCount() - 1, Color.GRAY);
     write("Cost model: predicted against measured seconds per batch",
-        axis("measured s per batch", lo / 1.3, hi * 1.3),
-        axis("predicted s per batch", lo / 1.3, hi * 1.3), data, r, file);
+        axis("measured s per batch", lo, hi), axis("predicted s per batch", lo, hi), data, r,
+        file);
   }
 
   /** Lines of (executors, queries/s) per series name; cells the memory plan refuses are absent. */
   static void grid(Map<String, double[][]> lines, Path file) throws IOException {
     XYSeriesCollection data = new XYSeriesCollection();
-    double xlo = Double.POSITIVE_INFINITY;
-    double xhi = 0;
-    double ylo = Double.POSITIVE_INFINITY;
-    double yhi = 0;
-    for (Map.Entry<String, double[][]> e : lines.entrySet()) {
+    double[] box = series(lines, true, data);
+    write("Cost model: predicted queries/s (batches of 4; memory-refused cells left out)",
+        axis("executors", box[0] / 1.2, box[1] * 1.2),
+        axis("queries/s", box[2] / 1.3, box[3] * 1.3), data,
+        new XYLineAndShapeRenderer(true, true), file);
+  }
+
+  /**
+   * Adds one series per non-empty entry of {@code points} to {@code data} (sorted by x when
+   * {@code sorted}); returns {xmin, xmax, ymin, ymax} over all points.
+   */
+  private static double[] series(Map<String, double[][]> points, boolean sorted,
+      XYSeriesCollection data) {
+    double[] box = {Double.POSITIVE_INFINITY, 0, Double.POSITIVE_INFINITY, 0};
+    for (Map.Entry<String, double[][]> e : points.entrySet()) {
       if (e.getValue().length == 0) {
         continue;
       }
-      XYSeries s = new XYSeries(e.getKey(), true, true);
+      XYSeries s = new XYSeries(e.getKey(), sorted, true);
       for (double[] p : e.getValue()) {
         s.add(p[0], p[1]);
-        xlo = Math.min(xlo, p[0]);
-        xhi = Math.max(xhi, p[0]);
-        ylo = Math.min(ylo, p[1]);
-        yhi = Math.max(yhi, p[1]);
+        box[0] = Math.min(box[0], p[0]);
+        box[1] = Math.max(box[1], p[0]);
+        box[2] = Math.min(box[2], p[1]);
+        box[3] = Math.max(box[3], p[1]);
       }
       data.addSeries(s);
     }
-    write("Cost model: predicted queries/s (batches of 4; memory-refused cells left out)",
-        axis("executors", xlo / 1.2, xhi * 1.2), axis("queries/s", ylo / 1.3, yhi * 1.3), data,
-        new XYLineAndShapeRenderer(true, true), file);
+    return box;
   }
 
   private static LogAxis axis(String label, double lo, double hi) {
