@@ -415,6 +415,19 @@ public final class Vmp {
   static final boolean IN_PLACE = Boolean.getBoolean("jpir.vmp.inPlace");
 
   /**
+   * Whether the pass reads each tile's data once ahead of the kernels ({@link
+   * VmpKernel#readAhead}; {@code -Djpir.vmp.readAhead=false} turns it off). The JVM has no
+   * prefetch instruction, and the hardware prefetchers did not run ahead of the kernels here:
+   * the database stream cost its whole standalone time on top of the arithmetic (AMD EPYC Zen 5,
+   * 4096:1024:12:32, 75 of 190 ms), and a tight read of it beforehand runs at the core's
+   * streaming rate (about twice the rate the kernels pull it at).
+   */
+  static final boolean READ_AHEAD = !"false".equals(System.getProperty("jpir.vmp.readAhead"));
+
+  /** Published sums of the read-ahead, so the JIT keeps its loads. */
+  private static volatile double readAheadSink;
+
+  /**
    * {@link Tiling} for a block from the cache sizes of {@code cpu}, for {@code queries} PMATs of
    * {@code ncols} columns: a panel ({@code 64 B x block.columns()} per row) takes half the L1d;
    * the packed tiles of all queries ({@code 64 B x ncols x queries} per row) a quarter of the
@@ -431,7 +444,7 @@ public final class Vmp {
     String why = "panel rows = L1d " + (cpu.l1dBytes() >> 10) + " KiB / 2 / (64 B x "
         + block.columns() + " columns); tile rows = L2 " + (cpu.l2Bytes() >> 10)
         + " KiB / 4 / (64 B x " + ncols + " columns x " + queries + " queries); "
-        + GROUP_STREAMS + " prefetch streams";
+        + GROUP_STREAMS + " prefetch streams" + (READ_AHEAD ? "; tiles read ahead" : "");
     Integer fp = Integer.getInteger(PANEL_ROWS_PROPERTY);
     Integer fr = Integer.getInteger(TILE_ROWS_PROPERTY);
     Integer fc = Integer.getInteger(GROUP_COLUMNS_PROPERTY);
@@ -490,10 +503,16 @@ public final class Vmp {
     // place (every panel is three whole column pairs, row stride 16) and skip the pack pass
     final boolean inPlace = IN_PLACE && blk.bits() == 512 && ncols % nr == 0;
     final int[] offs = new int[nr];
+    double ahead = 0;
     for (int b = 0; b < blocks; b++) {
       Arrays.fill(tmp, 0, stLen, 0.0);
       for (int t0 = 0; t0 < rows; t0 += tile) {
         final int tr = Math.min(tile, rows - t0);
+        if (READ_AHEAD) {
+          for (int q = 0; q < nq; q++) {
+            ahead += readAheadTile(queries[q], b, t0, tr);
+          }
+        }
         if (!inPlace) {
           for (int q = 0; q < nq; q++) {
             k.packPanels(queries[q].data(), nrows, ncols, b, t0, tr, nr, tmp,
@@ -502,6 +521,12 @@ public final class Vmp {
         }
         for (int c0 = 0; c0 < nc; c0 += cg) {
           final int c1 = Math.min(nc, c0 + cg);
+          if (READ_AHEAD) {
+            final int seg = b * 8 * pvRows + 8 * t0;
+            for (int c = c0; c < c1; c++) {
+              ahead += k.readAhead(cols[c].data(), seg, 8 * tr);
+            }
+          }
           for (int p0 = 0; p0 < tr; p0 += panel) {
             final int pr = Math.min(panel, tr - p0);
             final int uOff = b * 8 * pvRows + 8 * (t0 + p0);
@@ -559,5 +584,19 @@ public final class Vmp {
         }
       }
     }
+    readAheadSink = ahead;
+  }
+
+  /** {@link VmpKernel#readAhead} of rows [t0, t0+tr) of block b of every column of pmat. */
+  private double readAheadTile(Pmat pmat, int b, int t0, int tr) {
+    final int nrows = pmat.nrows();
+    final int ncols = pmat.ncols();
+    double sum = 0;
+    for (int c = 0; c < ncols; c += 2) {
+      // a column pair's rows are one run of 16 doubles per row; an odd last column, of 8
+      final int w = c + 1 < ncols ? 16 : 8;
+      sum += k.readAhead(pmat.data(), Pmat.offset(pmat.n(), nrows, ncols, b, t0, c), w * tr);
+    }
+    return sum;
   }
 }

@@ -194,6 +194,16 @@ interface VmpKernel {
   }
 
   /**
+   * Reads {@code a[off .. off+len)} once, as fast as the core can stream it, and returns a value
+   * computed from it (callers publish it so the reads cannot be dropped): the multi-column pass
+   * calls it just before a tile works on those doubles, so that they come from L2 rather than
+   * from DRAM line by line inside the kernel. The reference reads nothing and returns 0.
+   */
+  default double readAhead(double[] a, int off, int len) {
+    return 0;
+  }
+
+  /**
    * Packs rows [r0, r0+rows) of block b of a PMAT (N, nrows, ncols; data at v) into panels of
    * {@code width} columns: the panel of columns [j0, j0 + g) (j0 a multiple of width, g =
    * min(width, ncols - j0)) starts at {@code dstOff + 8*rows*j0}, and row i, column c of it is

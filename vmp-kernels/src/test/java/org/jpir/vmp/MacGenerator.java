@@ -19,9 +19,10 @@ import java.util.Map;
  * bitwise the reference's.
  *
  * <ul>
- *   <li>L = 8 (512 bits): {@code x = u_q[row]} duplicated into {@code [re|re]}, {@code [im|im]}
- *       (two constant rearranges), times the matrix block {@code [vre|vim]} as loaded: two
- *       accumulators {@code [rr|ri]}, {@code [ir|ii]} per (q, j).
+ *   <li>L = 8 (512 bits): {@code x = u_q[row] = [re|im]} and its halves swapped, {@code [im|re]}
+ *       (one constant rearrange per vector row), times the matrix block {@code [vre|vim]} as
+ *       loaded: two accumulators {@code [rr|ii]}, {@code [ir|ri]} per (q, j), blended from and
+ *       back into the state halves {@code [rr|ri]}, {@code [ir|ii]} once per call.
  *   <li>L = 4 or 2: {@code x_{a,p} = u_q[row + 4a + L*p]} (a = re, im; p = lane part), {@code
  *       y_{b,p} = v[col + 4b + L*p]}: accumulator (q, j, a, b, p) at state quarter {@code 8a + 4b}
  *       plus {@code L*p}.
@@ -67,6 +68,7 @@ public final class MacGenerator {
     b.append("package org.jpir.vmp;\n\n");
     b.append("import jdk.incubator.vector.DoubleVector;\n");
     if (lanes == 8) {
+      b.append("import jdk.incubator.vector.VectorMask;\n");
       b.append("import jdk.incubator.vector.VectorShuffle;\n");
     }
     b.append("import jdk.incubator.vector.VectorSpecies;\n\n");
@@ -81,10 +83,11 @@ public final class MacGenerator {
     b.append("  private static final VectorSpecies<Double> S = DoubleVector.SPECIES_")
         .append(64 * lanes).append(";\n");
     if (lanes == 8) {
-      b.append("  private static final VectorShuffle<Double> LO =\n"
-          + "      VectorShuffle.fromValues(S, 0, 1, 2, 3, 0, 1, 2, 3);\n");
-      b.append("  private static final VectorShuffle<Double> HI =\n"
-          + "      VectorShuffle.fromValues(S, 4, 5, 6, 7, 4, 5, 6, 7);\n");
+      b.append("  private static final VectorShuffle<Double> SWAP =\n"
+          + "      VectorShuffle.fromValues(S, 4, 5, 6, 7, 0, 1, 2, 3);\n");
+      b.append("  private static final VectorMask<Double> HI =\n"
+          + "      VectorMask.fromValues(S, false, false, false, false, true, true, true, true);"
+          + "\n");
     }
     b.append("\n  private ").append(name).append("() {}\n");
     for (Shape s : shapes) {
@@ -99,8 +102,8 @@ public final class MacGenerator {
   private static List<String[]> accumulators(Shape s, int q, int j) {
     List<String[]> out = new ArrayList<>();
     if (s.lanes() == 8) {
-      out.add(new String[] {"a" + q + j + "r", String.valueOf(16 * j)});
-      out.add(new String[] {"a" + q + j + "i", String.valueOf(16 * j + 8)});
+      out.add(new String[] {"a" + q + j + "a", String.valueOf(16 * j)});
+      out.add(new String[] {"a" + q + j + "b", String.valueOf(16 * j + 8)});
       return out;
     }
     for (int a = 0; a < 2; a++) {
@@ -140,7 +143,23 @@ public final class MacGenerator {
     }
     for (int q = 0; q < v; q++) {
       for (int j = 0; j < c; j++) {
-        for (String[] a : accumulators(s, q, j)) {
+        List<String[]> as = accumulators(s, q, j);
+        if (s.lanes() == 8) {
+          // [rr|ri], [ir|ii] in the state; [rr|ii], [ir|ri] in the registers
+          String sq = "s" + q + " + ";
+          String p = "p" + q + j;
+          String r = "q" + q + j;
+          b.append("    final DoubleVector ").append(p).append(" = DoubleVector.fromArray(S, st, ")
+              .append(sq).append(as.get(0)[1]).append(");\n");
+          b.append("    final DoubleVector ").append(r).append(" = DoubleVector.fromArray(S, st, ")
+              .append(sq).append(as.get(1)[1]).append(");\n");
+          b.append("    DoubleVector ").append(as.get(0)[0]).append(" = ").append(p)
+              .append(".blend(").append(r).append(", HI);\n");
+          b.append("    DoubleVector ").append(as.get(1)[0]).append(" = ").append(r)
+              .append(".blend(").append(p).append(", HI);\n");
+          continue;
+        }
+        for (String[] a : as) {
           b.append("    DoubleVector ").append(a[0]).append(" = DoubleVector.fromArray(S, st, s")
               .append(q).append(" + ").append(a[1]).append(");\n");
         }
@@ -152,11 +171,11 @@ public final class MacGenerator {
         : "      final int vr = vOff + " + 8 * c + " * r;\n");
     String[] half = {"r", "i"};
     if (s.lanes() == 8) {
-      b.append("      DoubleVector x;\n");
       for (int q = 0; q < v; q++) {
-        b.append("      x = DoubleVector.fromArray(S, u").append(q).append(", uo);\n");
-        b.append("      final DoubleVector x").append(q).append("r = x.rearrange(LO);\n");
-        b.append("      final DoubleVector x").append(q).append("i = x.rearrange(HI);\n");
+        b.append("      final DoubleVector x").append(q).append("a = DoubleVector.fromArray(S, u")
+            .append(q).append(", uo);\n");
+        b.append("      final DoubleVector x").append(q).append("b = x").append(q)
+            .append("a.rearrange(SWAP);\n");
       }
     } else {
       for (int q = 0; q < v; q++) {
@@ -176,9 +195,9 @@ public final class MacGenerator {
       if (s.lanes() == 8) {
         b.append("      y = DoubleVector.fromArray(S, v, ").append(column(s, j, 0)).append(");\n");
         for (int q = 0; q < v; q++) {
-          for (int a = 0; a < 2; a++) {
-            String n = "a" + q + j + half[a];
-            b.append("      ").append(n).append(" = x").append(q).append(half[a])
+          for (String a : new String[] {"a", "b"}) {
+            String n = "a" + q + j + a;
+            b.append("      ").append(n).append(" = x").append(q).append(a)
                 .append(".fma(y, ").append(n).append(");\n");
           }
         }
@@ -203,7 +222,17 @@ public final class MacGenerator {
     b.append("    }\n");
     for (int q = 0; q < v; q++) {
       for (int j = 0; j < c; j++) {
-        for (String[] a : accumulators(s, q, j)) {
+        List<String[]> as = accumulators(s, q, j);
+        if (s.lanes() == 8) {
+          String x = as.get(0)[0];
+          String y = as.get(1)[0];
+          b.append("    ").append(x).append(".blend(").append(y).append(", HI).intoArray(st, s")
+              .append(q).append(" + ").append(as.get(0)[1]).append(");\n");
+          b.append("    ").append(y).append(".blend(").append(x).append(", HI).intoArray(st, s")
+              .append(q).append(" + ").append(as.get(1)[1]).append(");\n");
+          continue;
+        }
+        for (String[] a : as) {
           b.append("    ").append(a[0]).append(".intoArray(st, s").append(q).append(" + ")
               .append(a[1]).append(");\n");
         }

@@ -431,6 +431,30 @@ class VmpContractTest {
     }
   }
 
+  /**
+   * readAhead stays inside [off, off+len) for every length and alignment up to the array's end
+   * (an index past the array would throw), and its value comes from the range alone: ones
+   * inside, 1e6 outside, so the sum of any double read outside shows (0 for the reference).
+   */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void readAheadReadsOnlyItsRange(String kernel) {
+    VmpKernel k = KernelProvider.vmpKernel(kernel);
+    double[] a = new double[200];
+    for (int off = 0; off <= 40; off++) {
+      for (int len = 0; off + len <= a.length; len += 8) {
+        java.util.Arrays.fill(a, 1e6);
+        java.util.Arrays.fill(a, off, off + len, 1.0);
+        double got = k.readAhead(a, off, len);
+        assertTrue(got >= 0 && got <= len, kernel + " readAhead(" + off + ", " + len + ") = "
+            + got);
+        if (len == 0) {
+          assertEquals(0.0, got, kernel + " read outside an empty range");
+        }
+      }
+    }
+  }
+
   /** Every (vectors, columns) tile of every kernel against ref mac1 on the same panel, bitwise. */
   @ParameterizedTest
   @MethodSource("kernels")
