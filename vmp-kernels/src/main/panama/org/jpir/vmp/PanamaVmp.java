@@ -352,33 +352,12 @@ final class PanamaVmp implements VmpKernel {
         .intoArray(dst, re + half);
   }
 
+  /**
+   * Four independent sums of 256-bit vectors (so the loads overlap; wider loads gain nothing on
+   * a loop bound by memory), then one double per remaining 8.
+   */
   @Override
   public double readAhead(double[] a, int off, int len) {
-    return wide ? readAhead512(a, off, len) : readAhead256(a, off, len);
-  }
-
-  // VmpKernel#readAhead: four independent sums of whole vectors (so the loads overlap), then
-  // one double per remaining 8; one method per species, as the Vector API compiles only
-  // constant species to vector instructions
-
-  static double readAhead512(double[] a, int off, int len) {
-    final VectorSpecies<Double> s = DoubleVector.SPECIES_512;
-    final int end = off + len;
-    DoubleVector s0 = DoubleVector.zero(s);
-    DoubleVector s1 = s0;
-    DoubleVector s2 = s0;
-    DoubleVector s3 = s0;
-    int i = off;
-    for (; i + 32 <= end; i += 32) {
-      s0 = s0.add(DoubleVector.fromArray(s, a, i));
-      s1 = s1.add(DoubleVector.fromArray(s, a, i + 8));
-      s2 = s2.add(DoubleVector.fromArray(s, a, i + 16));
-      s3 = s3.add(DoubleVector.fromArray(s, a, i + 24));
-    }
-    return s0.add(s1).add(s2).add(s3).lane(0) + readAheadTail(a, i, end);
-  }
-
-  static double readAhead256(double[] a, int off, int len) {
     final int end = off + len;
     DoubleVector s0 = DoubleVector.zero(S4);
     DoubleVector s1 = s0;
@@ -391,11 +370,7 @@ final class PanamaVmp implements VmpKernel {
       s2 = s2.add(DoubleVector.fromArray(S4, a, i + 8));
       s3 = s3.add(DoubleVector.fromArray(S4, a, i + 12));
     }
-    return s0.add(s1).add(s2).add(s3).lane(0) + readAheadTail(a, i, end);
-  }
-
-  static double readAheadTail(double[] a, int i, int end) {
-    double t = 0;
+    double t = s0.add(s1).add(s2).add(s3).lane(0);
     for (; i < end; i += 8) {
       t += a[i];
     }
