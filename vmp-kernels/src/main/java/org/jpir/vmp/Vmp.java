@@ -521,15 +521,16 @@ public final class Vmp {
         }
         for (int c0 = 0; c0 < nc; c0 += cg) {
           final int c1 = Math.min(nc, c0 + cg);
+          // the tile's rows of block b in every database column (PVEC layout)
+          final int seg = b * 8 * pvRows + 8 * t0;
           if (READ_AHEAD) {
-            final int seg = b * 8 * pvRows + 8 * t0;
             for (int c = c0; c < c1; c++) {
               ahead += k.readAhead(cols[c].data(), seg, 8 * tr);
             }
           }
           for (int p0 = 0; p0 < tr; p0 += panel) {
             final int pr = Math.min(panel, tr - p0);
-            final int uOff = b * 8 * pvRows + 8 * (t0 + p0);
+            final int uOff = seg + 8 * p0;
             for (int q = 0; q < nq; q++) {
               final int tOff = stLen + q * packLen;
               final int st = stStride * q * nc;
@@ -593,9 +594,9 @@ public final class Vmp {
     final int ncols = pmat.ncols();
     double sum = 0;
     for (int c = 0; c < ncols; c += 2) {
-      // a column pair's rows are one run of 16 doubles per row; an odd last column, of 8
-      final int w = c + 1 < ncols ? 16 : 8;
-      sum += k.readAhead(pmat.data(), Pmat.offset(pmat.n(), nrows, ncols, b, t0, c), w * tr);
+      // a column pair's rows are one run (row stride 16); an odd last column's, stride 8
+      sum += k.readAhead(pmat.data(), Pmat.offset(pmat.n(), nrows, ncols, b, t0, c),
+          Pmat.rowStride(ncols, c) * tr);
     }
     return sum;
   }
