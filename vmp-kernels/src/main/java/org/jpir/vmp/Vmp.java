@@ -503,6 +503,10 @@ public final class Vmp {
     // place (every panel is three whole column pairs, row stride 16) and skip the pack pass
     final boolean inPlace = IN_PLACE && blk.bits() == 512 && ncols % nr == 0;
     final int[] offs = new int[nr];
+    // the runs one readAhead call streams together (a group's columns, or a PMAT tile's pairs)
+    final int maxRuns = Math.max(cg, (ncols + 1) / 2);
+    final double[][] runs = new double[maxRuns][];
+    final int[] runOffs = new int[maxRuns];
     double ahead = 0;
     for (int b = 0; b < blocks; b++) {
       Arrays.fill(tmp, 0, stLen, 0.0);
@@ -510,7 +514,7 @@ public final class Vmp {
         final int tr = Math.min(tile, rows - t0);
         if (READ_AHEAD) {
           for (int q = 0; q < nq; q++) {
-            ahead += readAheadTile(queries[q], b, t0, tr);
+            ahead += readAheadTile(queries[q], b, t0, tr, runs, runOffs);
           }
         }
         if (!inPlace) {
@@ -525,8 +529,10 @@ public final class Vmp {
           final int seg = b * 8 * pvRows + 8 * t0;
           if (READ_AHEAD) {
             for (int c = c0; c < c1; c++) {
-              ahead += k.readAhead(cols[c].data(), seg, 8 * tr);
+              runs[c - c0] = cols[c].data();
+              runOffs[c - c0] = seg;
             }
+            ahead += k.readAhead(runs, runOffs, c1 - c0, 8 * tr);
           }
           for (int p0 = 0; p0 < tr; p0 += panel) {
             final int pr = Math.min(panel, tr - p0);
@@ -588,15 +594,24 @@ public final class Vmp {
     readAheadSink = ahead;
   }
 
-  /** {@link VmpKernel#readAhead} of rows [t0, t0+tr) of block b of every column of pmat. */
-  private double readAheadTile(Pmat pmat, int b, int t0, int tr) {
+  /**
+   * {@link VmpKernel#readAhead} of rows [t0, t0+tr) of block b of every column of pmat (runs and
+   * offs: scratch of at least ceil(ncols/2) entries).
+   */
+  private double readAheadTile(Pmat pmat, int b, int t0, int tr, double[][] runs, int[] offs) {
     final int nrows = pmat.nrows();
     final int ncols = pmat.ncols();
-    double sum = 0;
-    for (int c = 0; c < ncols; c += 2) {
-      // a column pair's rows are one run (row stride 16); an odd last column's, stride 8
-      sum += k.readAhead(pmat.data(), Pmat.offset(pmat.n(), nrows, ncols, b, t0, c),
-          Pmat.rowStride(ncols, c) * tr);
+    // a column pair's rows are one run (row stride 16); an odd last column's, stride 8
+    final int pairs = ncols / 2;
+    for (int p = 0; p < pairs; p++) {
+      runs[p] = pmat.data();
+      offs[p] = Pmat.offset(pmat.n(), nrows, ncols, b, t0, 2 * p);
+    }
+    double sum = k.readAhead(runs, offs, pairs, Pmat.rowStride(ncols, 0) * tr);
+    if (ncols % 2 == 1) {
+      runs[0] = pmat.data();
+      offs[0] = Pmat.offset(pmat.n(), nrows, ncols, b, t0, ncols - 1);
+      sum += k.readAhead(runs, offs, 1, Pmat.rowStride(ncols, ncols - 1) * tr);
     }
     return sum;
   }

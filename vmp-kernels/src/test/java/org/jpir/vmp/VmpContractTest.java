@@ -432,24 +432,36 @@ class VmpContractTest {
   }
 
   /**
-   * readAhead stays inside [off, off+len) for every length and alignment up to the array's end
-   * (an index past the array would throw), and its value comes from the range alone: ones
+   * readAhead stays inside its runs for every run count, length and alignment up to the arrays'
+   * ends (an index past an array would throw), and its value comes from the runs alone: ones
    * inside, 1e6 outside, so the sum of any double read outside shows (0 for the reference).
    */
   @ParameterizedTest
   @MethodSource("kernels")
-  void readAheadReadsOnlyItsRange(String kernel) {
+  void readAheadReadsOnlyItsRuns(String kernel) {
     VmpKernel k = KernelProvider.vmpKernel(kernel);
-    double[] a = new double[200];
-    for (int off = 0; off <= 40; off++) {
-      for (int len = 0; off + len <= a.length; len += 8) {
-        java.util.Arrays.fill(a, 1e6);
-        java.util.Arrays.fill(a, off, off + len, 1.0);
-        double got = k.readAhead(a, off, len);
-        assertTrue(got >= 0 && got <= len, kernel + " readAhead(" + off + ", " + len + ") = "
-            + got);
-        if (len == 0) {
-          assertEquals(0.0, got, kernel + " read outside an empty range");
+    double[][] a = new double[7][200];
+    int[] off = new int[7];
+    for (int runs = 0; runs <= 7; runs++) {
+      for (int base = 0; base <= 40; base++) {
+        for (int len = 0; base + 6 + len <= 200; len += 8) {
+          for (int r = 0; r < 7; r++) {
+            java.util.Arrays.fill(a[r], 1e6);
+            // a different alignment per run; the same array twice for runs 5 and 6
+            off[r] = base + r % 5;
+            if (r < runs) {
+              java.util.Arrays.fill(a[r], off[r], off[r] + len, 1.0);
+            }
+          }
+          double[][] arrays = a.clone();
+          arrays[6] = a[5];
+          off[6] = off[5];
+          double got = k.readAhead(arrays, off, runs, len);
+          assertTrue(got >= 0 && got <= (double) runs * len, kernel + " readAhead(" + runs
+              + " runs at " + base + ", " + len + ") = " + got);
+          if (len == 0 || runs == 0) {
+            assertEquals(0.0, got, kernel + " read outside empty runs");
+          }
         }
       }
     }
