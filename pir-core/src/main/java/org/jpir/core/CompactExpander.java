@@ -1,5 +1,6 @@
 package org.jpir.core;
 
+import java.util.Arrays;
 import org.jpir.core.lwe.Ggsw;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
@@ -49,6 +50,8 @@ public final class CompactExpander {
   private final double[] vec;
   private final double[] res;
   private final double[] tmp;
+  private Glwe[] ksScratch;
+  private Glwe[] oddScratch;
   private final java.util.HashMap<Integer, int[]> perms = new java.util.HashMap<>();
 
   /** Time spent and work done since construction. */
@@ -77,6 +80,8 @@ public final class CompactExpander {
     this.aut = new long[2 * limbs * n];
     this.digits = new long[cp.ksLevels() * n];
     this.carry = new long[n];
+    this.ksScratch = new Glwe[0];
+    this.oddScratch = new Glwe[0];
     this.vec = new double[cp.ksLevels() * n];
     this.res = new double[2 * limbs * n];
     this.tmp = new double[Vmp.applyDftToDftTmpLength(n, cp.ksLevels(), 2 * limbs)];
@@ -185,13 +190,19 @@ public final class CompactExpander {
       throw new IllegalArgumentException("cannot expand to depth " + l + " at N=" + n + " with "
           + ksk.length + " automorphism keys");
     }
-    Glwe[] ks = new Glwe[l];
-    Glwe[] odd = new Glwe[l];
-    for (int j = 0; j < l; j++) {
-      ks[j] = new Glwe(n, limbs);
-      odd[j] = new Glwe(n, limbs);
+    if (ksScratch.length < l) {
+      // per-level scratch kept between calls (like aut and digits): fresh GLWEs every call
+      // were fresh pages, each a page fault, while G1 grows eden
+      Glwe[] ks = Arrays.copyOf(ksScratch, l);
+      Glwe[] odd = Arrays.copyOf(oddScratch, l);
+      for (int j = ksScratch.length; j < l; j++) {
+        ks[j] = new Glwe(n, limbs);
+        odd[j] = new Glwe(n, limbs);
+      }
+      ksScratch = ks;
+      oddScratch = odd;
     }
-    tree(c, 0, l, 0, wanted, occupied, ksk, ks, odd, sink, t);
+    tree(c, 0, l, 0, wanted, occupied, ksk, ksScratch, oddScratch, sink, t);
   }
 
   /**
@@ -357,9 +368,12 @@ public final class CompactExpander {
   }
 
   private Sink phase1Sink(CompactParams.Layout layout, Pmat phase1) {
-    int sl = sp.glweLimbs();
+    // one rounded GLWE and one transform per sink, reused row after row: prepareRow copies out
+    // (allocating them per row was half of the expansion's allocation, each page a fresh fault)
+    Glwe rounded = new Glwe(n, sp.glweLimbs());
+    double[] reim = new double[rounded.data().length];
     return (slot, c) -> phase1.prepareRow(layout.phase1Index(slot),
-        sops.transform(kops.round(c, sl)), 0);
+        sops.transformInto(kops.roundInto(c, rounded), reim), 0);
   }
 
   private Sink phase2Sink(CompactParams.Layout layout, Glwe[][] rows,

@@ -1,7 +1,11 @@
 package org.jpir.core;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PreparedGgsw;
@@ -334,6 +338,10 @@ public final class PirServer {
    */
   public List<Glwe> fold(List<Glwe> nodes, int from, int to, PreparedGgsw[] ggsw) {
     List<Glwe> cur = nodes;
+    // nodes this fold made and already consumed hold later levels' outputs (fresh GLWEs are
+    // fresh pages, each a page fault while G1 grows eden); the caller's nodes are never reused
+    ArrayDeque<Glwe> free = new ArrayDeque<>();
+    Set<Glwe> made = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int t = from; t < to; t++) {
       if (t >= ggsw.length) {
         throw new IllegalArgumentException("fold needs the GGSW of bit " + t + " but the query has "
@@ -342,11 +350,19 @@ public final class PirServer {
       List<Glwe> next = new ArrayList<>((cur.size() + 1) / 2);
       for (int j = 0; j < cur.size(); j += 2) {
         if (j + 1 < cur.size()) {
-          Glwe o = new Glwe(p.n(), p.glweLimbs());
+          Glwe o = free.isEmpty() ? new Glwe(p.n(), p.glweLimbs()) : free.pop();
+          made.add(o);
           ops.cmux(ggsw[t], cur.get(j), cur.get(j + 1), o);
           next.add(o);
         } else {
           next.add(cur.get(j));
+        }
+      }
+      for (int j = 0; j + 1 < cur.size(); j += 2) {
+        for (Glwe used : new Glwe[] {cur.get(j), cur.get(j + 1)}) {
+          if (made.contains(used)) {
+            free.push(used);
+          }
         }
       }
       cur = next;

@@ -105,6 +105,51 @@ class PirEndToEndTest {
     assertArrayEquals(src.record(301), client.decode(a2, 301));
   }
 
+  /**
+   * fold reuses the GLWEs it made for later levels but never the caller's nodes, also when an
+   * unpaired caller's node rises a level before it is consumed: 7 leaves over 3 levels (leaf 6
+   * rises, pairs at level 1, and its slot would hold a level-2 output) equal the
+   * CMux tree computed with a fresh output for every node, and the leaves are unchanged.
+   */
+  @Test
+  void foldReusesOnlyItsOwnNodes() {
+    Params p = Presets.TEST_INSECURE_256;
+    SyntheticRecords src = new SyntheticRecords(7 * 4, 1792, 9);
+    Geometry g = Geometry.of(p, 7 * 4, 1792, 4); // 4 rows x 7 columns
+    PirClient client = new PirClient(p, g, SecretKey.generate(p, RANDOM), RANDOM);
+    PirServer server = new PirServer(p);
+    PreparedQuery q = new QueryExpander(p).expand(client.query(13), g);
+    List<Glwe> leaves = new java.util.ArrayList<>();
+    for (int c = 0; c < 7; c++) {
+      PreparedDatabase one = PreparedDatabase.prepare(p, g, src, c, 1, null);
+      leaves.add(server.answerRange(one, new PreparedQuery[] {q}, null)[0][0].copy());
+    }
+    List<long[]> before = leaves.stream().map(x -> x.data().clone()).toList();
+    org.jpir.core.lwe.GlweOps ops = new org.jpir.core.lwe.GlweOps(p);
+    List<Glwe> want = leaves;
+    for (int t = 0; t < 3; t++) {
+      List<Glwe> next = new java.util.ArrayList<>();
+      for (int j = 0; j < want.size(); j += 2) {
+        if (j + 1 < want.size()) {
+          Glwe o = new Glwe(p.n(), p.glweLimbs());
+          ops.cmux(q.ggsw()[t], want.get(j), want.get(j + 1), o);
+          next.add(o);
+        } else {
+          next.add(want.get(j));
+        }
+      }
+      want = next;
+    }
+    List<Glwe> got = server.fold(leaves, 0, 3, q.ggsw());
+    assertEquals(1, got.size());
+    assertArrayEquals(want.get(0).data(), got.get(0).data(), "fold equals the fresh-node tree");
+    for (int c = 0; c < 7; c++) {
+      assertArrayEquals(before.get(c), leaves.get(c).data(), "leaf " + c + " unchanged");
+    }
+    assertArrayEquals(src.record(13), client.decode(server.toAnswer(got.toArray(new Glwe[0]), g),
+        13));
+  }
+
   @Test
   void productionPresetEndToEndWithMeasuredNoiseBelowEstimate() {
     Params p = Presets.ONIONPIR_4096;

@@ -106,6 +106,8 @@ public final class CompactDemo implements Callable<Integer> {
         java.lang.management.ManagementFactory.getThreadMXBean();
     long cpuExpand = 0;
     long cpuAnswer = 0;
+    long userExpand = 0;
+    long allocExpand = 0;
     for (int qi = 0; qi < idx.length; qi++) {
       long i = idx[qi];
       if (qi == 1) {
@@ -113,14 +115,20 @@ public final class CompactDemo implements Callable<Integer> {
         expandNanos = 0;
         cpuExpand = 0;
         cpuAnswer = 0;
+        userExpand = 0;
+        allocExpand = 0;
         st = new PirServer.Timings();
       }
       CompactQuery q = client.query(i);
       byte[] qb = Wire.writeCompactQuery(q);
       CompactExpander.Timings et = new CompactExpander.Timings();
       long c0 = mx.getCurrentThreadCpuTime();
+      long u0 = mx.getCurrentThreadUserTime();
+      long b0 = allocatedBytes(mx);
       PreparedQuery pq = ex.expand(Wire.readCompactQuery(qb, cp), g, store, et);
       long c1 = mx.getCurrentThreadCpuTime();
+      userExpand += mx.getCurrentThreadUserTime() - u0;
+      allocExpand += allocatedBytes(mx) - b0;
       expandNanos += et.expandNanos;
       Answer a = server.answer(db, pq, st);
       long c2 = mx.getCurrentThreadCpuTime();
@@ -143,6 +151,9 @@ public final class CompactDemo implements Callable<Integer> {
     double ca = cpuAnswer / 1e9 / timed;
     out("per query CPU time (thread): expansion %.3f s, phases 1+2 %.3f s; share %.1f%%", ce, ca,
         100 * ce / (ce + ca));
+    // system time is mostly first-touch page faults (fresh heap pages); allocation drives them
+    out("per query expansion: user %.3f s, system %.3f s; allocated %.1f MB", userExpand / 1e9
+        / timed, Math.max(0, cpuExpand - userExpand) / 1e9 / timed, allocExpand / 1e6 / timed);
     if (geometryMib > 0) {
       CompactClient bc = new CompactClient(cp, big, CompactClient.generateSecret(cp, random),
           "big", random);
@@ -173,5 +184,10 @@ public final class CompactDemo implements Callable<Integer> {
 
   private static void out(String f, Object... a) {
     System.out.println(String.format(Locale.ROOT, f, a));
+  }
+
+  /** Bytes the current thread allocated so far (HotSpot's ThreadMXBean), or 0 if unsupported. */
+  private static long allocatedBytes(java.lang.management.ThreadMXBean mx) {
+    return mx instanceof com.sun.management.ThreadMXBean h ? h.getCurrentThreadAllocatedBytes() : 0;
   }
 }

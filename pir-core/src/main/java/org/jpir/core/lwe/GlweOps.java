@@ -290,7 +290,16 @@ public final class GlweOps {
    * half a unit of the last kept limb to b and to a.
    */
   public Glwe round(Glwe c, int limbs) {
-    Glwe out = new Glwe(n, limbs);
+    return roundInto(c, new Glwe(n, limbs));
+  }
+
+  /** {@link #round} into {@code out} (its limbs are the kept ones; not c); returns out. */
+  public Glwe roundInto(Glwe c, Glwe out) {
+    if (out == c || out.limbs() > c.limbs()) {
+      throw new IllegalArgumentException("roundInto: out must be another GLWE of at most "
+          + c.limbs() + " limbs, got " + out.limbs());
+    }
+    int limbs = out.limbs();
     long[] cd = c.data();
     long[] od = out.data();
     for (int kk = 0; kk < 2; kk++) {
