@@ -350,19 +350,21 @@ public final class PirServer {
       List<Glwe> next = new ArrayList<>((cur.size() + 1) / 2);
       for (int j = 0; j < cur.size(); j += 2) {
         if (j + 1 < cur.size()) {
+          Glwe x0 = cur.get(j);
+          Glwe x1 = cur.get(j + 1);
           Glwe o = free.isEmpty() ? new Glwe(p.n(), p.glweLimbs()) : free.pop();
           made.add(o);
-          ops.cmux(ggsw[t], cur.get(j), cur.get(j + 1), o);
+          ops.cmux(ggsw[t], x0, x1, o);
           next.add(o);
+          // x0 and x1 are read no more: the next pairs' outputs may take them
+          if (made.contains(x0)) {
+            free.push(x0);
+          }
+          if (made.contains(x1)) {
+            free.push(x1);
+          }
         } else {
           next.add(cur.get(j));
-        }
-      }
-      for (int j = 0; j + 1 < cur.size(); j += 2) {
-        for (Glwe used : new Glwe[] {cur.get(j), cur.get(j + 1)}) {
-          if (made.contains(used)) {
-            free.push(used);
-          }
         }
       }
       cur = next;
