@@ -15,7 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * last two or three levels (three when log2(m) is odd). Levels whose nodes hold more than
  * {@value #BLOCK} complex values run breadth-first over the whole buffer; below that, each
  * subtree runs all its remaining levels before the next one starts, so it stays in L1. Twiddles
- * are computed once per N, in the order the stages read them. The kernel (scalar or Vector API)
+ * are computed once per N, in the order the stages read them; a kernel that asks for wide leaves
+ * ({@link FftKernel#wideLeaf3}) reads a copy whose leaf entries are rearranged into 8-lane
+ * vectors. The kernel (scalar or Vector API)
  * is chosen once per JVM by {@link KernelProvider}.
  *
  * <p>Precision (measured, tested by {@code FftPrecisionTest}; not a proof): for int64 polynomials
@@ -64,6 +66,11 @@ public final class FftPlan {
   /** Forward and inverse tables; identical except for the leaf entries. */
   private final double[] twFwd;
   private final double[] twInv;
+  /** The tables the kernel reads: these, or their wide-leaf forms ({@link #widen}). */
+  private final double[] useFwd;
+  private final double[] useInv;
+  /** Doubles per entry of the last (leaf) stage in the tables the kernel reads. */
+  private final int leafEntry;
 
   private FftPlan(int n) {
     this.n = n;
@@ -101,6 +108,9 @@ public final class FftPlan {
     for (int i = 0; i < stages; i++) {
       fillStage(i);
     }
+    useFwd = twFwd;
+    useInv = twInv;
+    leafEntry = leafEntry(kind[stages - 1], false);
   }
 
   private FftPlan(FftPlan p, FftKernel kernel) {
@@ -113,6 +123,78 @@ public final class FftPlan {
     this.split = p.split;
     this.twFwd = p.twFwd;
     this.twInv = p.twInv;
+    int last = kind.length - 1;
+    boolean wide = kind[last] == LEAF3 && kernel.wideLeaf3();
+    if (wide && p.leafEntry == FftKernel.LEAF3_WIDE_ENTRY) {
+      this.useFwd = p.useFwd;
+      this.useInv = p.useInv;
+    } else if (wide) {
+      int nodes = 1 << level[last];
+      this.useFwd = widen(twFwd, twOff[last], nodes, true);
+      this.useInv = widen(twInv, twOff[last], nodes, false);
+    } else {
+      this.useFwd = twFwd;
+      this.useInv = twInv;
+    }
+    this.leafEntry = leafEntry(kind[last], wide);
+  }
+
+  private static int leafEntry(int kind, boolean wide) {
+    if (kind == LEAF) {
+      return FftKernel.LEAF_ENTRY;
+    }
+    return wide ? FftKernel.LEAF3_WIDE_ENTRY : FftKernel.LEAF3_ENTRY;
+  }
+
+  /**
+   * The table {@code t} with its {@code nodes} size-8 leaf entries at {@code off} rewritten from
+   * {@link FftKernel#LEAF3_ENTRY} to {@link FftKernel#LEAF3_WIDE_ENTRY} (a rearrangement of the
+   * same values: the children's lane vectors side by side, the node's twiddle spread over lanes).
+   */
+  static double[] widen(double[] t, int off, int nodes, boolean forward) {
+    double[] w = java.util.Arrays.copyOf(t, off + nodes * FftKernel.LEAF3_WIDE_ENTRY);
+    for (int k = 0; k < nodes; k++) {
+      int o = off + k * FftKernel.LEAF3_ENTRY;
+      int d = off + k * FftKernel.LEAF3_WIDE_ENTRY;
+      double c = t[o];
+      double s = t[o + 1];
+      for (int l = 0; l < 4; l++) {
+        // level 1: forward a + s b, a - s b; inverse a + b, (a - b) conj(s)
+        w[d + l] = forward ? c : 1;
+        w[d + 4 + l] = forward ? -c : c;
+        w[d + 8 + l] = forward ? s : 0;
+        w[d + 12 + l] = -s;
+        for (int child = 0; child < 2; child++) {
+          int src = o + 4 + child * FftKernel.LEAF_ENTRY + l;
+          int lane = 4 * child + l;
+          // levels 2 and 3: the children's A (at 0, 4, 16) and B (at 8, 12, 20) lane vectors
+          w[d + 24 + lane] = t[src];
+          w[d + 32 + lane] = t[src + 4];
+          w[d + 40 + lane] = t[src + 16];
+          w[d + 48 + lane] = t[src + 8];
+          w[d + 56 + lane] = t[src + 12];
+          w[d + 64 + lane] = t[src + 20];
+        }
+      }
+      if (!forward) {
+        // the inverse kernel forms b - a where the right value of a pair stands: negate W there
+        for (int v = 0; v < 3; v++) {
+          int half = 4 >> v;
+          for (int l = 0; l < 8; l++) {
+            if ((l & half) != 0) {
+              w[d + 24 * v + l] = -w[d + 24 * v + l];
+              w[d + 24 * v + 8 + l] = -w[d + 24 * v + 8 + l];
+            }
+          }
+        }
+      }
+      for (int v = 0; v < 3; v++) {
+        for (int l = 0; l < 8; l++) {
+          w[d + 24 * v + 16 + l] = -w[d + 24 * v + 8 + l];
+        }
+      }
+    }
+    return w;
   }
 
   /** Node parameter t of node k at level lv: root 1/4, children t/2 and t/2 + 1/2. */
@@ -268,13 +350,13 @@ public final class FftPlan {
     int size = m >> level[s];
     switch (kind[s]) {
       case R4:
-        kernel.fwdR4(buf, ro, io, size, k0, count, twFwd, twOff[s] + k0 * FftKernel.R4_ENTRY);
+        kernel.fwdR4(buf, ro, io, size, k0, count, useFwd, twOff[s] + k0 * FftKernel.R4_ENTRY);
         break;
       case LEAF:
-        kernel.fwdLeaf(buf, ro, io, k0, count, twFwd, twOff[s] + k0 * FftKernel.LEAF_ENTRY);
+        kernel.fwdLeaf(buf, ro, io, k0, count, useFwd, twOff[s] + k0 * FftKernel.LEAF_ENTRY);
         break;
       default:
-        kernel.fwdLeaf3(buf, ro, io, k0, count, twFwd, twOff[s] + k0 * FftKernel.LEAF3_ENTRY);
+        kernel.fwdLeaf3(buf, ro, io, k0, count, useFwd, twOff[s] + k0 * leafEntry);
     }
   }
 
@@ -282,13 +364,13 @@ public final class FftPlan {
     int size = m >> level[s];
     switch (kind[s]) {
       case R4:
-        kernel.invR4(buf, ro, io, size, k0, count, twInv, twOff[s] + k0 * FftKernel.R4_ENTRY);
+        kernel.invR4(buf, ro, io, size, k0, count, useInv, twOff[s] + k0 * FftKernel.R4_ENTRY);
         break;
       case LEAF:
-        kernel.invLeaf(buf, ro, io, k0, count, twInv, twOff[s] + k0 * FftKernel.LEAF_ENTRY);
+        kernel.invLeaf(buf, ro, io, k0, count, useInv, twOff[s] + k0 * FftKernel.LEAF_ENTRY);
         break;
       default:
-        kernel.invLeaf3(buf, ro, io, k0, count, twInv, twOff[s] + k0 * FftKernel.LEAF3_ENTRY);
+        kernel.invLeaf3(buf, ro, io, k0, count, useInv, twOff[s] + k0 * leafEntry);
     }
   }
 }
