@@ -80,7 +80,8 @@ public abstract class KernelProvider {
         return "ref (scalar reference FFT, VMP and znx; VMP tiled as block " + vmpBlock + "): "
             + reason;
       }
-      String fft = fftBits == 512 ? "512-bit radix-4 passes, 256-bit leaves"
+      String fft = fftBits == 512
+          ? "512-bit radix-4 passes and size-8 leaves, 256-bit size-4 leaves"
           : fftBits + "-bit radix-4 passes and leaves";
       String applies = vmpBlock.bits() == 128 ? "128-bit" : "256-bit";
       return "panama (Vector API: " + reason + "); FFT " + fft + " [" + fftReason + "]; VMP block "
