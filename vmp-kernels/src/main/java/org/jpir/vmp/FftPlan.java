@@ -167,13 +167,12 @@ public final class FftPlan {
         for (int child = 0; child < 2; child++) {
           int src = o + 4 + child * FftKernel.LEAF_ENTRY + l;
           int lane = 4 * child + l;
-          // levels 2 and 3: the children's A (at 0, 4, 16) and B (at 8, 12, 20) lane vectors
+          // levels 2 and 3: the children's A (at 0, 4) and B (at 8, 12) lane vectors; every
+          // level's -Wi is derived below
           w[d + 24 + lane] = t[src];
           w[d + 32 + lane] = t[src + 4];
-          w[d + 40 + lane] = t[src + 16];
           w[d + 48 + lane] = t[src + 8];
           w[d + 56 + lane] = t[src + 12];
-          w[d + 64 + lane] = t[src + 20];
         }
       }
       if (!forward) {
