@@ -2,6 +2,7 @@ package org.jpir.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.jpir.vmp.Aligned;
 import org.jpir.vmp.FftPlan;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -31,8 +32,16 @@ public class FftBench {
   @Param({"ref", "panama"})
   public String impl;
 
+  /**
+   * Whether the data starts on a 64-byte boundary ({@link Aligned#LEAD}, as in the library's
+   * scratch), or 16 bytes past one ({@code -p aligned=false}: what an array at index 0 gets).
+   */
+  @Param({"true"})
+  public boolean aligned;
+
   private FftPlan plan;
   private double[] buf;
+  private int off;
 
   @Setup
   public void setup() {
@@ -40,16 +49,17 @@ public class FftBench {
     FftPlan ref = FftPlan.of(n, "ref");
     FftPlan pan = FftPlan.of(n, "panama");
     SplittableRandom rnd = new SplittableRandom(42);
-    buf = new double[n];
+    off = aligned ? Aligned.LEAD : Aligned.LEAD + 2;
+    buf = new double[off + n];
     for (int i = 0; i < n; i++) {
-      buf[i] = rnd.nextDouble(-1, 1);
+      buf[off + i] = rnd.nextDouble(-1, 1);
     }
     double[] a = buf.clone();
     double[] b = buf.clone();
-    ref.fft(a, 0);
-    pan.fft(b, 0);
+    ref.fft(a, off);
+    pan.fft(b, off);
     double worst = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = off; i < off + n; i++) {
       worst = Math.max(worst, Math.abs(a[i] - b[i]));
     }
     if (!(worst <= 1e-9)) {
@@ -59,13 +69,13 @@ public class FftBench {
 
   @Benchmark
   public double[] fft() {
-    plan.fft(buf, 0);
+    plan.fft(buf, off);
     return buf;
   }
 
   @Benchmark
   public double[] ifft() {
-    plan.ifft(buf, 0);
+    plan.ifft(buf, off);
     return buf;
   }
 }

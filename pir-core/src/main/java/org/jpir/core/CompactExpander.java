@@ -10,6 +10,7 @@ import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Security;
+import org.jpir.vmp.Aligned;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Reim;
@@ -82,8 +83,9 @@ public final class CompactExpander {
     this.carry = new long[n];
     this.ksScratch = new Glwe[0];
     this.oddScratch = new Glwe[0];
-    this.vec = new double[cp.ksLevels() * n];
-    this.res = new double[2 * limbs * n];
+    // the transforms start on 64-byte boundaries (index Aligned.LEAD; N is a multiple of 8)
+    this.vec = Aligned.doubles(cp.ksLevels() * n);
+    this.res = Aligned.doubles(2 * limbs * n);
     this.tmp = new double[Vmp.applyDftToDftTmpLength(n, cp.ksLevels(), 2 * limbs)];
   }
 
@@ -144,15 +146,16 @@ public final class CompactExpander {
     }
     int ks = cp.ksLevels();
     Znx.normalize(n, kp.base2k(), aut, limbs * n, limbs, digits, 0, ks, carry);
+    final int a0 = Aligned.LEAD;
     for (int r = 0; r < ks; r++) {
-      Reim.fromZnx(n, digits, r * n, vec, r * n);
-      plan.fft(vec, r * n);
+      Reim.fromZnx(n, digits, r * n, vec, a0 + r * n);
+      plan.fft(vec, a0 + r * n);
     }
-    Vmp.get().applyDftToDft(ksk, vec, 0, ks, res, 0, 2 * limbs, tmp);
+    Vmp.get().applyDftToDft(ksk, vec, a0, ks, res, a0, 2 * limbs, tmp);
     long[] od = out.data();
     for (int col = 0; col < 2 * limbs; col++) {
-      plan.ifft(res, col * n);
-      Reim.toZnx(n, res, col * n, od, col * n);
+      plan.ifft(res, a0 + col * n);
+      Reim.toZnx(n, res, a0 + col * n, od, col * n);
     }
     for (int i = 0; i < limbs * n; i++) {
       od[i] += aut[i];

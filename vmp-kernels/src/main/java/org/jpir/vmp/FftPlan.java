@@ -96,6 +96,8 @@ public final class FftPlan {
     }
     kind[s] = leafLevels == 3 ? LEAF3 : LEAF;
     level[s] = lv;
+    // the leaf's lane vectors start on 64-byte boundaries (its entries are multiples of 8)
+    off = Aligned.up(off);
     twOff[s] = off;
     off += (1 << lv) * (leafLevels == 3 ? FftKernel.LEAF3_ENTRY : FftKernel.LEAF_ENTRY);
     int sp = 0;

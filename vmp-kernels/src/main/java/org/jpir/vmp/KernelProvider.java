@@ -332,6 +332,11 @@ public abstract class KernelProvider {
       } else {
         LOG.info("kernels: {}", p);
       }
+      if (Aligned.guaranteed()) {
+        LOG.info("kernels: {}", Aligned.describe());
+      } else {
+        LOG.warn("kernels: {}", Aligned.describe());
+      }
       return p;
     }
   }

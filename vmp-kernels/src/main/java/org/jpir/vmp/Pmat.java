@@ -1,6 +1,7 @@
 package org.jpir.vmp;
 
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.function.IntToDoubleFunction;
 
 /**
@@ -13,13 +14,15 @@ import java.util.function.IntToDoubleFunction;
  * </pre>
  *
  * except that when ncols is odd the last column {@code c = ncols-1} is stored alone at {@code
- * b*8*nrows*ncols + c*8*nrows + 8r}. {@code data.length = N*nrows*ncols}, which must fit a Java
- * array (at most {@value #MAX_LENGTH} doubles: e.g. N=4096, nrows=4096, ncols=12 is 2^27 * 1.5,
+ * b*8*nrows*ncols + c*8*nrows + 8r}. In the backing array, index i of this layout is at {@code
+ * base() + i} ({@link Aligned#LEAD}: every block starts on a 64-byte boundary). {@code
+ * N*nrows*ncols} doubles, which must fit a Java array (at most {@value #MAX_LENGTH} doubles:
+ * e.g. N=4096, nrows=4096, ncols=12 is 2^27 * 1.5,
  * fine; N=16384, nrows=4096, ncols=32 is not).
  */
 public final class Pmat {
   /** Largest supported {@code N*nrows*ncols}. */
-  public static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
+  public static final int MAX_LENGTH = Integer.MAX_VALUE - 16;
 
   private final int n;
   private final int nrows;
@@ -30,7 +33,7 @@ public final class Pmat {
     this.n = n;
     this.nrows = nrows;
     this.ncols = ncols;
-    this.data = new double[n * nrows * ncols];
+    this.data = Aligned.doubles(n * nrows * ncols);
   }
 
   /**
@@ -85,17 +88,17 @@ public final class Pmat {
 
   /** Number of doubles in the layout above. */
   public int length() {
-    return data.length;
+    return data.length - Aligned.LEAD;
   }
 
   /** Bytes held: {@code 8 * length()}. */
   public long sizeBytes() {
-    return 8L * data.length;
+    return 8L * length();
   }
 
   /** A copy of the doubles in the layout above. */
   public double[] toArray() {
-    return data.clone();
+    return Arrays.copyOfRange(data, Aligned.LEAD, data.length);
   }
 
   /**
@@ -105,7 +108,8 @@ public final class Pmat {
    * @throws IndexOutOfBoundsException when a range is out of bounds
    */
   public void copyTo(int from, double[] dst, int dstOff, int len) {
-    System.arraycopy(data, from, dst, dstOff, len);
+    Objects.checkFromIndexSize(from, len, length());
+    System.arraycopy(data, Aligned.LEAD + from, dst, dstOff, len);
   }
 
   /**
@@ -115,12 +119,15 @@ public final class Pmat {
    * @throws IndexOutOfBoundsException when a range is out of bounds
    */
   public void copyFrom(double[] src, int srcOff, int to, int len) {
-    System.arraycopy(src, srcOff, data, to, len);
+    Objects.checkFromIndexSize(to, len, length());
+    System.arraycopy(src, srcOff, data, Aligned.LEAD + to, len);
   }
 
   /** Sets double {@code i} of the layout to {@code f(i)} for every i (benchmark inputs). */
   public void setAll(IntToDoubleFunction f) {
-    Arrays.setAll(data, f);
+    for (int i = 0, len = length(); i < len; i++) {
+      data[Aligned.LEAD + i] = f.applyAsDouble(i);
+    }
   }
 
   /**
@@ -132,9 +139,14 @@ public final class Pmat {
         && Arrays.equals(other.data, data);
   }
 
-  /** The backing array (not a copy), for the kernels of this package. */
+  /** The backing array (not a copy), for the kernels of this package: layout at {@link #base}. */
   double[] data() {
     return data;
+  }
+
+  /** Index in {@link #data} of the layout's double 0. */
+  int base() {
+    return Aligned.LEAD;
   }
 
   /**
@@ -184,7 +196,7 @@ public final class Pmat {
   private void put(int r, int c, double[] reim, int off) {
     int m = n / 2;
     for (int b = 0; b < m / 4; b++) {
-      int d = offset(n, nrows, ncols, b, r, c);
+      int d = Aligned.LEAD + offset(n, nrows, ncols, b, r, c);
       System.arraycopy(reim, off + 4 * b, data, d, 4);
       System.arraycopy(reim, off + m + 4 * b, data, d + 4, 4);
     }

@@ -6,7 +6,9 @@ import java.util.function.IntToDoubleFunction;
 /**
  * A prepared vector (PVEC) of {@code nrows} transformed polynomials in reim4-block order: block
  * {@code b}, row {@code r} at {@code data[b*8*nrows + 8r .. +8]} = {@code re[4b..4b+3],
- * im[4b..4b+3]} of row r's transform. {@code data.length = N*nrows} (must fit an int). This is
+ * im[4b..4b+3]} of row r's transform, the layout's index i at {@code base() + i} of the backing
+ * array ({@link Aligned#LEAD}: every row block starts on a 64-byte boundary). {@code N*nrows}
+ * doubles (must fit an int). This is
  * how database columns are stored: {@link Vmp#applyPvecToDft} reads a block of all rows as one
  * contiguous run.
  */
@@ -18,7 +20,7 @@ public final class Pvec {
   private Pvec(int n, int nrows) {
     this.n = n;
     this.nrows = nrows;
-    this.data = new double[Math.toIntExact((long) n * nrows)];
+    this.data = Aligned.doubles(Math.toIntExact((long) n * nrows));
   }
 
   /**
@@ -51,27 +53,34 @@ public final class Pvec {
 
   /** Number of doubles in the layout above. */
   public int length() {
-    return data.length;
+    return data.length - Aligned.LEAD;
   }
 
   /** Bytes held: {@code 8 * length()}. */
   public long sizeBytes() {
-    return 8L * data.length;
+    return 8L * length();
   }
 
   /** A copy of the doubles in the layout above. */
   public double[] toArray() {
-    return data.clone();
+    return Arrays.copyOfRange(data, Aligned.LEAD, data.length);
   }
 
   /** Sets double {@code i} of the layout to {@code f(i)} for every i (benchmark inputs). */
   public void setAll(IntToDoubleFunction f) {
-    Arrays.setAll(data, f);
+    for (int i = 0, len = length(); i < len; i++) {
+      data[Aligned.LEAD + i] = f.applyAsDouble(i);
+    }
   }
 
-  /** The backing array (not a copy), for the kernels of this package. */
+  /** The backing array (not a copy), for the kernels of this package: layout at {@link #base}. */
   double[] data() {
     return data;
+  }
+
+  /** Index in {@link #data} of the layout's double 0. */
+  int base() {
+    return Aligned.LEAD;
   }
 
   /**
@@ -100,7 +109,7 @@ public final class Pvec {
   private void putRow(int r, double[] reim, int off) {
     int m = n / 2;
     for (int b = 0; b < m / 4; b++) {
-      int d = b * 8 * nrows + 8 * r;
+      int d = Aligned.LEAD + b * 8 * nrows + 8 * r;
       System.arraycopy(reim, off + 4 * b, data, d, 4);
       System.arraycopy(reim, off + m + 4 * b, data, d + 4, 4);
     }

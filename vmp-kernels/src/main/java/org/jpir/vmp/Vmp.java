@@ -83,9 +83,9 @@ public final class Vmp {
     return k.block();
   }
 
-  /** Scratch doubles for {@link #applyDftToDft}: {@code 32 + 8*min(8, N/8)*nrows}. */
+  /** Scratch doubles for {@link #applyDftToDft}: {@code 40 + 8*min(8, N/8)*nrows}. */
   public static int applyDftToDftTmpLength(int n, int nrows, int ncols) {
-    return 32 + 8 * extractGroup(n) * nrows;
+    return EXTRACTED + 8 + 8 * extractGroup(n) * nrows;
   }
 
   /**
@@ -97,6 +97,9 @@ public final class Vmp {
   static int extractGroup(int n) {
     return Math.min(8, n / 8);
   }
+
+  /** Where {@link #applyDftToDft} extracts the vector's blocks in its scratch (64-byte aligned). */
+  private static final int EXTRACTED = Aligned.up(32);
 
   /** Scratch doubles for {@link #applyPvecMulti} over {@code columns} columns. */
   public static int applyPvecMultiTmpLength(int n, int nrows, int ncols, int columns) {
@@ -111,7 +114,8 @@ public final class Vmp {
   /**
    * Scratch doubles for {@link #applyPvecBatch}: {@code 16*queries*columns*ncols} (the
    * accumulator states of one block) plus {@code 8*queries*ncols*min(T, nrows)} (the packed
-   * tiles; T the largest default tile of {@link #tiling} on this machine).
+   * tiles; T the largest default tile of {@link #tiling} on this machine) plus 8 (so that both
+   * start on a 64-byte boundary).
    */
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns) {
@@ -122,7 +126,7 @@ public final class Vmp {
   /** Scratch for {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[], int)}. */
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns, int tileRows) {
-    long len = 16L * queries * columns * ncols
+    long len = 8 + 16L * queries * columns * ncols
         + 8L * queries * ncols * Math.min(Math.max(tileRows, 1), nrows);
     if (len > Pmat.MAX_LENGTH) {
       throw new IllegalArgumentException("batch scratch 16*queries*columns*ncols = " + len
@@ -324,9 +328,10 @@ public final class Vmp {
     final int blocks = n / 8;
     final int group = extractGroup(n);
     for (int b0 = 0; b0 < blocks; b0 += group) {
-      k.extractBlocks(n, b0, group, rows, vec, vecOff, tmp, 32);
+      k.extractBlocks(n, b0, group, rows, vec, vecOff, tmp, EXTRACTED);
       for (int g = 0; g < group; g++) {
-        block(pmat, b0 + g, rows, tmp, 32 + g * 8 * rows, res, resOff, resCols, tmp, add);
+        block(pmat, b0 + g, rows, tmp, EXTRACTED + g * 8 * rows, res, resOff, resCols, tmp,
+            add);
       }
     }
     if (!add) {
@@ -354,7 +359,7 @@ public final class Vmp {
     final int blocks = n / 8;
     final double[] u = vec.data();
     for (int b = 0; b < blocks; b++) {
-      block(pmat, b, rows, u, b * 8 * vec.nrows(), res, resOff, resCols, tmp, add);
+      block(pmat, b, rows, u, vec.base() + b * 8 * vec.nrows(), res, resOff, resCols, tmp, add);
     }
     if (!add) {
       zeroExtra(pmat, res, resOff, resCols);
@@ -369,7 +374,7 @@ public final class Vmp {
     final int ncols = pmat.ncols();
     final int cols = Math.min(resCols, ncols);
     final double[] v = pmat.data();
-    final int vb = b * 8 * nrows * ncols;
+    final int vb = pmat.base() + b * 8 * nrows * ncols;
     final int half = n / 2;
     final int re = resOff + 4 * b;
     int c = 0;
@@ -490,6 +495,8 @@ public final class Vmp {
     final int nrows = queries[0].nrows();
     final int ncols = queries[0].ncols();
     final int blocks = n / 8;
+    // states, then the packed tiles, from the first 64-byte boundary of tmp
+    final int a0 = Aligned.LEAD;
     final int stLen = 16 * nq * nc * ncols;
     final int stStride = 16 * ncols;
     final int tile = tiling.tileRows();
@@ -509,7 +516,7 @@ public final class Vmp {
     final int[] runOffs = new int[maxRuns];
     double ahead = 0;
     for (int b = 0; b < blocks; b++) {
-      Arrays.fill(tmp, 0, stLen, 0.0);
+      Arrays.fill(tmp, a0, a0 + stLen, 0.0);
       for (int t0 = 0; t0 < rows; t0 += tile) {
         final int tr = Math.min(tile, rows - t0);
         if (READ_AHEAD) {
@@ -519,14 +526,14 @@ public final class Vmp {
         }
         if (!inPlace) {
           for (int q = 0; q < nq; q++) {
-            k.packPanels(queries[q].data(), nrows, ncols, b, t0, tr, nr, tmp,
-                stLen + q * packLen);
+            k.packPanels(queries[q].data(), queries[q].base(), nrows, ncols, b, t0, tr, nr, tmp,
+                a0 + stLen + q * packLen);
           }
         }
         for (int c0 = 0; c0 < nc; c0 += cg) {
           final int c1 = Math.min(nc, c0 + cg);
           // the tile's rows of block b in every database column (PVEC layout)
-          final int seg = b * 8 * pvRows + 8 * t0;
+          final int seg = cols[c0].base() + b * 8 * pvRows + 8 * t0;
           if (READ_AHEAD) {
             for (int c = c0; c < c1; c++) {
               runs[c - c0] = cols[c].data();
@@ -538,15 +545,15 @@ public final class Vmp {
             final int pr = Math.min(panel, tr - p0);
             final int uOff = seg + 8 * p0;
             for (int q = 0; q < nq; q++) {
-              final int tOff = stLen + q * packLen;
-              final int st = stStride * q * nc;
+              final int tOff = a0 + stLen + q * packLen;
+              final int st = a0 + stStride * q * nc;
               for (int j = 0; j < ncols; j += nr) {
                 final int wj = Math.min(nr, ncols - j);
                 // panel of columns [j, j + wj): row i at tOff + 8*tr*j + 8*wj*i
                 final int vOff = tOff + 8 * tr * j + 8 * wj * p0;
                 if (inPlace) {
                   // column jj at its paired PMAT position, row t0 + p0
-                  final int base = b * 8 * nrows * ncols + 16 * (t0 + p0);
+                  final int base = queries[q].base() + b * 8 * nrows * ncols + 16 * (t0 + p0);
                   for (int x = 0; x < wj; x++) {
                     final int cc = j + x;
                     offs[x] = base + (cc >> 1) * 16 * nrows + 8 * (cc & 1);
@@ -584,7 +591,7 @@ public final class Vmp {
       for (int q = 0; q < nq; q++) {
         for (int c = 0; c < nc; c++) {
           double[] out = res[q][c];
-          int st = stStride * (q * nc + c);
+          int st = a0 + stStride * (q * nc + c);
           for (int j = 0; j < ncols; j++) {
             k.finish(tmp, st + 16 * j, out, j * n + 4 * b, n / 2);
           }
@@ -605,12 +612,12 @@ public final class Vmp {
     final int pairs = ncols / 2;
     for (int p = 0; p < pairs; p++) {
       runs[p] = pmat.data();
-      offs[p] = Pmat.offset(pmat.n(), nrows, ncols, b, t0, 2 * p);
+      offs[p] = pmat.base() + Pmat.offset(pmat.n(), nrows, ncols, b, t0, 2 * p);
     }
     double sum = k.readAhead(runs, offs, pairs, Pmat.rowStride(ncols, 0) * tr);
     if (ncols % 2 == 1) {
       runs[0] = pmat.data();
-      offs[0] = Pmat.offset(pmat.n(), nrows, ncols, b, t0, ncols - 1);
+      offs[0] = pmat.base() + Pmat.offset(pmat.n(), nrows, ncols, b, t0, ncols - 1);
       sum += k.readAhead(runs, offs, 1, Pmat.rowStride(ncols, ncols - 1) * tr);
     }
     return sum;

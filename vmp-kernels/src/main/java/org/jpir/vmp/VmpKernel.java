@@ -205,20 +205,21 @@ interface VmpKernel {
   }
 
   /**
-   * Packs rows [r0, r0+rows) of block b of a PMAT (N, nrows, ncols; data at v) into panels of
+   * Packs rows [r0, r0+rows) of block b of a PMAT (N, nrows, ncols; index i of its layout at
+   * {@code v[vBase + i]}) into panels of
    * {@code width} columns: the panel of columns [j0, j0 + g) (j0 a multiple of width, g =
    * min(width, ncols - j0)) starts at {@code dstOff + 8*rows*j0}, and row i, column c of it is
    * {@code dst[dstOff + 8*rows*j0 + 8*g*i + 8*(c - j0) .. +8] = v[Pmat.offset(n, nrows, ncols, b,
-   * r0 + i, c) .. +8]}. {@code 8*rows*ncols} doubles in all.
+   * r0 + i, c) + vBase .. +8]}. {@code 8*rows*ncols} doubles in all.
    */
-  default void packPanels(double[] v, int nrows, int ncols, int block, int r0, int rows,
-      int width, double[] dst, int dstOff) {
+  default void packPanels(double[] v, int vBase, int nrows, int ncols, int block, int r0,
+      int rows, int width, double[] dst, int dstOff) {
     for (int c = 0; c < ncols; c++) {
       int j0 = c - c % width;
       int g = Math.min(width, ncols - j0);
       int d = dstOff + 8 * rows * j0 + 8 * (c - j0);
       for (int i = 0; i < rows; i++, d += 8 * g) {
-        int src = Pmat.offset(0, nrows, ncols, block, r0 + i, c);
+        int src = vBase + Pmat.offset(0, nrows, ncols, block, r0 + i, c);
         System.arraycopy(v, src, dst, d, 8);
       }
     }

@@ -391,9 +391,9 @@ final class PanamaVmp implements VmpKernel {
   }
 
   @Override
-  public void packPanels(double[] v, int nrows, int ncols, int block, int r0, int rows,
-      int width, double[] dst, int dstOff) {
-    final int base = block * 8 * nrows * ncols;
+  public void packPanels(double[] v, int vBase, int nrows, int ncols, int block, int r0,
+      int rows, int width, double[] dst, int dstOff) {
+    final int base = vBase + block * 8 * nrows * ncols;
     // column pairs: each pair's rows are one sequential run of 16 doubles per row
     for (int c = 0; c + 1 < ncols; c += 2) {
       final int j0 = c - c % width;

@@ -102,8 +102,8 @@ class VmpContractTest {
           int o = Pmat.offset(n, nrows, ncols, b, r, c);
           assertEquals(expect, o);
           for (int k = 0; k < 4; k++) {
-            assertEquals(code(r, c, 4 * b + k), p.data()[o + k]);
-            assertEquals(code(r, c, m + 4 * b + k), p.data()[o + 4 + k]);
+            assertEquals(code(r, c, 4 * b + k), p.data()[p.base() + o + k]);
+            assertEquals(code(r, c, m + 4 * b + k), p.data()[p.base() + o + 4 + k]);
           }
           for (int k = 0; k < 8; k++) {
             assertTrue(!seen[o + k], "position written twice");
@@ -138,8 +138,8 @@ class VmpContractTest {
             int o = b * 8 * nrows + 8 * r;
             assertEquals(o, Pvec.offset(n, nrows, b, r));
             for (int k = 0; k < 4; k++) {
-              assertEquals(code(r, 0, 4 * b + k), v.data()[o + k]);
-              assertEquals(code(r, 0, m + 4 * b + k), v.data()[o + 4 + k]);
+              assertEquals(code(r, 0, 4 * b + k), v.data()[v.base() + o + k]);
+              assertEquals(code(r, 0, m + 4 * b + k), v.data()[v.base() + o + 4 + k]);
             }
           }
         }
@@ -519,7 +519,7 @@ class VmpContractTest {
         for (int cols : new int[] {1, 3, 6}) {
           int[] offs = new int[cols];
           for (int j = 0; j < cols; j++) {
-            offs[j] = Pmat.offset(n, nrows, ncols, 2, 0, j + (cols == 6 ? 6 : 1));
+            offs[j] = pm.base() + Pmat.offset(n, nrows, ncols, 2, 0, j + (cols == 6 ? 6 : 1));
           }
           int stStride = 16 * cols + 4;
           double[] st0 = randomDoubles(rnd, 7 + 2 * stStride);
@@ -568,15 +568,17 @@ class VmpContractTest {
           int pr = Math.min(4, nrows - p0);
           for (int j = 0; j < ncols; j += 6) {
             for (int x = 0; x < 6; x++) {
-              offs[x] = Pmat.offset(n, nrows, ncols, b, p0, j + x);
+              offs[x] = pm.base() + Pmat.offset(n, nrows, ncols, b, p0, j + x);
             }
             int c = 0;
             for (; c + 2 <= cols.length; c += 2) {
               k.macTileInPlace(2, 6, pr, cols[c].data(), cols[c + 1].data(),
-                  Pvec.offset(n, nrows, b, p0), pm.data(), offs, st, 16 * (c * ncols + j),
+                  cols[c].base() + Pvec.offset(n, nrows, b, p0), pm.data(), offs, st,
+                  16 * (c * ncols + j),
                   16 * ncols);
             }
-            k.macTileInPlace(1, 6, pr, cols[c].data(), null, Pvec.offset(n, nrows, b, p0),
+            k.macTileInPlace(1, 6, pr, cols[c].data(), null,
+                cols[c].base() + Pvec.offset(n, nrows, b, p0),
                 pm.data(), offs, st, 16 * (c * ncols + j), 16 * ncols);
           }
         }
@@ -609,14 +611,15 @@ class VmpContractTest {
         int r0 = 2;
         int rows = 4;
         double[] dst = new double[3 + 8 * rows * ncols];
-        k.packPanels(pm.data(), nrows, ncols, 3, r0, rows, width, dst, 3);
+        k.packPanels(pm.data(), pm.base(), nrows, ncols, 3, r0, rows, width, dst, 3);
         for (int c = 0; c < ncols; c++) {
           int j0 = c - c % width;
           int g = Math.min(width, ncols - j0);
           for (int i = 0; i < rows; i++) {
             int o = Pmat.offset(n, nrows, ncols, 3, r0 + i, c);
             for (int x = 0; x < 8; x++) {
-              assertEquals(pm.data()[o + x], dst[3 + 8 * rows * j0 + 8 * g * i + 8 * (c - j0) + x],
+              assertEquals(pm.data()[pm.base() + o + x],
+                  dst[3 + 8 * rows * j0 + 8 * g * i + 8 * (c - j0) + x],
                   kernel + " ncols=" + ncols + " width=" + width + " c=" + c + " i=" + i);
             }
           }

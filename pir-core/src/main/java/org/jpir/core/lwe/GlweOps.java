@@ -1,6 +1,7 @@
 package org.jpir.core.lwe;
 
 import org.jpir.core.params.Params;
+import org.jpir.vmp.Aligned;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Reim;
@@ -43,8 +44,9 @@ public final class GlweOps {
     this.prod = new long[n];
     this.carry = new long[n];
     this.digits = new long[2 * lg * n];
-    this.vec = new double[2 * lg * n];
-    this.res = new double[cols * n];
+    // the transforms start on 64-byte boundaries (index Aligned.LEAD; N is a multiple of 8)
+    this.vec = Aligned.doubles(2 * lg * n);
+    this.res = Aligned.doubles(cols * n);
     this.vmpTmp = new double[Vmp.applyDftToDftTmpLength(n, 2 * lg, cols)];
     this.diff = new Glwe(n, p.glweLimbs());
     this.prodOut = new Glwe(n, p.glweLimbs());
@@ -251,12 +253,13 @@ public final class GlweOps {
     for (int kk = 0; kk < 2; kk++) {
       Znx.normalize(n, k, xd, x.offset(kk, 0), x.limbs(), digits, kk * lg * n, lg, carry);
     }
+    final int a0 = Aligned.LEAD;
     for (int r = 0; r < 2 * lg; r++) {
-      Reim.fromZnx(n, digits, r * n, vec, r * n);
-      plan.fft(vec, r * n);
+      Reim.fromZnx(n, digits, r * n, vec, a0 + r * n);
+      plan.fft(vec, a0 + r * n);
     }
-    Vmp.get().applyDftToDft(ggsw, vec, 0, 2 * lg, res, 0, cols, vmpTmp);
-    fromTransforms(res, out);
+    Vmp.get().applyDftToDft(ggsw, vec, a0, 2 * lg, res, a0, cols, vmpTmp);
+    fromTransforms(res, a0, out);
   }
 
   /**
@@ -264,10 +267,15 @@ public final class GlweOps {
    * {@code out}, rounding and normalizing each component. Overwrites {@code src}.
    */
   public void fromTransforms(double[] src, Glwe out) {
+    fromTransforms(src, 0, out);
+  }
+
+  /** {@link #fromTransforms(double[], Glwe)} with column c at {@code srcOff + c*N}. */
+  public void fromTransforms(double[] src, int srcOff, Glwe out) {
     long[] od = out.data();
     for (int c = 0; c < 2 * out.limbs(); c++) {
-      plan.ifft(src, c * n);
-      Reim.toZnx(n, src, c * n, od, c * n);
+      plan.ifft(src, srcOff + c * n);
+      Reim.toZnx(n, src, srcOff + c * n, od, c * n);
     }
     int limbs = out.limbs();
     Znx.normalize(n, k, od, 0, limbs, od, 0, limbs, carry);
