@@ -106,10 +106,16 @@ public final class Vmp {
     return applyPvecBatchTmpLength(1, n, nrows, ncols, columns);
   }
 
-  /** Scratch doubles for {@link #applyPvecToDft}: 32. */
+  /** Scratch doubles for {@link #applyPvecToDft}: {@code 40 + 8*min(nrows, 64)}. */
   public static int applyPvecToDftTmpLength(int n, int nrows, int ncols) {
-    return 32;
+    return EXTRACTED + 8 + 8 * Math.min(nrows, STAGE_ROWS);
   }
+
+  /**
+   * Up to this many rows, {@link #applyPvecToDft} copies each block of the PVEC into its scratch
+   * before the column pairs read it.
+   */
+  static final int STAGE_ROWS = Integer.getInteger("jpir.vmp.stageRows", 64);
 
   /**
    * Scratch doubles for {@link #applyPvecBatch}: {@code 16*queries*columns*ncols} (the
@@ -358,8 +364,15 @@ public final class Vmp {
     final int rows = Math.min(vec.nrows(), pmat.nrows());
     final int blocks = n / 8;
     final double[] u = vec.data();
+    final boolean stage = rows <= STAGE_ROWS;
     for (int b = 0; b < blocks; b++) {
-      block(pmat, b, rows, u, vec.base() + b * 8 * vec.nrows(), res, resOff, resCols, tmp, add);
+      final int uOff = vec.base() + b * 8 * vec.nrows();
+      if (stage) {
+        System.arraycopy(u, uOff, tmp, EXTRACTED, 8 * rows);
+        block(pmat, b, rows, tmp, EXTRACTED, res, resOff, resCols, tmp, add);
+      } else {
+        block(pmat, b, rows, u, uOff, res, resOff, resCols, tmp, add);
+      }
     }
     if (!add) {
       zeroExtra(pmat, res, resOff, resCols);

@@ -556,7 +556,8 @@ class VmpContractTest {
     }
     double[][] want = new double[cols.length][n * ncols];
     for (int c = 0; c < cols.length; c++) {
-      ops("ref").applyPvecToDft(pm, cols[c], want[c], 0, ncols, new double[64]);
+      ops("ref").applyPvecToDft(pm, cols[c], want[c], 0, ncols,
+          new double[Vmp.applyPvecToDftTmpLength(n, nrows, ncols)]);
     }
     for (String kernel : new String[] {"ref", "panama512"}) {
       VmpKernel k = KernelProvider.vmpKernel(kernel);
@@ -702,7 +703,8 @@ class VmpContractTest {
           ncols, cols.length, 4)], 4);
       for (int c = 0; c < cols.length; c++) {
         double[] one = new double[n * ncols];
-        o.applyPvecToDft(pm, cols[c], one, 0, ncols, new double[64]);
+        o.applyPvecToDft(pm, cols[c], one, 0, ncols,
+            new double[Vmp.applyPvecToDftTmpLength(n, pm.nrows(), ncols)]);
         assertArrayEquals(one, got[c], kernel + " pvRows=" + pvRows + " col " + c + " seed="
             + seed);
       }
