@@ -2,6 +2,8 @@ package org.jpir.vmp;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * Where the 64-byte (cache-line, 512-bit vector) boundaries of a {@code double[]} fall. The data
@@ -44,6 +46,23 @@ public final class Aligned {
   /** A zeroed array of {@code LEAD + length} doubles: its data starts at index {@link #LEAD}. */
   public static double[] doubles(int length) {
     return new double[Math.addExact(LEAD, length)];
+  }
+
+  /** Doubles of an array from {@link #doubles}: {@code a.length - LEAD}. */
+  static int length(double[] a) {
+    return a.length - LEAD;
+  }
+
+  /** A copy of the doubles of an array from {@link #doubles}, from index {@link #LEAD} on. */
+  static double[] copyOf(double[] a) {
+    return Arrays.copyOfRange(a, LEAD, a.length);
+  }
+
+  /** {@code a[LEAD + i] = f(i)} for every double i of an array from {@link #doubles}. */
+  static void setAll(double[] a, IntToDoubleFunction f) {
+    for (int i = 0, len = length(a); i < len; i++) {
+      a[LEAD + i] = f.applyAsDouble(i);
+    }
   }
 
   /** Bytes from the start of a {@code double[]} object to element 0 (16 where unknown). */

@@ -88,7 +88,7 @@ public final class Pmat {
 
   /** Number of doubles in the layout above. */
   public int length() {
-    return data.length - Aligned.LEAD;
+    return Aligned.length(data);
   }
 
   /** Bytes held: {@code 8 * length()}. */
@@ -98,7 +98,7 @@ public final class Pmat {
 
   /** A copy of the doubles in the layout above. */
   public double[] toArray() {
-    return Arrays.copyOfRange(data, Aligned.LEAD, data.length);
+    return Aligned.copyOf(data);
   }
 
   /**
@@ -125,9 +125,7 @@ public final class Pmat {
 
   /** Sets double {@code i} of the layout to {@code f(i)} for every i (benchmark inputs). */
   public void setAll(IntToDoubleFunction f) {
-    for (int i = 0, len = length(); i < len; i++) {
-      data[Aligned.LEAD + i] = f.applyAsDouble(i);
-    }
+    Aligned.setAll(data, f);
   }
 
   /**

@@ -1,6 +1,5 @@
 package org.jpir.vmp;
 
-import java.util.Arrays;
 import java.util.function.IntToDoubleFunction;
 
 /**
@@ -53,7 +52,7 @@ public final class Pvec {
 
   /** Number of doubles in the layout above. */
   public int length() {
-    return data.length - Aligned.LEAD;
+    return Aligned.length(data);
   }
 
   /** Bytes held: {@code 8 * length()}. */
@@ -63,14 +62,12 @@ public final class Pvec {
 
   /** A copy of the doubles in the layout above. */
   public double[] toArray() {
-    return Arrays.copyOfRange(data, Aligned.LEAD, data.length);
+    return Aligned.copyOf(data);
   }
 
   /** Sets double {@code i} of the layout to {@code f(i)} for every i (benchmark inputs). */
   public void setAll(IntToDoubleFunction f) {
-    for (int i = 0, len = length(); i < len; i++) {
-      data[Aligned.LEAD + i] = f.applyAsDouble(i);
-    }
+    Aligned.setAll(data, f);
   }
 
   /** The backing array (not a copy), for the kernels of this package: layout at {@link #base}. */
