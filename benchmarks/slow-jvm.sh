@@ -2,7 +2,8 @@
 # Starts K fresh JVMs per configuration of SlowJvmProbe (phase 1 of a synthetic database, see
 # benchmarks/SLOW-JVM.md), configurations interleaved fork by fork so that they share the
 # machine's load, and prints each JVM's RESULT line and, per configuration, the fork-to-fork
-# spread of the medians (max/min - 1) and the page faults per phase-1 call.
+# spread of the medians (max/min - 1), the page faults per phase-1 call and the spread of phase 1
+# relative to a 256 MiB memory read timed in the same rounds (the host's memory bandwidth).
 # Usage: benchmarks/slow-jvm.sh [-k forks] [-m mib] [-r rounds] [-c "extra JVM flags"]...
 # (no -c: one configuration with the project's JVM options only)
 set -euo pipefail
@@ -38,7 +39,8 @@ for c in "${!CONFIGS[@]}"; do
   awk -v cfg="${CONFIGS[$c]:-default}" '{for(i=1;i<=NF;i++){split($i,kv,"=");
       if(kv[1]=="phase1_ms")p[NR]=kv[2]; if(kv[1]=="ratio")r[NR]=kv[2]; if(kv[1]=="phase1_after_ms")a[NR]=kv[2];
       if(kv[1]=="faults_first")f[NR]=kv[2]; if(kv[1]=="reused_ms")u[NR]=kv[2]; if(kv[1]=="reused_ratio")v[NR]=kv[2];
-      if(kv[1]=="phase1_p10_ms")l[NR]=kv[2]; if(kv[1]=="reused_p10_ms")m[NR]=kv[2]}}
+      if(kv[1]=="phase1_p10_ms")l[NR]=kv[2]; if(kv[1]=="reused_p10_ms")m[NR]=kv[2];
+      if(kv[1]=="stream_ms")s[NR]=kv[2]; if(kv[1]=="stream_ratio")w[NR]=kv[2]}}
     END{pmin=pmax=p[1]; rmin=rmax=r[1]; amin=amax=a[1]; umin=umax=u[1]; vmin=vmax=v[1]; lmin=lmax=l[1]; mmin=mmax=m[1]; fs=0
       for(i=1;i<=NR;i++){if(p[i]<pmin)pmin=p[i]; if(p[i]>pmax)pmax=p[i]; if(r[i]<rmin)rmin=r[i]; if(r[i]>rmax)rmax=r[i];
         if(a[i]<amin)amin=a[i]; if(a[i]>amax)amax=a[i]; if(u[i]<umin)umin=u[i]; if(u[i]>umax)umax=u[i];
@@ -51,6 +53,9 @@ for c in "${!CONFIGS[@]}"; do
       qmin=qmax=p[1]/u[1]; for(i=1;i<=NR;i++){q=p[i]/u[i]; if(q<qmin)qmin=q; if(q>qmax)qmax=q}
       printf "SPREAD [%s] forks=%d phase1 / scratch-reused pass of the same JVM (load cancels): %.3f..%.3f\n", cfg, NR, qmin, qmax
       printf "SPREAD [%s] forks=%d 10th percentiles: phase1 %.3f..%.3f ms (%.1f%%), scratch reused %.3f..%.3f ms (%.1f%%)\n",
-        cfg, NR, lmin, lmax, 100*(lmax/lmin-1), mmin, mmax, 100*(mmax/mmin-1)}' "$tmp/$c"
+        cfg, NR, lmin, lmax, 100*(lmax/lmin-1), mmin, mmax, 100*(mmax/mmin-1)
+      smin=smax=s[1]; wmin=wmax=w[1]; for(i=1;i<=NR;i++){if(s[i]<smin)smin=s[i]; if(s[i]>smax)smax=s[i]; if(w[i]<wmin)wmin=w[i]; if(w[i]>wmax)wmax=w[i]}
+      printf "SPREAD [%s] forks=%d memory calibration (256 MiB read) %.3f..%.3f ms (%.1f%%), phase1/memory calibration %.3f..%.3f (%.1f%%)\n",
+        cfg, NR, smin, smax, 100*(smax/smin-1), wmin, wmax, 100*(wmax/wmin-1)}' "$tmp/$c"
 done
 rm -rf "$tmp"

@@ -2,6 +2,7 @@ package org.jpir.bench;
 
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonObject;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,6 +76,12 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
       + " ${DEFAULT-VALUE})")
   int iterations = 8;
 
+  @Option(names = "--anchor-command", paramLabel = "CMD",
+      description = "a command (bash -c) printing 'ANCHOR name median p25 p75 unit' lines for"
+          + " spqlios on this CPU, run before and after the benchmarks; the spqlios targets are"
+          + " then judged against its figures (see SameCpuAnchors for the names)")
+  String anchorCommand;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new BenchRunner()).execute(args));
   }
@@ -111,6 +118,10 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
     jvm.add("-XX:+AlwaysPreTouch");
     System.out.println("bench: " + Environment.cpuModel() + ", " + Environment.jdk()
         + ", revision " + rev + ", kernels " + KernelProvider.get().name() + " by default");
+    List<String> anchorLines = new ArrayList<>();
+    if (anchorCommand != null) {
+      anchorLines.addAll(runAnchors(anchorCommand));
+    }
     run(options(forks, iterations, quick, jvm, json, params).includes(includes));
     if (avx2 && includes.stream().anyMatch(i -> i.contains("MultiColumn")
         || i.contains("MachineBench"))) {
@@ -129,6 +140,11 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
       merge(json, second);
     }
 
+    if (anchorCommand != null) {
+      anchorLines.addAll(runAnchors(anchorCommand));
+      SameCpuAnchors.parse(anchorLines); // refuses malformed output before it is kept
+      Files.write(Report.anchorsFile(json), anchorLines, StandardCharsets.UTF_8);
+    }
     JsonObject env = new JsonObject();
     env.addProperty("cpu", Environment.cpuModel());
     env.addProperty("cores", Runtime.getRuntime().availableProcessors());
@@ -136,6 +152,9 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
     env.addProperty("revision", rev);
     env.addProperty("date", Instant.now().toString());
     env.addProperty("quick", quick);
+    if (anchorCommand != null) {
+      env.addProperty("anchor_command", anchorCommand);
+    }
     env.addProperty("command", "./pir bench " + String.join(" ",
         spec.commandLine().getParseResult().originalArgs()));
     CpuInfo cpu = CpuInfo.get();
@@ -159,6 +178,32 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
     System.out.println("bench: raw results in " + json);
     return Report.run(readme ? new String[] {json.toString(), "--readme", "README.md"}
         : new String[] {json.toString()});
+  }
+
+  /**
+   * Runs {@code command} with {@code bash -c} (inheriting this process's CPU affinity) and
+   * returns its ANCHOR lines; fails when it exits non-zero or prints none.
+   */
+  static List<String> runAnchors(String command) throws IOException, InterruptedException {
+    System.out.println("bench: same-CPU anchors: " + command);
+    Process p = new ProcessBuilder("bash", "-c", command)
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    List<String> lines = new ArrayList<>();
+    try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(
+        p.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line; (line = r.readLine()) != null; ) {
+        if (line.startsWith("ANCHOR ")) {
+          lines.add(line);
+          System.out.println("bench: " + line);
+        }
+      }
+    }
+    int rc = p.waitFor();
+    if (rc != 0 || lines.isEmpty()) {
+      throw new IOException("anchor command exited " + rc + " with " + lines.size()
+          + " ANCHOR lines: " + command);
+    }
+    return lines;
   }
 
   /** "panel P rows, tile T rows, groups of G columns" (at ncols = 12, one query). */

@@ -57,7 +57,8 @@ public final class Report implements java.util.concurrent.Callable<Integer> {
     Path envFile = Path.of(json.toString().replaceAll("\\.json$", ".env.json"));
     JsonObject env = Files.exists(envFile)
         ? JsonParser.parseString(Files.readString(envFile)).getAsJsonObject() : new JsonObject();
-    String md = render(rows, env, json.getFileName().toString());
+    SameCpuAnchors here = SameCpuAnchors.read(anchorsFile(json));
+    String md = render(rows, env, json.getFileName().toString(), here);
     Path out = Path.of(json.toString().replaceAll("\\.json$", ".md"));
     Files.writeString(out, md, StandardCharsets.UTF_8);
     System.out.println(md);
@@ -114,8 +115,19 @@ public final class Report implements java.util.concurrent.Callable<Integer> {
     return new Targets.Ceilings(stream, peak);
   }
 
-  /** The markdown report. */
+  /** Where the same-CPU anchors of a JMH result file are kept: beside it, {@code .anchors.txt}. */
+  static Path anchorsFile(Path json) {
+    return Path.of(json.toString().replaceAll("\\.json$", ".anchors.txt"));
+  }
+
+  /** The markdown report without same-CPU anchors. */
   static String render(List<JmhResults.Row> rawRows, JsonObject env, String source) {
+    return render(rawRows, env, source, SameCpuAnchors.NONE);
+  }
+
+  /** The markdown report; spqlios targets judged against {@code here} where it has the row. */
+  static String render(List<JmhResults.Row> rawRows, JsonObject env, String source,
+      SameCpuAnchors here) {
     List<JmhResults.Row> rows = tagged(rawRows);
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "Measured %s on %s (%s cores), %s, revision %s; "
@@ -148,7 +160,8 @@ public final class Report implements java.util.concurrent.Callable<Integer> {
     for (JmhResults.Row r : rows) {
       double med = Stats.median(r.samples());
       double[] ci = Stats.bootstrapMedianCi(r.samples(), 0.95, RESAMPLES, 42);
-      Targets.Verdict v = Targets.judge(r, medianSeconds(r), isa(r).equals("avx2") ? avx2 : nat);
+      Targets.Verdict v = Targets.judge(r, medianSeconds(r), isa(r).equals("avx2") ? avx2 : nat,
+          isa(r).equals("avx2") ? SameCpuAnchors.NONE : here);
       sb.append(String.format(Locale.ROOT, "| %s | %s | %s %s | %s..%s | %s | %s | %s |%n",
           r.shortName(), params(r.params()), fmt(med), r.unit(), fmt(ci[0]), fmt(ci[1]),
           v.rate(), v.target(), v.met()));
@@ -161,11 +174,17 @@ public final class Report implements java.util.concurrent.Callable<Integer> {
       speedups.forEach(sb::append);
       sb.append('\n');
     }
+    if (!here.isEmpty()) {
+      sb.append(String.format(Locale.ROOT, "spqlios on **this CPU**: measured in the same run by"
+          + " `%s` before and after the benchmarks (medians of its medians; raw lines in"
+          + " `benchmarks/results/%s`); the spqlios targets are judged against these figures."
+          + "%n%n", str(env, "anchor_command"), source.replaceAll("\\.json$", ".anchors.txt")));
+    }
     sb.append("Anchors (`ANCHORS.md`) were measured on AMD EPYC Zen 4 (2026-11-29, AVX-512) and"
         + " Zen 3 (2026-12-01, AVX2 only), not on this CPU: spqlios-arithmetic (C, AVX2/FMA) per"
         + " operation, OnionPIRv2 (C++, portable kernels, Zen 3) 2.26 s per query at 1 GiB with"
-        + " its first dimension 1.70 s. Ratios ours/spqlios are given against both; the target is"
-        + " judged against the faster (Zen 4) figure.\n");
+        + " its first dimension 1.70 s. Ratios ours/spqlios are given against both; without"
+        + " same-CPU figures the target is judged against the faster (Zen 4) figure.\n");
     return sb.toString();
   }
 

@@ -83,6 +83,7 @@ public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer
     double mr = Stats.median(Arrays.copyOfRange(first, rounds, 2 * rounds));
     double mra = Stats.median(Arrays.copyOfRange(after, rounds, 2 * rounds));
     double mc = Stats.median(Arrays.copyOfRange(first, 2 * rounds, 3 * rounds));
+    double ms = Stats.median(Arrays.copyOfRange(first, 3 * rounds, 4 * rounds));
     double lp = lowDecile(Arrays.copyOfRange(first, 0, rounds));
     double lr = lowDecile(Arrays.copyOfRange(first, rounds, 2 * rounds));
     Pvec[] cols = db.plane(0);
@@ -95,22 +96,23 @@ public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer
             + " phase1_after_ms=%.3f reused_after_ms=%.3f first/after=%.3f calib_ms=%.3f"
             + " ratio=%.3f reused_ratio=%.3f alloc_kb=%.0f reused_alloc_kb=%.0f faults_first=%.0f"
             + " faults_after=%.0f reused_faults=%.0f phase1_p10_ms=%.3f reused_p10_ms=%.3f"
-            + " pmat=%s pvec=%s sink=%d%n",
+            + " stream_ms=%.3f stream_ratio=%.3f pmat=%s pvec=%s sink=%d%n",
         mib, g.rows(), g.cols(), mp, mr, Stats.median(ans), ma, mra, mp / ma, mc, mp / mc, mr / mc,
-        first[3 * rounds] / 1024, first[3 * rounds + 2] / 1024, first[3 * rounds + 1],
-        after[3 * rounds + 1], first[3 * rounds + 3], lp, lr,
+        first[4 * rounds] / 1024, first[4 * rounds + 2] / 1024, first[4 * rounds + 1],
+        after[4 * rounds + 1], first[4 * rounds + 3], lp, lr, ms, mp / ms,
         addr.describe(backing(q.phase1())), pv, sink & 1);
     return 0;
   }
 
   /**
    * Times {@code rounds} rounds of: {@link PirServer#phase1Only}, the reused-scratch pass, the
-   * calibration loop. Returns their times (ms, {@code rounds} each, in that order), then bytes
+   * calibration loop, the memory calibration ({@link #stream}). Returns their times (ms, {@code
+   * rounds} each, in that order), then bytes
    * allocated and page faults per phase1Only call, then the same two per reused call.
    */
   private static double[] timePhase1(PirServer server, ReusedPhase1 reuse, PreparedDatabase db,
       PreparedQuery[] qs, int rounds) {
-    double[] t = new double[3 * rounds + 4];
+    double[] t = new double[4 * rounds + 4];
     long sink = 0;
     long alloc = 0;
     long faults = 0;
@@ -132,14 +134,16 @@ public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer
       faults += f1 - f0;
       sink += calibrate();
       long t3 = System.nanoTime();
+      sink += (long) stream();
+      t[3 * rounds + r] = (System.nanoTime() - t3) / 1e6;
       t[r] = (t1 - t0) / 1e6;
       t[rounds + r] = (t2 - t1) / 1e6;
       t[2 * rounds + r] = (t3 - t2) / 1e6 + (sink == 42 ? 1e-9 : 0);
     }
-    t[3 * rounds] = alloc / (double) rounds;
-    t[3 * rounds + 1] = faults / (double) rounds;
-    t[3 * rounds + 2] = ralloc / (double) rounds;
-    t[3 * rounds + 3] = rfaults / (double) rounds;
+    t[4 * rounds] = alloc / (double) rounds;
+    t[4 * rounds + 1] = faults / (double) rounds;
+    t[4 * rounds + 2] = ralloc / (double) rounds;
+    t[4 * rounds + 3] = rfaults / (double) rounds;
     return t;
   }
 
@@ -221,6 +225,33 @@ public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer
   }
 
   /** A fixed scalar integer loop (no memory traffic), about 3 ms. */
+  /** 256 MiB read by the memory calibration: well past any L3 of the machines here. */
+  private static final double[] STREAM = new double[32 << 20];
+
+  static {
+    Arrays.fill(STREAM, 1.0);
+  }
+
+  /**
+   * The memory calibration: one read of {@link #STREAM} (4 chains), so that a fork whose phase
+   * 1 is slow because the host's memory bandwidth is (a noisy neighbour) is told apart from a
+   * JVM in a slow state by the ratio of the two (phase 1 at these sizes streams its database).
+   */
+  private static double stream() {
+    double a = 0;
+    double b = 0;
+    double c = 0;
+    double d = 0;
+    final double[] s = STREAM;
+    for (int i = 0; i < s.length; i += 4) {
+      a += s[i];
+      b += s[i + 1];
+      c += s[i + 2];
+      d += s[i + 3];
+    }
+    return a + b + c + d;
+  }
+
   private static long calibrate() {
     long h = 0x9E3779B97F4A7C15L;
     for (int i = 0; i < 5_000_000; i++) {

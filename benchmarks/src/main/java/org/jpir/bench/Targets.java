@@ -9,7 +9,9 @@ import java.util.Optional;
  * measured on this CPU): spqlios-arithmetic (C, AVX2/FMA) on an AMD Zen 4 (2026-11-29) and on
  * an AMD Zen 3 (2026-12-01), OnionPIRv2 on the Zen 3. Targets: multi-column pass >= 85% of the
  * peak FMA; phase 1 >= 85% of the flop bound ({@link PirBench#phase1Flops} at the peak); applies
- * <= 1.0x and FFT <= 1.2x spqlios (judged against the faster, Zen 4, figure).
+ * <= 1.0x and FFT <= 1.2x spqlios, judged against spqlios measured on this CPU in the same run
+ * ({@link SameCpuAnchors}, {@code ./pir bench --anchor-command}) where there is one, else against
+ * the faster (Zen 4) figure.
  */
 final class Targets {
   /** Fraction of the measured ceiling the compute-bound passes must reach. */
@@ -55,7 +57,13 @@ final class Targets {
     return new double[] {Double.NaN, Double.NaN};
   }
 
+  /** As {@link #judge(JmhResults.Row, double, Ceilings, SameCpuAnchors)} without same-CPU anchors. */
   static Verdict judge(JmhResults.Row r, double seconds, Ceilings c) {
+    return judge(r, seconds, c, SameCpuAnchors.NONE);
+  }
+
+  /** The verdict of one row; spqlios targets use {@code here}'s figure for the row when it has one. */
+  static Verdict judge(JmhResults.Row r, double seconds, Ceilings c, SameCpuAnchors here) {
     String m = r.method();
     boolean ref = "ref".equals(implValue(r));
     int n = intParam(r, "n");
@@ -85,9 +93,11 @@ final class Targets {
       case "fft":
       case "ifft": {
         double[] s = spqlios(m, n, 0, 0);
-        double lim = 1.2 * (Double.isNaN(s[0]) ? s[1] : s[0]);
-        return time(seconds, lim, "<= 1.2 x spqlios; spqlios " + us(s[0]) + " (Zen 4), "
-            + us(s[1]) + " (Zen 3); ours/spqlios " + ratio(seconds, s), ref);
+        double h = here.seconds(SameCpuAnchors.name(m, n, 0, 0)).orElse(Double.NaN);
+        double lim = 1.2 * (!Double.isNaN(h) ? h : Double.isNaN(s[0]) ? s[1] : s[0]);
+        return time(seconds, lim, "<= 1.2 x spqlios; spqlios " + hereText(h, seconds, true)
+            + us(s[0]) + " (Zen 4), " + us(s[1]) + " (Zen 3); ours/spqlios " + ratio(seconds, s),
+            ref);
       }
       case "applyDftToDft":
       case "applyPvecToDft": {
@@ -98,8 +108,10 @@ final class Targets {
           rate += String.format(Locale.ROOT, " (%.0f%% of stream)",
               100 * bytes / seconds / 1e9 / c.streamGbs().get());
         }
-        Verdict t = time(seconds, s[0], "<= spqlios; spqlios " + ms(s[0]) + " (Zen 4), "
-            + ms(s[1]) + " (Zen 3); ours/spqlios " + ratio(seconds, s), ref);
+        double h = here.seconds(SameCpuAnchors.name(m, n, nrows, ncols)).orElse(Double.NaN);
+        Verdict t = time(seconds, Double.isNaN(h) ? s[0] : h, "<= spqlios; spqlios "
+            + hereText(h, seconds, false) + ms(s[0]) + " (Zen 4), " + ms(s[1])
+            + " (Zen 3); ours/spqlios " + ratio(seconds, s), ref);
         return new Verdict(rate, t.target(), t.met());
       }
       default:
@@ -156,6 +168,15 @@ final class Targets {
           + " (Zen 3)", "");
     }
     return new Verdict(rate, "(per query)", "");
+  }
+
+  /** "X (this CPU, ours/spqlios R), " for a same-CPU figure, or "" without one. */
+  private static String hereText(double h, double seconds, boolean micro) {
+    if (Double.isNaN(h)) {
+      return "";
+    }
+    return (micro ? us(h) : ms(h)) + " (**this CPU**, same run: ours/spqlios **"
+        + Report.fmt(seconds / h) + "x**), ";
   }
 
   private static String ratio(double seconds, double[] s) {
