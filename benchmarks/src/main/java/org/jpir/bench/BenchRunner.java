@@ -159,10 +159,12 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
         spec.commandLine().getParseResult().originalArgs()));
     CpuInfo cpu = CpuInfo.get();
     env.addProperty("flags", cpu.kernelFlags());
-    for (int level = 1; level <= 3; level++) {
-      int b = cpu.sysfsCacheBytes(level);
-      env.addProperty((level == 1 ? "l1d" : "l" + level) + "_kib", b < 0 ? -1 : b / 1024);
-    }
+    // The sizes the tiling used (sysfs, else the stated fallback), and sysfs's L3 (-1: none).
+    env.addProperty("l1d_kib", cpu.l1dBytes() / 1024);
+    env.addProperty("l2_kib", cpu.l2Bytes() / 1024);
+    int l3 = cpu.sysfsCacheBytes(3);
+    env.addProperty("l3_kib", l3 < 0 ? -1 : l3 / 1024);
+    env.addProperty("cache_source", cpu.cacheSource());
     env.addProperty("vector_registers", cpu.vectorRegisters());
     VmpBlock blk = Vmp.get().block();
     env.addProperty("vmp_kernel", Vmp.get().kernelName());

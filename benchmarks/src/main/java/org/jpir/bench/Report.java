@@ -134,10 +134,13 @@ public final class Report implements java.util.concurrent.Callable<Integer> {
         + "raw data `benchmarks/results/%s`; command `%s` (%s s).%n%n",
         str(env, "date"), str(env, "cpu"), str(env, "cores"), str(env, "jdk"),
         str(env, "revision"), source, str(env, "command"), str(env, "duration_s")));
-    sb.append(String.format(Locale.ROOT, "CPU flags: %s; caches per core: L1d %s KiB, L2 %s KiB;"
-        + " L3 %s KiB; %s vector registers. VMP kernel %s, block %s, tiling %s. Under"
+    String l3 = str(env, "l3_kib");
+    sb.append(String.format(Locale.ROOT, "CPU flags: %s; caches per core: L1d %s KiB, L2 %s KiB"
+        + " (%s); L3 %s; %s vector registers. VMP kernel %s, block %s, tiling %s. Under"
         + " `-XX:UseAVX=2` (AVX2 emulated: 16 registers, 256-bit): block %s, tiling %s.%n%n",
-        str(env, "flags"), str(env, "l1d_kib"), str(env, "l2_kib"), str(env, "l3_kib"),
+        str(env, "flags"), str(env, "l1d_kib"), str(env, "l2_kib"),
+        env.has("cache_source") ? str(env, "cache_source") : "sysfs",
+        l3.startsWith("-") ? "not in sysfs" : l3 + " KiB",
         str(env, "vector_registers"), str(env, "vmp_kernel"), str(env, "vmp_block"),
         str(env, "vmp_tiling"), str(env, "vmp_block_avx2"), str(env, "vmp_tiling_avx2")));
     if (env.has("quick") && env.get("quick").getAsBoolean()) {

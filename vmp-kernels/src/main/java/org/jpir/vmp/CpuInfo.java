@@ -38,11 +38,11 @@ public final class CpuInfo {
   private final boolean avx2;
   private final String kernelFlags;
 
-  CpuInfo(int[] sysfsBytes, String cacheSource, int registers, String registerReason,
-      String model, String flags) {
+  CpuInfo(int[] sysfsBytes, int cpuinfoL2, String cacheSource, int registers,
+      String registerReason, String model, String flags) {
     this.sysfsBytes = sysfsBytes;
     this.l1d = sysfsBytes[1] > 0 ? sysfsBytes[1] : FALLBACK_L1D;
-    this.l2 = sysfsBytes[2] > 0 ? sysfsBytes[2] : FALLBACK_L2;
+    this.l2 = sysfsBytes[2] > 0 ? sysfsBytes[2] : cpuinfoL2 > 0 ? cpuinfoL2 : FALLBACK_L2;
     this.cacheSource = cacheSource;
     this.registers = registers;
     this.registerReason = registerReason;
@@ -101,6 +101,11 @@ public final class CpuInfo {
     return kernelFlags;
   }
 
+  /** Where {@link #l1dBytes} and {@link #l2Bytes} came from: "sysfs", or the fallback used. */
+  public String cacheSource() {
+    return cacheSource;
+  }
+
   /**
    * The level-{@code level} (1 to 3) data or unified cache of cpu0 as sysfs reports it, in bytes,
    * or -1 when sysfs does not (no fallback, unlike {@link #l1dBytes} and {@link #l2Bytes}).
@@ -136,24 +141,34 @@ public final class CpuInfo {
         // unreadable entry: keep looking, fall back below
       }
     }
-    int l1d = sizes[1];
-    int l2 = sizes[2];
-    String source = l1d > 0 && l2 > 0 ? "sysfs" : "FALLBACK: " + cacheDir + " incomplete, using "
-        + (l1d > 0 ? "" : "L1d " + (FALLBACK_L1D >> 10) + " KiB ")
-        + (l2 > 0 ? "" : "L2 " + (FALLBACK_L2 >> 10) + " KiB");
     String model = "unknown";
     String flags = "";
+    String vendor = "";
+    String cacheSize = "";
     try {
       for (String line : Files.readAllLines(cpuinfo)) {
+        String value = line.substring(line.indexOf(':') + 1).trim();
         if (line.startsWith("model name") && model.equals("unknown")) {
-          model = line.substring(line.indexOf(':') + 1).trim();
+          model = value;
         } else if ((line.startsWith("flags") || line.startsWith("Features")) && flags.isEmpty()) {
-          flags = " " + line.substring(line.indexOf(':') + 1).trim() + " ";
+          flags = " " + value + " ";
+        } else if (line.startsWith("vendor_id") && vendor.isEmpty()) {
+          vendor = value;
+        } else if (line.startsWith("cache size") && cacheSize.isEmpty()) {
+          cacheSize = value;
         }
       }
     } catch (IOException e) {
       // no /proc/cpuinfo: flags unknown
     }
+    int l1d = sizes[1];
+    int l2 = sizes[2];
+    // On AMD, Linux's "cache size" is the per-core L2 (on Intel it is the shared L3: not used).
+    int cpuinfoL2 = l2 > 0 || !vendor.equals("AuthenticAMD") ? -1 : parseCpuinfoSize(cacheSize);
+    String source = l1d > 0 && l2 > 0 ? "sysfs" : "FALLBACK: " + cacheDir + " incomplete, using "
+        + (l1d > 0 ? "" : "L1d " + (FALLBACK_L1D >> 10) + " KiB ")
+        + (l2 > 0 ? "" : cpuinfoL2 > 0 ? "L2 " + (cpuinfoL2 >> 10) + " KiB from " + cpuinfo
+            + " 'cache size' (AMD: per-core L2)" : "L2 " + (FALLBACK_L2 >> 10) + " KiB");
     boolean avx512f = flags.contains(" avx512f ");
     int regs;
     String why;
@@ -171,7 +186,7 @@ public final class CpuInfo {
         why = "UseAVX not readable; cpu flags " + (avx512f ? "have" : "lack") + " avx512f";
       }
     }
-    CpuInfo c = new CpuInfo(sizes, source, regs, why, model, flags);
+    CpuInfo c = new CpuInfo(sizes, cpuinfoL2, source, regs, why, model, flags);
     if (cacheDir.toString().startsWith("/sys/")) {
       LOG.info("cpu: {}", c.describe());
     }
@@ -186,6 +201,19 @@ public final class CpuInfo {
       return Integer.valueOf(b.getVMOption("UseAVX").getValue());
     } catch (RuntimeException | LinkageError e) {
       return null;
+    }
+  }
+
+  /** {@code /proc/cpuinfo}'s "cache size" value such as {@code 1024 KB}, or -1 if unparsable. */
+  static int parseCpuinfoSize(String s) {
+    String t = s.trim().toUpperCase(Locale.ROOT);
+    if (!t.endsWith(" KB")) {
+      return -1;
+    }
+    try {
+      return parseSize(t.substring(0, t.length() - 3).trim() + "K");
+    } catch (IllegalArgumentException e) {
+      return -1;
     }
   }
 

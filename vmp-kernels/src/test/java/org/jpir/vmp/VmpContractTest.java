@@ -674,6 +674,19 @@ class VmpContractTest {
     assertEquals(CpuInfo.FALLBACK_L2, f.l2Bytes());
     assertTrue(f.describe().contains("FALLBACK"), f.describe());
     assertEquals(300 * 1024 * 1024, CpuInfo.parseSize("300M"));
+    // No sysfs caches (some VMs): AMD's cpuinfo "cache size" is the per-core L2, Intel's the L3.
+    java.nio.file.Path amd = dir.resolve("amd");
+    java.nio.file.Files.writeString(amd, "vendor_id\t: AuthenticAMD\nmodel name\t: Zen\n"
+        + "cache size\t: 1024 KB\nflags\t\t: fpu avx2 fma avx512f\n");
+    CpuInfo a = CpuInfo.read(dir.resolve("missing"), amd);
+    assertEquals(1024 * 1024, a.l2Bytes());
+    assertEquals(CpuInfo.FALLBACK_L1D, a.l1dBytes());
+    assertTrue(a.cacheSource().contains("'cache size'"), a.cacheSource());
+    java.nio.file.Path intel = dir.resolve("intel");
+    java.nio.file.Files.writeString(intel, "vendor_id\t: GenuineIntel\ncache size\t: 491520 KB\n");
+    assertEquals(CpuInfo.FALLBACK_L2, CpuInfo.read(dir.resolve("missing"), intel).l2Bytes());
+    assertEquals(2048 * 1024, CpuInfo.read(dir.resolve("c"), amd).l2Bytes()); // sysfs wins
+    assertEquals(-1, CpuInfo.parseCpuinfoSize("lots"));
     Vmp.Tiling t = Vmp.tiling(VmpBlock.B512_2X6, c, 12, 1);
     assertEquals(64, t.panelRows());
     assertEquals(640, t.tileRows()); // 512 KiB / 768 B = 682, whole panels
