@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * Renders a JMH JSON result (and its {@code .env.json}) as a markdown table: median, bootstrap 95%
- * confidence interval of the median, the derived rate (GB/s, GFLOP/s), the target of the issue and
+ * confidence interval of the median, the derived rate (GB/s, GFLOP/s), its target and
  * whether it is met; then the panama/ref speedups with their confidence intervals. Usage:
  * {@code Report <jmh.json> [--readme README.md]}; with {@code --readme} the table replaces the
  * text between {@code <!-- bench:kernels:begin -->} and {@code <!-- bench:kernels:end -->}.

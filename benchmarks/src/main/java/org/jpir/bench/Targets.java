@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The targets of the kernels issue, judged on a measured median against the ceilings measured in
+ * The kernel targets (FFT, applies, multi-column pass, phase 1), judged on a measured median against the ceilings measured in
  * the same run and the same JVM flags ({@link Ceilings}). Anchors (from {@code ANCHORS.md}, NOT
  * measured on this CPU): spqlios-arithmetic (C, AVX2/FMA) on an AMD Zen 4 (2026-11-29) and on
  * an AMD Zen 3 (2026-12-01), OnionPIRv2 on the Zen 3. Targets: multi-column pass >= 85% of the

@@ -66,10 +66,11 @@ public final class DistributedPirServer {
   private final BatchMetricsListener listener;
 
   /**
-   * Where compact queries are expanded: on the driver, which then broadcasts the prepared
+   * Where queries of either kind are expanded: on the driver, which then broadcasts the prepared
    * matrices (network: {@code 8 N rows*limbs*2*glweLimbs} bytes per query per executor), or on
-   * every executor from the broadcast compact query and evaluation keys (network: ~0.1 MiB per
-   * query plus the keys; compute: every partition repeats the phase-1 expansion).
+   * every executor from the broadcast query bytes as received (and, for compact queries, the
+   * client's evaluation keys: ~0.1 MiB per query plus the keys; compute: every executor expands
+   * each query once).
    */
   public enum ExpandMode { DRIVER, EXECUTOR }
 

@@ -315,35 +315,6 @@ final class PanamaVmp implements VmpKernel {
     }
   }
 
-
-
-
-
-
-  // The straight-line bodies below are generated from one template per width (the loop nest
-  // over vectors i and columns j unrolled; accumulator a{i}{j}.. holds the state of (i, j)): the
-  // JIT keeps only named locals in registers. Every index is linear in the row counter with a
-  // constant scale (the panel's row stride is 8 x its width), so the JIT hoists the bounds
-  // checks out of the loop.
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
   @Override
   public void finish(double[] st, int s, double[] dst, int re, int half) {
     DoubleVector.fromArray(S4, st, s).sub(DoubleVector.fromArray(S4, st, s + 12))
