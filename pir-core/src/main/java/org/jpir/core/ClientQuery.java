@@ -1,6 +1,8 @@
 package org.jpir.core;
 
 import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SeededGgsw;
+import org.jpir.core.lwe.SeededGlwe;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 
@@ -10,7 +12,8 @@ import org.jpir.core.params.Params;
  * r, plaintext limb l) is mask stream {@code r*plaintextLimbs + l} and its b part starts at
  * {@code (r*plaintextLimbs + l) * glweLimbs * N} in {@link #phase1B()}; GGSW t (column bit t,
  * least significant first), row q, is stream {@code rows*plaintextLimbs + t*2L + q} with b part
- * at {@code (t*2L + q) * glweLimbs * N} in {@link #ggswB()}.
+ * at {@code (t*2L + q) * glweLimbs * N} in {@link #ggswB()}. {@link #phase1} and {@link #ggsw}
+ * give them as seeded ciphertexts.
  */
 public record ClientQuery(String paramsId, int rows, int cols, byte[] seed, short[] phase1B,
     short[] ggswB) {
@@ -47,6 +50,28 @@ public record ClientQuery(String paramsId, int rows, int cols, byte[] seed, shor
   /** Mask stream of GGSW {@code bit}, row {@code q}. */
   static long ggswStream(Params p, int rows, int bit, int q) {
     return (long) rows * p.plaintextLimbs() + (long) bit * 2 * p.ggswLevels() + q;
+  }
+
+  /**
+   * Phase-1 ciphertext (row, limb) as a view of {@link #phase1B()}: stream {@code
+   * row*plaintextLimbs + limb}, b at {@code (row*plaintextLimbs + limb) * glweLimbs * N}.
+   *
+   * @throws IllegalArgumentException when the seed or the array is too short for it
+   */
+  public SeededGlwe phase1(Params p, int row, int limb) {
+    return new SeededGlwe(p, seed, phase1Stream(p, row, limb), phase1B,
+        (row * p.plaintextLimbs() + limb) * p.glweLimbs() * p.n());
+  }
+
+  /**
+   * GGSW of column bit {@code bit} as a view of {@link #ggswB()}: row q is stream {@code
+   * rows*plaintextLimbs + bit*2L + q}, b at {@code (bit*2L + q) * glweLimbs * N}.
+   *
+   * @throws IllegalArgumentException when the seed or the array is too short for it
+   */
+  public SeededGgsw ggsw(Params p, int bit) {
+    return SeededGgsw.of(p, seed, q -> ggswStream(p, rows, bit, q), ggswB,
+        bit * 2 * p.ggswLevels() * p.glweLimbs() * p.n());
   }
 
   /** Bytes on the wire (payload only). */

@@ -2,8 +2,6 @@ package org.jpir.core;
 
 import java.security.SecureRandom;
 import org.jpir.core.lwe.BPacking;
-import org.jpir.core.lwe.Digits;
-import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;
@@ -99,8 +97,7 @@ public final class CompactClient {
   private EvaluationKeys generateKeys() {
     Params kp = cp.keys();
     int n = kp.n();
-    int limbs = kp.glweLimbs();
-    int per = limbs * n;
+    int per = kp.glweLimbs() * n;
     byte[] seed = Prg.newSeed(random);
     Prg noise = Prg.fromSecureRandom(random);
     long[] s = sk.coefficients();
@@ -113,45 +110,14 @@ public final class CompactClient {
       for (int i = 0; i < cp.ksLevels(); i++) {
         long[] msg = new long[per];
         System.arraycopy(sAut, 0, msg, i * n, n);
-        Glwe c = kops.encrypt(sk, msg, new Prg(seed, EvaluationKeys.kskStream(cp, j, i)), noise);
-        BPacking.round(c.data(), 0, n, limbs, kp.base2k(), cp.keyBits());
-        Digits.toShorts(c.data(), 0, ksk, (j * cp.ksLevels() + i) * per, per);
+        kops.encryptSeeded(sk, msg, seed, EvaluationKeys.kskStream(cp, j, i), noise, cp.keyBits())
+            .copyBodyTo(ksk, (j * cp.ksLevels() + i) * per);
       }
     }
-    long[] s2 = negacyclicSquare(s);
-    int ls = kp.ggswLevels();
-    short[] g = new short[2 * ls * per];
-    for (int kk = 0; kk < 2; kk++) {
-      for (int i = 0; i < ls; i++) {
-        long[] msg = new long[per];
-        System.arraycopy(kk == 0 ? s : s2, 0, msg, i * n, n);
-        int q = kk * ls + i;
-        Glwe c = kops.encrypt(sk, msg, new Prg(seed, EvaluationKeys.ggswStream(q)), noise);
-        BPacking.round(c.data(), 0, n, limbs, kp.base2k(), cp.keyBits());
-        Digits.toShorts(c.data(), 0, g, q * per, per);
-      }
-    }
+    short[] g = new short[2 * kp.ggswLevels() * per];
+    kops.encryptSeededGgsw(sk, s, seed, EvaluationKeys::ggswStream, noise, cp.keyBits())
+        .copyBodiesTo(g, 0);
     return new EvaluationKeys(cp.id(), clientId, seed, ksk, g);
-  }
-
-  /** {@code s * s mod X^N + 1}, exactly (coefficients at most N in magnitude). */
-  static long[] negacyclicSquare(long[] s) {
-    int n = s.length;
-    long[] out = new long[n];
-    for (int i = 0; i < n; i++) {
-      if (s[i] == 0) {
-        continue;
-      }
-      for (int j = 0; j < n; j++) {
-        int t = i + j;
-        if (t < n) {
-          out[t] += s[i] * s[j];
-        } else {
-          out[t - n] -= s[i] * s[j];
-        }
-      }
-    }
-    return out;
   }
 
   /** A compact query for record {@code index}, made for this client's evaluation keys. */
@@ -187,17 +153,11 @@ public final class CompactClient {
         }
       }
     }
-    Glwe c1 = kops.encrypt(sk, m1, new Prg(seed, CompactQuery.PHASE1_STREAM), noise);
-    BPacking.round(c1.data(), 0, n, kp.glweLimbs(), kp.base2k(), cp.queryBits());
-    short[] b1 = new short[per];
-    Digits.toShorts(c1.data(), 0, b1, 0, per);
+    short[] b1 = kops.encryptSeeded(sk, m1, seed, CompactQuery.PHASE1_STREAM, noise,
+        cp.queryBits()).body();
     boolean second = levels > 0 && !layout.packed();
-    short[] b2 = new short[second ? per : 0];
-    if (second) {
-      Glwe c2 = kops.encrypt(sk, m2, new Prg(seed, CompactQuery.PHASE2_STREAM), noise);
-      BPacking.round(c2.data(), 0, n, kp.glweLimbs(), kp.base2k(), cp.queryBits());
-      Digits.toShorts(c2.data(), 0, b2, 0, per);
-    }
+    short[] b2 = second ? kops.encryptSeeded(sk, m2, seed, CompactQuery.PHASE2_STREAM, noise,
+        cp.queryBits()).body() : new short[0];
     return new CompactQuery(cp.id(), clientId, evaluationKeys().fingerprint(), rows, cols, seed,
         b1, b2);
   }

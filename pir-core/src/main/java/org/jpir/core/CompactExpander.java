@@ -321,8 +321,7 @@ public final class CompactExpander {
     if (layout.packed()) {
       int p1 = cp.phase1Slots(q.rows());
       int p2 = cp.phase2Slots(q.cols());
-      Glwe c = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE1_STREAM,
-          q.phase1B(), 0);
+      Glwe c = q.phase1(cp).expand();
       Sink one = phase1Sink(layout, phase1);
       Sink two = phase2Sink(layout, rows, keys, t);
       expand(c, layout.phase1Depth(), s -> wanted(layout, s, p1, p2, true, true),
@@ -399,8 +398,7 @@ public final class CompactExpander {
 
   private void fillPhase1(CompactQuery q, PreparedEvaluationKeys keys,
       CompactParams.Layout layout, Pmat phase1, Timings t) {
-    Glwe c1 = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE1_STREAM,
-        q.phase1B(), 0);
+    Glwe c1 = q.phase1(cp).expand();
     int p1 = cp.phase1Slots(q.rows());
     if (layout.packed()) {
       int p2 = cp.phase2Slots(q.cols());
@@ -418,15 +416,13 @@ public final class CompactExpander {
     }
     int p2 = cp.phase2Slots(q.cols());
     if (layout.packed()) {
-      Glwe c = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE1_STREAM,
-          q.phase1B(), 0);
+      Glwe c = q.phase1(cp).expand();
       int p1 = cp.phase1Slots(q.rows());
       expand(c, layout.phase2Depth(), s -> wanted(layout, s, p1, p2, false, true),
           s -> wanted(layout, s, p1, p2, true, true), keys.ksk(),
           phase2Sink(layout, rows, keys, t), t);
     } else {
-      Glwe c2 = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE2_STREAM,
-          q.phase2B(), 0);
+      Glwe c2 = q.phase2(cp).expand();
       expand(c2, p2, keys.ksk(), phase2Sink(layout, rows, keys, t), t);
     }
   }

@@ -2,6 +2,7 @@ package org.jpir.core;
 
 import org.jpir.core.lwe.BPacking;
 import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SeededGlwe;
 import org.jpir.core.params.CompactParams;
 
 /**
@@ -48,6 +49,26 @@ public record CompactQuery(String paramsId, String clientId, long keysFingerprin
           + (phase2B == null ? 0 : phase2B.length) + " digits, expected " + e2 + " for " + cols
           + " columns");
     }
+  }
+
+  /**
+   * The phase-1 packed ciphertext (a view of {@link #phase1B()}, mask stream 0),
+   * at the key parameters.
+   *
+   * @throws IllegalArgumentException when the seed or the array has the wrong size
+   */
+  public SeededGlwe phase1(CompactParams cp) {
+    return new SeededGlwe(cp.keys(), seed, PHASE1_STREAM, phase1B, 0);
+  }
+
+  /**
+   * The phase-2 packed ciphertext (a view of {@link #phase2B()}, mask stream 1);
+   * only when the query has one ({@code phase2B} not empty).
+   *
+   * @throws IllegalArgumentException when the seed or the array has the wrong size
+   */
+  public SeededGlwe phase2(CompactParams cp) {
+    return new SeededGlwe(cp.keys(), seed, PHASE2_STREAM, phase2B, 0);
   }
 
   /** Bytes of the b parts on the wire at {@code cp.queryBits()} bits per coefficient. */

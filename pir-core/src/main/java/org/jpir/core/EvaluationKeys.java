@@ -5,6 +5,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import org.jpir.core.lwe.BPacking;
 import org.jpir.core.lwe.Prg;
+import org.jpir.core.lwe.SeededGgsw;
+import org.jpir.core.lwe.SeededGlwe;
 import org.jpir.core.params.CompactParams;
 
 /**
@@ -31,6 +33,27 @@ public record EvaluationKeys(String paramsId, String clientId, byte[] seed, shor
   /** Mask stream of row q of the GGSW of s. */
   static long ggswStream(int q) {
     return (1L << 32) + q;
+  }
+
+  /**
+   * Key-switching key of automorphism j, level i, as a view of {@link #kskB()} at the key
+   * parameters: stream {@code j*ksLevels + i}, b at {@code (j*ksLevels + i) * keyLimbs * N}.
+   *
+   * @throws IllegalArgumentException when the seed or the array is too short for it
+   */
+  public SeededGlwe ksk(CompactParams cp, int j, int i) {
+    return new SeededGlwe(cp.keys(), seed, kskStream(cp, j, i), kskB,
+        (j * cp.ksLevels() + i) * cp.keys().glweLimbs() * cp.keys().n());
+  }
+
+  /**
+   * The GGSW of s as a view of {@link #ggswSB()} at the key parameters: row q is stream {@code
+   * 2^32 + q}, b at {@code q * keyLimbs * N}.
+   *
+   * @throws IllegalArgumentException when the seed or the array has the wrong size
+   */
+  public SeededGgsw ggswS(CompactParams cp) {
+    return SeededGgsw.of(cp.keys(), seed, EvaluationKeys::ggswStream, ggswSB, 0);
   }
 
   /** Checks a client id: 1 to 64 characters of {@code [A-Za-z0-9._-]}. */

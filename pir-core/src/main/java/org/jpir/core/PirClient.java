@@ -1,8 +1,6 @@
 package org.jpir.core;
 
 import java.security.SecureRandom;
-import org.jpir.core.lwe.Digits;
-import org.jpir.core.lwe.Ggsw;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PlaintextCodec;
@@ -68,20 +66,18 @@ public final class PirClient {
     for (int r = 0; r < rows; r++) {
       for (int l = 0; l < p.plaintextLimbs(); l++) {
         msg[l * n] = r == targetRow ? 1 : 0;
-        Glwe c = ops.encrypt(sk, msg, new Prg(seed, ClientQuery.phase1Stream(p, r, l)), noise);
+        ops.encryptSeeded(sk, msg, seed, ClientQuery.phase1Stream(p, r, l), noise)
+            .copyBodyTo(b1, (r * p.plaintextLimbs() + l) * perGlwe);
         msg[l * n] = 0;
-        Digits.toShorts(c.data(), 0, b1, (r * p.plaintextLimbs() + l) * perGlwe, perGlwe);
       }
     }
     int levels = Geometry.levels(cols);
     short[] b2 = new short[levels * 2 * lg * perGlwe];
     for (int t = 0; t < levels; t++) {
       final int bit = t;
-      Ggsw g = ops.encryptGgsw(sk, (targetCol >> t) & 1,
-          q -> new Prg(seed, ClientQuery.ggswStream(p, rows, bit, q)), noise);
-      for (int q = 0; q < g.rowCount(); q++) {
-        Digits.toShorts(g.row(q).data(), 0, b2, (t * 2 * lg + q) * perGlwe, perGlwe);
-      }
+      ops.encryptSeededGgsw(sk, (targetCol >> t) & 1, seed,
+          q -> ClientQuery.ggswStream(p, rows, bit, q), noise)
+          .copyBodiesTo(b2, t * 2 * lg * perGlwe);
     }
     return new ClientQuery(p.id(), rows, cols, seed, b1, b2);
   }

@@ -1,11 +1,7 @@
 package org.jpir.core;
 
-import org.jpir.core.lwe.Digits;
-import org.jpir.core.lwe.Ggsw;
-import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PreparedGgsw;
-import org.jpir.core.lwe.Prg;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Security;
@@ -29,16 +25,6 @@ public final class QueryExpander {
   public QueryExpander(Params p) {
     this.p = Security.requireAllowed(p);
     this.ops = new GlweOps(p);
-  }
-
-  /** The GLWE with b part from {@code b[off..]} and mask regenerated from (seed, stream). */
-  private Glwe regenerate(byte[] seed, long stream, short[] b, int off) {
-    int n = p.n();
-    int per = p.glweLimbs() * n;
-    Glwe c = new Glwe(n, p.glweLimbs());
-    Digits.toLongs(b, off, c.data(), 0, per);
-    new Prg(seed, stream).fillUniformDigits(c.data(), per, per, p.base2k());
-    return c;
   }
 
   /**
@@ -72,9 +58,7 @@ public final class QueryExpander {
     double[] reim = new double[2 * per];
     for (int r = 0; r < q.rows(); r++) {
       for (int l = 0; l < lim; l++) {
-        int row = r * lim + l;
-        Glwe c = regenerate(q.seed(), ClientQuery.phase1Stream(p, r, l), q.phase1B(), row * per);
-        phase1.prepareRow(row, ops.transformInto(c, reim), 0);
+        phase1.prepareRow(r * lim + l, ops.transformInto(q.phase1(p, r, l).expand(), reim), 0);
       }
     }
     return phase1;
@@ -83,17 +67,9 @@ public final class QueryExpander {
   /** Phase 2 only: one prepared GGSW per column bit (all a driver's fold needs). */
   public PreparedGgsw[] expandPhase2(ClientQuery q, Geometry g) {
     check(q, g);
-    int per = p.glweLimbs() * p.n();
-    int levels = Geometry.levels(q.cols());
-    int rowsPerGgsw = 2 * p.ggswLevels();
-    PreparedGgsw[] ggsw = new PreparedGgsw[levels];
-    for (int t = 0; t < levels; t++) {
-      Glwe[] rows = new Glwe[rowsPerGgsw];
-      for (int k = 0; k < rowsPerGgsw; k++) {
-        rows[k] = regenerate(q.seed(), ClientQuery.ggswStream(p, q.rows(), t, k), q.ggswB(),
-            (t * rowsPerGgsw + k) * per);
-      }
-      ggsw[t] = ops.prepare(new Ggsw(rows));
+    PreparedGgsw[] ggsw = new PreparedGgsw[Geometry.levels(q.cols())];
+    for (int t = 0; t < ggsw.length; t++) {
+      ggsw[t] = ops.prepare(q.ggsw(p, t).expand());
     }
     return ggsw;
   }

@@ -243,8 +243,7 @@ class CompactQueryTest {
     PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(cp,
         Wire.readEvaluationKeys(Wire.writeEvaluationKeys(c.evaluationKeys(), cp), cp));
     CompactQuery q = Wire.readCompactQuery(Wire.writeCompactQuery(c.query(index), cp), cp, g);
-    Glwe packed = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE1_STREAM,
-        q.phase1B(), 0);
+    Glwe packed = q.phase1(cp).expand();
     GlweOps ops = new GlweOps(kp);
     int slots = cp.phase1Slots(g.rows());
     double[] sum = {0};
@@ -359,8 +358,7 @@ class CompactQueryTest {
         Wire.readEvaluationKeys(Wire.writeEvaluationKeys(c.evaluationKeys()), cp));
     CompactQuery q = Wire.readCompactQuery(Wire.writeCompactQuery(c.query(index)), cp, g);
     assertEquals(0, q.phase2B().length);
-    Glwe packed = PreparedEvaluationKeys.regenerate(kp, q.seed(), CompactQuery.PHASE1_STREAM,
-        q.phase1B(), 0);
+    Glwe packed = q.phase1(cp).expand();
     int p1 = cp.phase1Slots(rows);
     int p2 = cp.phase2Slots(cols);
     int lim = cp.server().plaintextLimbs();

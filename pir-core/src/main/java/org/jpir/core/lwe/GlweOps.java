@@ -9,8 +9,9 @@ import org.jpir.vmp.Vmp;
 import org.jpir.vmp.Znx;
 
 /**
- * GLWE and GGSW operations for one parameter set: encryption with seeded masks, phase and
- * noise measurement, addition, the external product GLWE x GGSW and CMux. Holds scratch buffers:
+ * GLWE and GGSW operations for one parameter set: encryption (also to the seeded forms {@link
+ * SeededGlwe} and {@link SeededGgsw}, whose masks are re-derived from a seed), phase and noise
+ * measurement, addition, the external product GLWE x GGSW and CMux. Holds scratch buffers:
  * one instance per thread.
  *
  * <p>Exactness: products of a limb polynomial (digits below 2^(K-1)) with the ternary secret or
@@ -195,26 +196,141 @@ public final class GlweOps {
   /** As {@link #encryptGgsw(SecretKey, int, Prg, Prg)} with the mask of row r from {@code masks}. */
   public Ggsw encryptGgsw(SecretKey sk, int mu, java.util.function.IntFunction<Prg> masks,
       Prg noise) {
+    long[][] msgs = ggswMessages(sk, bit(mu));
+    Glwe[] rows = new Glwe[msgs.length];
+    for (int r = 0; r < rows.length; r++) {
+      rows[r] = encrypt(sk, msgs[r], masks.apply(r), noise);
+    }
+    return new Ggsw(rows);
+  }
+
+  /**
+   * A fresh seeded GLWE of {@code msg} (as {@link #encrypt}) whose mask is stream {@code stream}
+   * of {@code seed} ({@link SeededGlwe}): b at full precision, in a new body of glweLimbs*N digits.
+   *
+   * @throws IllegalArgumentException when the seed is not {@value Prg#SEED_BYTES} bytes
+   */
+  public SeededGlwe encryptSeeded(SecretKey sk, long[] msg, byte[] seed, long stream, Prg noise) {
+    return seeded(sk, msg, seed, stream, noise, 0);
+  }
+
+  /**
+   * As {@link #encryptSeeded(SecretKey, long[], byte[], long, Prg)} with b rounded to {@code
+   * bBits} bits ({@link BPacking#round}) before it is stored: compact queries and keys.
+   *
+   * @throws IllegalArgumentException when the seed is wrong or bBits is not in [1, K glweLimbs]
+   */
+  public SeededGlwe encryptSeeded(SecretKey sk, long[] msg, byte[] seed, long stream, Prg noise,
+      int bBits) {
+    return seeded(sk, msg, seed, stream, noise, checkBits(bBits));
+  }
+
+  /** bBits, when it is in [1, K glweLimbs]. */
+  private int checkBits(int bBits) {
+    if (bBits < 1 || bBits > k * p.glweLimbs()) {
+      throw new IllegalArgumentException("b rounded to " + bBits + " bits: must be in [1, "
+          + k * p.glweLimbs() + "]");
+    }
+    return bBits;
+  }
+
+  /** {@link #encryptSeeded}; {@code bBits == 0} keeps b at full precision. */
+  private SeededGlwe seeded(SecretKey sk, long[] msg, byte[] seed, long stream, Prg noise,
+      int bBits) {
+    int limbs = p.glweLimbs();
+    SeededGlwe out = new SeededGlwe(p, seed, stream, new short[limbs * n], 0);
+    Glwe c = new Glwe(n, limbs);
+    SeededGlwe.fillMask(seed, stream, c, k);
+    completeB(sk, c, msg, noise);
+    if (bBits > 0) {
+      BPacking.round(c.data(), c.offset(0, 0), n, limbs, k, bBits);
+    }
+    Digits.toShorts(c.data(), c.offset(0, 0), out.body(), 0, limbs * n);
+    return out;
+  }
+
+  /**
+   * A seeded GGSW of the bit {@code mu} (the rows of {@link #encryptGgsw}), row q's mask stream
+   * {@code streams.applyAsLong(q)} of {@code seed}, b at full precision.
+   */
+  public SeededGgsw encryptSeededGgsw(SecretKey sk, int mu, byte[] seed,
+      java.util.function.IntToLongFunction streams, Prg noise) {
+    return seededGgsw(sk, bit(mu), seed, streams, noise, 0);
+  }
+
+  /**
+   * A seeded GGSW of the polynomial {@code m} (N small integer coefficients): row {@code kk*L +
+   * j} has phase {@code m * 2^(-K(j+1))} (kk = 0) or {@code m * s * 2^(-K(j+1))} (kk = 1), mask
+   * stream {@code streams.applyAsLong(kk*L + j)} of {@code seed}, b rounded to {@code bBits} bits.
+   *
+   * @throws IllegalArgumentException when m does not have N coefficients, or the seed or bBits is
+   *     wrong
+   */
+  public SeededGgsw encryptSeededGgsw(SecretKey sk, long[] m, byte[] seed,
+      java.util.function.IntToLongFunction streams, Prg noise, int bBits) {
+    return seededGgsw(sk, m, seed, streams, noise, checkBits(bBits));
+  }
+
+  private SeededGgsw seededGgsw(SecretKey sk, long[] m, byte[] seed,
+      java.util.function.IntToLongFunction streams, Prg noise, int bBits) {
+    long[][] msgs = ggswMessages(sk, m);
+    SeededGlwe[] rows = new SeededGlwe[msgs.length];
+    for (int r = 0; r < rows.length; r++) {
+      rows[r] = seeded(sk, msgs[r], seed, streams.applyAsLong(r), noise, bBits);
+    }
+    return new SeededGgsw(rows);
+  }
+
+  /** The polynomial {@code mu} (a bit): N coefficients, {@code mu} at 0. */
+  private long[] bit(int mu) {
     if (mu != 0 && mu != 1) {
       throw new IllegalArgumentException("GGSW message must be a bit, got " + mu);
     }
+    long[] m = new long[n];
+    m[0] = mu;
+    return m;
+  }
+
+  /**
+   * The messages of the 2 ggswLevels rows of a GGSW of m: row {@code kk*L + j} holds m (kk = 0)
+   * or {@code m * s mod X^N + 1} (kk = 1, exact) at limb j, i.e. at {@code [j*N, (j+1)*N)}.
+   */
+  private long[][] ggswMessages(SecretKey sk, long[] m) {
+    if (m.length != n) {
+      throw new IllegalArgumentException("GGSW message has " + m.length + " coefficients, N = "
+          + n);
+    }
     int lg = p.ggswLevels();
-    Glwe[] rows = new Glwe[2 * lg];
-    long[] s = sk.coefficients();
+    long[] ms = negacyclicProduct(m, sk.coefficients());
+    long[][] msgs = new long[2 * lg][];
     for (int kk = 0; kk < 2; kk++) {
       for (int j = 0; j < lg; j++) {
         long[] msg = new long[p.glweLimbs() * n];
-        if (mu == 1) {
-          if (kk == 0) {
-            msg[j * n] = 1;
-          } else {
-            System.arraycopy(s, 0, msg, j * n, n);
-          }
-        }
-        rows[kk * lg + j] = encrypt(sk, msg, masks.apply(kk * lg + j), noise);
+        System.arraycopy(kk == 0 ? m : ms, 0, msg, j * n, n);
+        msgs[kk * lg + j] = msg;
       }
     }
-    return new Ggsw(rows);
+    return msgs;
+  }
+
+  /** {@code x * y mod X^N + 1}, exactly, by the schoolbook product (zero terms of x skipped). */
+  static long[] negacyclicProduct(long[] x, long[] y) {
+    int len = x.length;
+    long[] out = new long[len];
+    for (int i = 0; i < len; i++) {
+      if (x[i] == 0) {
+        continue;
+      }
+      for (int j = 0; j < len; j++) {
+        int t = i + j;
+        if (t < len) {
+          out[t] += x[i] * y[j];
+        } else {
+          out[t - len] -= x[i] * y[j];
+        }
+      }
+    }
+    return out;
   }
 
   /**

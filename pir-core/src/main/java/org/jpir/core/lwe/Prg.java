@@ -8,9 +8,9 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A deterministic cryptographic generator: AES-256 in counter mode keyed by a 32-byte seed, one
- * independent stream per {@code stream} id. Masks of seeded ciphertexts are regenerated from
- * (seed, stream); secrets and noise come from a generator seeded by {@link SecureRandom}
- * ({@link #fromSecureRandom}). Not thread-safe.
+ * independent stream per {@code stream} id. Masks of seeded ciphertexts ({@link SeededGlwe}) are
+ * regenerated from (seed, stream); secrets and noise come from a generator seeded by {@link
+ * SecureRandom} ({@link #fromSecureRandom}). Not thread-safe.
  */
 public final class Prg {
   /** Seed length in bytes. */
