@@ -80,7 +80,7 @@ public final class TableImport {
   /** The options of {@code setup table} (see the class comment and README). */
   @Command(name = "table", description = "Import a Parquet, CSV or JSON table through Spark's"
       + " DataFrame readers.")
-  static final class Args {
+  static final class Args implements java.util.concurrent.Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
     boolean help;
 
@@ -137,6 +137,12 @@ public final class TableImport {
       Args a = new Args();
       new CommandLine(a).parseArgs(args);
       return a;
+    }
+
+    /** Imports as these options say ({@link TableImport#main}), printing to stdout. */
+    @Override
+    public Integer call() {
+      return TableImport.main(this, System.out);
     }
   }
 

@@ -78,28 +78,50 @@ public final class DatasetsCli implements Callable<Integer> {
     PrintWriter errw = new PrintWriter(err, true);
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(errw);
-    cl.setExecutionExceptionHandler((e, line, parsed) -> {
-      if (e instanceof StoredDatabaseException || e instanceof IllegalArgumentException
-          || e instanceof IllegalStateException || e instanceof IOException) {
-        errw.println("error: " + e.getMessage());
-        return 1;
-      }
-      throw e;
-    });
+    cl.setExecutionExceptionHandler((e, line, parsed) -> failure(e, line));
     int rc = cl.execute(args);
     out.flush();
     err.flush();
     return rc;
   }
 
+  /**
+   * The exit code of a failure of a data command's work: a stored-database, argument, state or
+   * I/O error is reported as {@code error: MESSAGE} on {@code line}'s stderr and is exit code 1;
+   * anything else is rethrown. Also for the import sources under another command ({@link
+   * #addImportSources}).
+   */
+  public static int failure(Exception e, CommandLine line) throws Exception {
+    if (e instanceof StoredDatabaseException || e instanceof IllegalArgumentException
+        || e instanceof IllegalStateException || e instanceof IOException) {
+      line.getErr().println("error: " + e.getMessage());
+      line.getErr().flush();
+      return 1;
+    }
+    throw e;
+  }
+
+  /** True when {@code command} is one of the import sources ({@link #addImportSources}). */
+  public static boolean isImportSource(Object command) {
+    return command instanceof Source;
+  }
+
+  /**
+   * Adds the import sources (synthetic, lines, csv, tsv, binary, wordlist), printing to {@code
+   * out}, as subcommands of {@code parent}: {@code data import}, and {@code setup} of {@code pir}
+   * (spark-jobs). Returns {@code parent}.
+   */
+  public static CommandLine addImportSources(CommandLine parent, PrintStream out) {
+    parent.addSubcommand(new Synthetic(out)).addSubcommand(new Lines(out));
+    for (Delimited d : new Delimited[] {new Delimited(out, true), new Delimited(out, false)}) {
+      parent.addSubcommand(d.name(), d);
+    }
+    return parent.addSubcommand(new Binary(out)).addSubcommand(new Words(out));
+  }
+
   /** The command tree, printing to {@code out}. */
   static CommandLine commandLine(PrintStream out) {
-    CommandLine imp = new CommandLine(new ImportCmd()).addSubcommand(new Synthetic(out))
-        .addSubcommand(new Lines(out));
-    for (Delimited d : new Delimited[] {new Delimited(out, true), new Delimited(out, false)}) {
-      imp.addSubcommand(d.name(), d);
-    }
-    imp.addSubcommand(new Binary(out)).addSubcommand(new Words(out));
+    CommandLine imp = addImportSources(new CommandLine(new ImportCmd()), out);
     return new CommandLine(new DatasetsCli(out)).addSubcommand(imp)
         .addSubcommand(new ManifestCmd(out)).addSubcommand(new VerifyCmd(out))
         .addSubcommand(new LookupCmd(out));
