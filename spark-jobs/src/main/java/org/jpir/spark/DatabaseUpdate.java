@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.store.DatabaseFiles;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabaseUpdater;
@@ -20,13 +21,11 @@ import org.jpir.datasets.store.UpdateFile;
  * data version ({@link StoredDatabaseUpdater}). DIR is a local directory or a Hadoop FileSystem
  * URI ({@code hdfs://nn/db}); FILE is local. A refused file or update writes nothing.
  */
-@picocli.CommandLine.Command(name = "update", description = "Apply an update file (put INDEX"
+@picocli.CommandLine.Command(name = "update", mixinStandardHelpOptions = true,
+    versionProvider = JpirVersion.class,
+    description = "Apply an update file (put INDEX"
     + " hex:..|base64:.., delete INDEX) as the database's next data version.")
 public final class DatabaseUpdate implements java.util.concurrent.Callable<Integer> {
-  @picocli.CommandLine.Option(names = {"-h", "--help"}, usageHelp = true,
-      description = "this help")
-  boolean help;
-
   @picocli.CommandLine.Option(names = "--db", required = true,
       description = "the stored database (a directory or a Hadoop FileSystem URI)")
   String db;

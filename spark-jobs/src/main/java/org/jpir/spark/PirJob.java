@@ -4,10 +4,12 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.params.Params;
-import org.jpir.core.params.Presets;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.datasets.cli.PresetOption;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -21,11 +23,9 @@ import picocli.CommandLine.Spec;
  * missing option, a malformed value) or a job that cannot run (e.g. not enough executor memory),
  * 3 for a keyword lookup of an absent key.
  */
-@Command(name = "pir", description = "Private information retrieval on Spark.")
+@Command(name = "pir", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+    description = "Private information retrieval on Spark.")
 public final class PirJob implements Callable<Integer> {
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-  boolean help;
-
   @Spec
   CommandSpec spec;
 
@@ -93,12 +93,10 @@ public final class PirJob implements Callable<Integer> {
         .addSubcommand(setup);
   }
 
-  @Command(name = "demo", description = "The main job in Spark local mode on a generated"
+  @Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "The main job in Spark local mode on a generated"
       + " database, every record checked (exit 1 otherwise).")
   static final class Demo implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Option(names = "--mib", description = "database size (default: ${DEFAULT-VALUE})")
     long mib = 64;
 
@@ -117,8 +115,8 @@ public final class PirJob implements Callable<Integer> {
     @Option(names = "--max-rows", description = "most rows (default: ${DEFAULT-VALUE})")
     int maxRows = 1024;
 
-    @Option(names = "--preset", description = "the preset (default: the compact default)")
-    String preset;
+    @Mixin
+    PresetOption preset = new PresetOption(DemoJob.defaultPreset());
 
     @Option(names = "--seed", description = "database seed (default: ${DEFAULT-VALUE})")
     long seed = 2026;
@@ -128,7 +126,7 @@ public final class PirJob implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      Params p = Presets.byId(preset != null ? preset : DemoJob.defaultPreset().id());
+      Params p = preset.params();
       try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir demo", master))) {
         sc.setLogLevel("WARN");
         return DemoJob.run(sc, p, mib, recordSize, queries, batch, partitions, maxRows, seed)
@@ -137,12 +135,11 @@ public final class PirJob implements Callable<Integer> {
     }
   }
 
-  @Command(name = "demo-compact", description = "Compact queries on Spark, expansion on the"
+  @Command(name = "demo-compact", mixinStandardHelpOptions = true,
+      versionProvider = JpirVersion.class,
+      description = "Compact queries on Spark, expansion on the"
       + " driver against the executors.")
   static final class DemoCompact implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Option(names = "--mib", description = "database size (default: ${DEFAULT-VALUE})")
     long mib = 64;
 
@@ -155,8 +152,9 @@ public final class PirJob implements Callable<Integer> {
     @Option(names = "--partitions", description = "partitions (default: 2 x parallelism)")
     int partitions;
 
-    @Option(names = "--preset", description = "compact preset (default: the first compact one)")
-    String preset = org.jpir.core.params.CompactParams.ONIONPIR_4096_COMPACT.id();
+    @Mixin
+    PresetOption preset =
+        new PresetOption(org.jpir.core.params.CompactParams.ONIONPIR_4096_COMPACT);
 
     @Option(names = "--master", description = "Spark master (default: ${DEFAULT-VALUE})")
     String master = "local[2]";
@@ -166,7 +164,7 @@ public final class PirJob implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      org.jpir.core.params.CompactParams cp = org.jpir.core.params.CompactParams.byId(preset);
+      org.jpir.core.params.CompactParams cp = preset.compact();
       try (JavaSparkContext sc = new JavaSparkContext(
           SparkSetup.conf("jpir compact demo", master))) {
         sc.setLogLevel("WARN");
@@ -181,13 +179,11 @@ public final class PirJob implements Callable<Integer> {
    * TableImport}), {@code setup update ...} ({@link DatabaseUpdate}) or {@code setup <source>
    * ...}, which is {@code data import <source> ...} (the same subcommands).
    */
-  @Command(name = "setup", description = "Import a source into a stored database (table:"
+  @Command(name = "setup", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "Import a source into a stored database (table:"
       + " through Spark's readers; update: a new data version; the other sources as in data"
       + " import).")
   static final class Setup implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Spec
     CommandSpec spec;
 

@@ -1,6 +1,7 @@
 package org.jpir.core.demo;
 
 import java.util.concurrent.Callable;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.vmp.CpuInfo;
 import org.jpir.vmp.JvmOptions;
 import org.jpir.vmp.KernelProvider;
@@ -8,7 +9,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code ./pir info}: the JVM, the CPU, the kernel choice and the project's JVM options. */
-@Command(name = "info", mixinStandardHelpOptions = true,
+@Command(name = "info", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
     description = "Print the JVM, the CPU, the kernel choice and the project's JVM options.")
 public final class Info implements Callable<Integer> {
   public static void main(String[] args) {

@@ -32,6 +32,7 @@ import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.spark.ColumnTree;
 import org.jpir.spark.DistributedPirServer;
 import org.jpir.spark.FoldSpan;
@@ -91,12 +92,11 @@ public final class SparkOverheadBench {
   }
 
   /** The command line (picocli): the options of {@link Opts}. */
-  @Command(name = "SparkOverheadBench", description = "Spark against plain threads on the same"
+  @Command(name = "SparkOverheadBench", mixinStandardHelpOptions = true,
+      versionProvider = JpirVersion.class,
+      description = "Spark against plain threads on the same"
       + " prepared partitions, interleaved, in several JVMs.")
   static final class Cli implements java.util.concurrent.Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Option(names = "--mib", description = "raw database size (default: ${DEFAULT-VALUE})")
     long mib = 256;
 
