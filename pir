@@ -66,6 +66,17 @@ run_java() { # runs a main class from the benchmarks jar (kernels and logging) o
     ${PIR_JAVA_OPTS:-} -cp "$BENCH_JAR:$EXAMPLES_JAR" "$@"
 }
 
+run_examples() { # a main class of the examples jar (kernels, core, picocli) with log4j, no Spark
+  ensure_built
+  local cp="$EXAMPLES_JAR" j
+  # the examples jar leaves log4j out (Spark provides it); take spark-jobs' log4j-api and -core
+  while IFS= read -r j; do
+    case "$j" in */log4j-api-*.jar|*/log4j-core-*.jar) cp="$cp:$j" ;; esac
+  done < <(tr ':' '\n' < "$SPARK_CP")
+  exec "$JAVA" @"$OPTS_FILE" -Dlog4j2.configurationFile="$ROOT/deploy/conf/log4j2.properties" \
+    ${PIR_JAVA_OPTS:-} -cp "$cp" "$@"
+}
+
 run_spark() { # main class + args, with Spark on the class path (local mode unless a master is given)
   ensure_built
   exec "$JAVA" @"$OPTS_FILE" -Xmx${PIR_DRIVER_MEMORY:-8g} \
@@ -105,9 +116,9 @@ case "$cmd" in
   demo|demo-compact|answer|serve|client|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
   data) run_spark org.jpir.datasets.cli.DatasetsCli "$@" ;;
   spark-java) [ $# -ge 1 ] || die "usage: ./pir spark-java <main class> [args]"; run_spark "$@" ;;
-  local-demo) run_java org.jpir.core.demo.LocalDemo "$@" ;;
+  local-demo) run_examples org.jpir.core.demo.LocalDemo "$@" ;;
   bench) run_java org.jpir.bench.BenchRunner "$@" ;;
-  info)  run_java org.jpir.bench.Info "$@" ;;
+  info)  run_examples org.jpir.core.demo.Info "$@" ;;
   java)  [ $# -ge 1 ] || die "usage: ./pir java <main class> [args]"; run_java "$@" ;;
   java-home) echo "$JAVA_HOME" ;;
   cluster) exec "$ROOT/deploy/cluster.sh" "$@" ;;

@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
  *
  * <p>Options: {@code ./pir bench --help} (picocli).
  */
-@Command(name = "bench",
+@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
     description = "Run the kernel benchmarks in one JMH run; write the raw JSON and the README"
         + " table.")
 public final class BenchRunner implements java.util.concurrent.Callable<Integer> {
@@ -49,9 +49,6 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
 
   @Spec
   CommandSpec spec;
-
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-  boolean help;
 
   @Option(names = "--quick", description = "1 fork, 3 iterations (about 6 minutes on 2 cores)")
   boolean quick;

@@ -10,7 +10,6 @@ import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Vmp;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -26,12 +25,9 @@ import picocli.CommandLine.Parameters;
  * multi:N:nrows:ncols:columns} (the database pass); implementations as {@link
  * FftPlan#of(int, String)} or {@link Vmp#of(String)}.
  */
-@Command(name = "KernelAb",
+@Command(name = "KernelAb", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
     description = "Interleaved A/B timing of kernel implementations in one JVM.")
 public final class KernelAb implements java.util.concurrent.Callable<Integer> {
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-  boolean help;
-
   @Parameters(index = "0", paramLabel = "OP", description = "fft:N, ifft:N, pvec:N:nrows:ncols"
       + " or multi:N:nrows:ncols:columns")
   String op;

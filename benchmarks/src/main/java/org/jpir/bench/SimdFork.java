@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
  * POINT = class.method|param=value|iterations|iteration-ms     (param part may be empty)
  * </pre>
  */
-@Command(name = "SimdFork",
+@Command(name = "SimdFork", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
     description = "One fresh JVM of the SIMD study: measures its points.")
 public final class SimdFork implements java.util.concurrent.Callable<Integer> {
   /** One benchmark at one parameter point, with its own measurement length. */
@@ -53,9 +53,6 @@ public final class SimdFork implements java.util.concurrent.Callable<Integer> {
       return benchmark + "|" + param + "|" + iterations + "|" + iterationMs;
     }
   }
-
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-  boolean help;
 
   @Option(names = "--out", required = true, description = "the JSON file to write")
   Path out;

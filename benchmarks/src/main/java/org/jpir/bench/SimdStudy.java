@@ -181,17 +181,15 @@ public final class SimdStudy {
   }
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Cli()).addSubcommand(new RunCmd())
-        .addSubcommand(new ReportCmd()).execute(args));
+    System.exit(new CommandLine(new Cli()).execute(args));
   }
 
   /** {@code SimdStudy run|report}. */
-  @Command(name = "SimdStudy", description = "The SIMD study: fresh forks per point, then the"
+  @Command(name = "SimdStudy", mixinStandardHelpOptions = true,
+      versionProvider = BenchVersion.class, subcommands = {RunCmd.class, ReportCmd.class},
+      description = "The SIMD study: fresh forks per point, then the"
       + " Markdown report.")
   static final class Cli implements java.util.concurrent.Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Spec
     CommandSpec spec;
 
@@ -202,11 +200,9 @@ public final class SimdStudy {
     }
   }
 
-  @Command(name = "run", description = "Run a campaign, then write its report.")
+  @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
+      description = "Run a campaign, then write its report.")
   static final class RunCmd implements java.util.concurrent.Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Option(names = "--profile", description = "full or reduced (default: ${DEFAULT-VALUE})")
     String profile = "full";
 
@@ -256,11 +252,9 @@ public final class SimdStudy {
     }
   }
 
-  @Command(name = "report", description = "Write the report of a finished campaign.")
+  @Command(name = "report", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
+      description = "Write the report of a finished campaign.")
   static final class ReportCmd implements java.util.concurrent.Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Parameters(paramLabel = "RAW_DIR", description = "the campaign's raw result directory")
     Path raw;
 

@@ -35,6 +35,7 @@ import picocli.CommandLine.Parameters;
  * Run one JVM per measurement ({@code benchmarks/slow-jvm.sh} starts ten).
  */
 @Command(name = "SlowJvmProbe", mixinStandardHelpOptions = true,
+    versionProvider = BenchVersion.class,
     description = "Phase 1 in this JVM: times, allocation and page faults per call.")
 public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", description = "database MiB (default: ${DEFAULT-VALUE})")

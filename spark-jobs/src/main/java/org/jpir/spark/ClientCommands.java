@@ -15,6 +15,8 @@ import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.wire.QueryIdMap;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.datasets.cli.PresetOption;
 import org.jpir.datasets.keyword.KeywordParams;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -32,11 +34,9 @@ final class ClientCommands {
   private ClientCommands() {}
 
   /** The {@code client} command: one of its subcommands. */
-  @Command(name = "client", description = "The client's side: keys, queries, decoding.")
+  @Command(name = "client", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "The client's side: keys, queries, decoding.")
   static final class Client implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Spec
     CommandSpec spec;
 
@@ -106,13 +106,11 @@ final class ClientCommands {
     Path ids;
   }
 
-  @Command(name = "keygen", description = "A secret key from SecureRandom.")
+  @Command(name = "keygen", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "A secret key from SecureRandom.")
   static final class Keygen implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
-    @Option(names = "--preset", description = "the preset (default: ${DEFAULT-VALUE})")
-    String preset = Presets.DEFAULT.id();
+    @Mixin
+    PresetOption preset = new PresetOption(Presets.DEFAULT);
 
     @Option(names = "--out", required = true, description = "the key file to write")
     Path out;
@@ -120,7 +118,7 @@ final class ClientCommands {
     @Override
     public Integer call() throws java.io.IOException {
       SecureRandom random = new SecureRandom();
-      Params p = Presets.byId(preset);
+      Params p = preset.params();
       org.jpir.core.params.CompactParams cp = Presets.compactFor(p);
       SecretKey sk = cp != null ? org.jpir.core.CompactClient.generateSecret(cp, random)
           : SecretKey.generate(p, random);
@@ -130,12 +128,10 @@ final class ClientCommands {
     }
   }
 
-  @Command(name = "evk", description = "The client's evaluation keys, uploaded once into the"
+  @Command(name = "evk", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "The client's evaluation keys, uploaded once into the"
       + " server's --keys directory (compact presets).")
   static final class Evk implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Mixin
     KeyOptions k;
 
@@ -163,12 +159,10 @@ final class ClientCommands {
     }
   }
 
-  @Command(name = "query", description = "Queries for records, as <random id>.cquery (.query"
+  @Command(name = "query", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "Queries for records, as <random id>.cquery (.query"
       + " for a classic preset).")
   static final class Query implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Mixin
     KeyOptions k;
 
@@ -213,11 +207,9 @@ final class ClientCommands {
     }
   }
 
-  @Command(name = "decode", description = "Decode one answer (the index comes from the map).")
+  @Command(name = "decode", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "Decode one answer (the index comes from the map).")
   static final class Decode implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Mixin
     KeyOptions k;
 
@@ -249,12 +241,10 @@ final class ClientCommands {
     }
   }
 
-  @Command(name = "verify", description = "Decode the answer of every id in the map and compare"
+  @Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "Decode the answer of every id in the map and compare"
       + " it with the database (exit 1 unless every id has an exact answer).")
   static final class Verify implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Mixin
     KeyOptions k;
 
@@ -317,12 +307,10 @@ final class ClientCommands {
    * answers, searches them and the stash from the manifest, prints the value (exit 0) or
    * "absent" (exit 3).
    */
-  @Command(name = "lookup", description = "Private keyword lookup: --out writes the queries of"
+  @Command(name = "lookup", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "Private keyword lookup: --out writes the queries of"
       + " every candidate bucket, --answers decodes them (the value, or 'absent' with exit 3).")
   static final class Lookup implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Mixin
     KeyOptions k;
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.store.DatabaseFiles;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabaseUpdater;
@@ -20,13 +21,11 @@ import org.jpir.datasets.store.UpdateFile;
  * data version ({@link StoredDatabaseUpdater}). DIR is a local directory or a Hadoop FileSystem
  * URI ({@code hdfs://nn/db}); FILE is local. A refused file or update writes nothing.
  */
-@picocli.CommandLine.Command(name = "update", description = "Apply an update file (put INDEX"
+@picocli.CommandLine.Command(name = "update", mixinStandardHelpOptions = true,
+    versionProvider = JpirVersion.class,
+    description = "Apply an update file (put INDEX"
     + " hex:..|base64:.., delete INDEX) as the database's next data version.")
-public final class DatabaseUpdate {
-  @picocli.CommandLine.Option(names = {"-h", "--help"}, usageHelp = true,
-      description = "this help")
-  boolean help;
-
+public final class DatabaseUpdate implements java.util.concurrent.Callable<Integer> {
   @picocli.CommandLine.Option(names = "--db", required = true,
       description = "the stored database (a directory or a Hadoop FileSystem URI)")
   String db;
@@ -35,14 +34,32 @@ public final class DatabaseUpdate {
       description = "the update file (local)")
   Path updates;
 
+  private final PrintStream out;
+
+  /** {@code setup update}, printing its summary to {@code out}. */
+  DatabaseUpdate(PrintStream out) {
+    this.out = out;
+  }
+
   /**
-   * Runs {@code setup update ...} ({@code args[0..1]} are "setup update"); returns the exit
-   * status; a refused update is an {@link IllegalArgumentException} naming the problem.
+   * The options of {@code setup update} parsed from {@code options} (the words after {@code
+   * setup update}), printing to {@code out}.
+   *
+   * @throws picocli.CommandLine.ParameterException on an unknown or missing option
    */
-  public static int main(String[] args, PrintStream out) throws IOException {
-    DatabaseUpdate u = PirJob.parseNested(new DatabaseUpdate(),
-        java.util.Arrays.asList(args).subList(2, args.length), out);
-    return u == null ? 0 : u.apply(out);
+  static DatabaseUpdate parse(PrintStream out, String... options) {
+    DatabaseUpdate u = new DatabaseUpdate(out);
+    new picocli.CommandLine(u).parseArgs(options);
+    return u;
+  }
+
+  /**
+   * Applies the update; returns the exit status; a refused update is an {@link
+   * IllegalArgumentException} naming the problem.
+   */
+  @Override
+  public Integer call() throws IOException {
+    return apply(out);
   }
 
   /** Applies the update these options name; returns the exit status. */

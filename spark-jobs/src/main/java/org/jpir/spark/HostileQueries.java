@@ -83,7 +83,8 @@ public final class HostileQueries {
   }
 
   /** The command line: {@code --db D --out DIR [--preset P] [--max-rows R]}. */
-  @picocli.CommandLine.Command(name = "HostileQueries",
+  @picocli.CommandLine.Command(name = "HostileQueries", mixinStandardHelpOptions = true,
+      versionProvider = org.jpir.datasets.cli.JpirVersion.class,
       description = "Write the hostile query files of the cluster test.")
   static final class Cli implements java.util.concurrent.Callable<Integer> {
     @picocli.CommandLine.Option(names = "--db", required = true, description = "the database")

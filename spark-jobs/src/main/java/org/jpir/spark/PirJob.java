@@ -1,19 +1,18 @@
 package org.jpir.spark;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.params.Params;
-import org.jpir.core.params.Presets;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.datasets.cli.PresetOption;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 
 /**
  * Entry point for {@code spark-submit --class org.jpir.spark.PirJob} and {@code ./pir} (picocli):
@@ -24,11 +23,9 @@ import picocli.CommandLine.Unmatched;
  * missing option, a malformed value) or a job that cannot run (e.g. not enough executor memory),
  * 3 for a keyword lookup of an absent key.
  */
-@Command(name = "pir", description = "Private information retrieval on Spark.")
+@Command(name = "pir", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+    description = "Private information retrieval on Spark.")
 public final class PirJob implements Callable<Integer> {
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-  boolean help;
-
   @Spec
   CommandSpec spec;
 
@@ -72,10 +69,8 @@ public final class PirJob implements Callable<Integer> {
     CommandLine cl = commandLine();
     Exception[] failed = {null};
     cl.setExecutionExceptionHandler((e, line, parsed) -> {
-      if (e instanceof CommandLine.ParameterException pe) { // a nested command line's usage
-        line.getErr().println(pe.getMessage());
-        pe.getCommandLine().usage(line.getErr());
-        return 2;
+      if (org.jpir.datasets.cli.DatasetsCli.isImportSource(line.getCommand())) {
+        return org.jpir.datasets.cli.DatasetsCli.failure(e, line); // as data import reports it
       }
       failed[0] = e;
       return 2;
@@ -87,35 +82,21 @@ public final class PirJob implements Callable<Integer> {
     return rc;
   }
 
-  /**
-   * Parses {@code args} into {@code command}'s options (a command line of its own, run inside
-   * {@code setup}); prints its usage and returns null when {@code --help} was given.
-   *
-   * @throws CommandLine.ParameterException on an unknown or missing option (usage, exit 2)
-   */
-  static <T> T parseNested(T command, List<String> args, java.io.PrintStream out) {
-    CommandLine cl = new CommandLine(command);
-    if (cl.parseArgs(args.toArray(new String[0])).isUsageHelpRequested()) {
-      cl.usage(out);
-      return null;
-    }
-    return command;
-  }
-
-  /** The command tree. */
+  /** The command tree (its commands print to {@link System#out} as it is now). */
   static CommandLine commandLine() {
+    CommandLine setup = new CommandLine(new Setup()).addSubcommand(new TableImport.Args())
+        .addSubcommand(new DatabaseUpdate(System.out));
+    org.jpir.datasets.cli.DatasetsCli.addImportSources(setup, System.out);
     return new CommandLine(new PirJob()).addSubcommand(new Demo())
         .addSubcommand(new DemoCompact()).addSubcommand(new ServerCommands.Answer())
         .addSubcommand(new ServerCommands.Serve()).addSubcommand(ClientCommands.commandLine())
-        .addSubcommand(new Setup());
+        .addSubcommand(setup);
   }
 
-  @Command(name = "demo", description = "The main job in Spark local mode on a generated"
+  @Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "The main job in Spark local mode on a generated"
       + " database, every record checked (exit 1 otherwise).")
   static final class Demo implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Option(names = "--mib", description = "database size (default: ${DEFAULT-VALUE})")
     long mib = 64;
 
@@ -134,8 +115,8 @@ public final class PirJob implements Callable<Integer> {
     @Option(names = "--max-rows", description = "most rows (default: ${DEFAULT-VALUE})")
     int maxRows = 1024;
 
-    @Option(names = "--preset", description = "the preset (default: the compact default)")
-    String preset;
+    @Mixin
+    PresetOption preset = new PresetOption(DemoJob.defaultPreset());
 
     @Option(names = "--seed", description = "database seed (default: ${DEFAULT-VALUE})")
     long seed = 2026;
@@ -145,7 +126,7 @@ public final class PirJob implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      Params p = Presets.byId(preset != null ? preset : DemoJob.defaultPreset().id());
+      Params p = preset.params();
       try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir demo", master))) {
         sc.setLogLevel("WARN");
         return DemoJob.run(sc, p, mib, recordSize, queries, batch, partitions, maxRows, seed)
@@ -154,12 +135,11 @@ public final class PirJob implements Callable<Integer> {
     }
   }
 
-  @Command(name = "demo-compact", description = "Compact queries on Spark, expansion on the"
+  @Command(name = "demo-compact", mixinStandardHelpOptions = true,
+      versionProvider = JpirVersion.class,
+      description = "Compact queries on Spark, expansion on the"
       + " driver against the executors.")
   static final class DemoCompact implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Option(names = "--mib", description = "database size (default: ${DEFAULT-VALUE})")
     long mib = 64;
 
@@ -172,8 +152,9 @@ public final class PirJob implements Callable<Integer> {
     @Option(names = "--partitions", description = "partitions (default: 2 x parallelism)")
     int partitions;
 
-    @Option(names = "--preset", description = "compact preset (default: the first compact one)")
-    String preset = org.jpir.core.params.CompactParams.ONIONPIR_4096_COMPACT.id();
+    @Mixin
+    PresetOption preset =
+        new PresetOption(org.jpir.core.params.CompactParams.ONIONPIR_4096_COMPACT);
 
     @Option(names = "--master", description = "Spark master (default: ${DEFAULT-VALUE})")
     String master = "local[2]";
@@ -183,7 +164,7 @@ public final class PirJob implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      org.jpir.core.params.CompactParams cp = org.jpir.core.params.CompactParams.byId(preset);
+      org.jpir.core.params.CompactParams cp = preset.compact();
       try (JavaSparkContext sc = new JavaSparkContext(
           SparkSetup.conf("jpir compact demo", master))) {
         sc.setLogLevel("WARN");
@@ -195,39 +176,21 @@ public final class PirJob implements Callable<Integer> {
 
   /**
    * {@code setup table ...} (Parquet, CSV, JSON through Spark's DataFrame readers: {@link
-   * TableImport}) or {@code setup <source> ...}, which is {@code data import <source> ...}.
+   * TableImport}), {@code setup update ...} ({@link DatabaseUpdate}) or {@code setup <source>
+   * ...}, which is {@code data import <source> ...} (the same subcommands).
    */
-  @Command(name = "setup", description = "Import a source into a stored database: setup table"
-      + " ... (Spark's readers), setup update ... (a new data version), or setup"
-      + " synthetic|lines|csv|tsv|binary|wordlist ... (= data import; see its --help).")
+  @Command(name = "setup", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "Import a source into a stored database (table:"
+      + " through Spark's readers; update: a new data version; the other sources as in data"
+      + " import).")
   static final class Setup implements Callable<Integer> {
-    @Unmatched
-    List<String> rest = new ArrayList<>();
-
     @Spec
     CommandSpec spec;
 
     @Override
-    public Integer call() throws Exception {
-      if (rest.isEmpty()) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing source (table,"
-            + " synthetic, lines, csv, tsv, binary, wordlist)");
-      }
-      if (rest.get(0).equals("update")) {
-        List<String> all = new ArrayList<>(List.of("setup"));
-        all.addAll(rest);
-        return DatabaseUpdate.main(all.toArray(new String[0]), System.out);
-      }
-      if (rest.get(0).equals("table")) {
-        TableImport.Args a = parseNested(new TableImport.Args(), rest.subList(1, rest.size()),
-            System.out);
-        return a == null ? 0 : TableImport.main(a, System.out);
-      }
-      List<String> imp = new ArrayList<>();
-      imp.add("import");
-      imp.addAll(rest);
-      return org.jpir.datasets.cli.DatasetsCli.run(imp.toArray(new String[0]), System.out,
-          System.err);
+    public Integer call() {
+      throw new CommandLine.ParameterException(spec.commandLine(), "missing source (table,"
+          + " update, synthetic, lines, csv, tsv, binary, wordlist)");
     }
   }
 

@@ -8,6 +8,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.progress.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -97,12 +98,10 @@ final class ServerCommands {
     }
   }
 
-  @Command(name = "answer", description = "Answer every *.cquery / *.query file of a directory"
+  @Command(name = "answer", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "Answer every *.cquery / *.query file of a directory"
       + " (exit 0 when each has an answer or an error file).")
   static final class Answer implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Mixin
     ServedOptions o;
 
@@ -148,12 +147,10 @@ final class ServerCommands {
     }
   }
 
-  @Command(name = "serve", description = "Prepare once, then answer query files as they arrive"
+  @Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "Prepare once, then answer query files as they arrive"
       + " (stop: touch <out>/STOP, or --max-idle-s).")
   static final class Serve implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Mixin
     ServedOptions o;
 

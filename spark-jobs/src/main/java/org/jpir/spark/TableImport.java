@@ -36,12 +36,15 @@ import org.jpir.core.params.Presets;
 import org.jpir.datasets.KeyValueList;
 import org.jpir.datasets.LengthPrefix;
 import org.jpir.datasets.ValueTooLargeException;
+import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.datasets.cli.PresetOption;
 import org.jpir.datasets.keyword.KeywordParams;
 import org.jpir.datasets.keyword.KeywordTable;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabaseWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -78,12 +81,10 @@ public final class TableImport {
   private TableImport() {}
 
   /** The options of {@code setup table} (see the class comment and README). */
-  @Command(name = "table", description = "Import a Parquet, CSV or JSON table through Spark's"
+  @Command(name = "table", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+      description = "Import a Parquet, CSV or JSON table through Spark's"
       + " DataFrame readers.")
-  static final class Args {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
+  static final class Args implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--format", required = true, description = "parquet, csv or json")
     String format;
 
@@ -114,8 +115,8 @@ public final class TableImport {
         + " ${DEFAULT-VALUE})")
     String header = "true";
 
-    @Option(names = "--preset", description = "parameter preset (default: ${DEFAULT-VALUE})")
-    String preset = Presets.ONIONPIR_4096.id();
+    @Mixin
+    PresetOption preset = new PresetOption(Presets.ONIONPIR_4096);
 
     @Option(names = "--max-rows", description = "most rows of the grid (default:"
         + " ${DEFAULT-VALUE})")
@@ -137,6 +138,12 @@ public final class TableImport {
       Args a = new Args();
       new CommandLine(a).parseArgs(args);
       return a;
+    }
+
+    /** Imports as these options say ({@link TableImport#main}), printing to stdout. */
+    @Override
+    public Integer call() {
+      return TableImport.main(this, System.out);
     }
   }
 
@@ -187,7 +194,7 @@ public final class TableImport {
           + cut + "'");
     }
     boolean truncate = cut.equals("true");
-    Params p = Presets.byId(o.preset);
+    Params p = o.preset.params();
     int maxRows = o.maxRows;
     int cpc = o.columnsPerChunk;
 

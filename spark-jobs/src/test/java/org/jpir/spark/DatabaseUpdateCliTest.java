@@ -33,9 +33,11 @@ class DatabaseUpdateCliTest {
   static final SyntheticRecords SRC = new SyntheticRecords(8 * 17 * 19 + 5, 100, 11);
   @TempDir Path dir;
 
-  static String run(String... args) throws Exception {
+  /** {@code setup update OPTIONS}; returns what it printed. */
+  static String run(String... options) throws Exception {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
-    assertEquals(0, DatabaseUpdate.main(args, new PrintStream(b, true, StandardCharsets.UTF_8)));
+    assertEquals(0, DatabaseUpdate.parse(new PrintStream(b, true, StandardCharsets.UTF_8),
+        options).call());
     return b.toString(StandardCharsets.UTF_8);
   }
 
@@ -55,7 +57,7 @@ class DatabaseUpdateCliTest {
     StoredDatabaseWriter.write(db, P, g, SRC, 4, "test", Map.of(), null);
     Path u = dir.resolve("u.txt");
     Files.writeString(u, "# two records\nput 10 hex:0a0b\ndelete 2000\n");
-    String out = run("setup", "update", "--db", db.toString(), "--updates", u.toString());
+    String out = run("--db", db.toString(), "--updates", u.toString());
     assertTrue(out.contains("data version 1 -> 2: 2 operations, 2 of 5 chunks rewritten"), out);
     byte[] ten = new byte[100];
     ten[0] = 10;
@@ -64,7 +66,7 @@ class DatabaseUpdateCliTest {
       assertRecords(s, Map.of(10L, ten, 2000L, new byte[100]));
     }
     Files.writeString(u, "put 11 base64:AQ==\n");
-    out = run("setup", "update", "--db", db.toUri().toString(), "--updates", u.toString());
+    out = run("--db", db.toUri().toString(), "--updates", u.toString());
     assertTrue(out.contains("data version 2 -> 3"), out);
     byte[] one = new byte[100];
     one[0] = 1;
@@ -87,8 +89,8 @@ class DatabaseUpdateCliTest {
     }
     // a missing option is a usage error (exit code 2) naming it
     picocli.CommandLine.ParameterException usage = assertThrows(
-        picocli.CommandLine.ParameterException.class, () -> DatabaseUpdate.main(new String[] {
-            "setup", "update", "--db", db.toString()}, System.out));
+        picocli.CommandLine.ParameterException.class, () -> DatabaseUpdate.parse(System.out,
+            "--db", db.toString()));
     assertTrue(usage.getMessage().contains("--updates"), usage.getMessage());
     assertEquals(2, PirJob.run(new String[] {"setup", "update", "--db", db.toString()}));
   }

@@ -54,8 +54,7 @@ class HdfsUpdateTest {
     String uri = root + "/data/db";
     Path u = local.resolve("u.txt");
     Files.writeString(u, "put 600 hex:ff\n");
-    String out = DatabaseUpdateCliTest.run("setup", "update", "--db", uri, "--updates",
-        u.toString());
+    String out = DatabaseUpdateCliTest.run("--db", uri, "--updates", u.toString());
     assertTrue(out.contains("data version 1 -> 2: 1 operations, 1 of 5 chunks rewritten"), out);
     Storage dir = Storage.at(uri);
     assertTrue(dir.exists("manifest-v000002.txt"));
@@ -74,8 +73,7 @@ class HdfsUpdateTest {
     // a held lock: refused, nothing changes
     dir.write("update.lock", new byte[0]);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> DatabaseUpdate.main(new String[] {"setup", "update", "--db", uri, "--updates",
-            u.toString()}, System.out));
+        () -> DatabaseUpdate.parse(System.out, "--db", uri, "--updates", u.toString()).call());
     assertTrue(e.getMessage().contains("update.lock exists"), e.getMessage());
     assertEquals(2, HadoopStoredSourceFactory.currentVersion(uri));
     // publishing never replaces a version that exists

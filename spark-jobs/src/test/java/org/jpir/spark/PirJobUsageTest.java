@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Every command of {@code pir} rejects an unknown or missing option with exit code 2. */
 class PirJobUsageTest {
@@ -47,5 +49,17 @@ class PirJobUsageTest {
         "--random", "many"));
     assertEquals(2, pir("frobnicate"));
     assertEquals(2, pir());
+    assertEquals(2, pir("setup"));
+    assertTrue(captured[0].contains("missing source"), captured[0]);
+  }
+
+  @Test
+  void setupsImportSourcesReportAFailedImportAsDataImportDoes(@TempDir Path dir)
+      throws Exception {
+    // a failure of the work (not of the usage): "error: ..." and exit code 1, as data import
+    assertEquals(1, pir("setup", "synthetic", "--count", "8", "--record-size", "8", "--out",
+        dir.resolve("db").toString(), "--preset", "no-such-preset", "--progress", "quiet"));
+    assertTrue(captured[0].startsWith("error: ") && captured[0].contains("no-such-preset"),
+        captured[0]);
   }
 }

@@ -41,18 +41,9 @@ import picocli.CommandLine.Spec;
  * lists its options. Exit codes: 0 ok, 1 a data or verification failure (message on stderr), 2
  * bad usage (an unknown or missing option, a malformed value), 3 a lookup of an absent key.
  */
-@Command(name = "data", mixinStandardHelpOptions = true,
-    versionProvider = DatasetsCli.Version.class, description = "Import record sources into the stored database format and inspect it.")
+@Command(name = "data", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+    description = "Import record sources into the stored database format and inspect it.")
 public final class DatasetsCli implements Callable<Integer> {
-  /** The version of the jar this class came from ("development build" outside a jar). */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      String v = DatasetsCli.class.getPackage().getImplementationVersion();
-      return new String[] {"jpir data " + (v == null ? "(development build)" : v)};
-    }
-  }
-
   private final PrintStream out;
 
   @Spec
@@ -78,34 +69,56 @@ public final class DatasetsCli implements Callable<Integer> {
     PrintWriter errw = new PrintWriter(err, true);
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(errw);
-    cl.setExecutionExceptionHandler((e, line, parsed) -> {
-      if (e instanceof StoredDatabaseException || e instanceof IllegalArgumentException
-          || e instanceof IllegalStateException || e instanceof IOException) {
-        errw.println("error: " + e.getMessage());
-        return 1;
-      }
-      throw e;
-    });
+    cl.setExecutionExceptionHandler((e, line, parsed) -> failure(e, line));
     int rc = cl.execute(args);
     out.flush();
     err.flush();
     return rc;
   }
 
+  /**
+   * The exit code of a failure of a data command's work: a stored-database, argument, state or
+   * I/O error is reported as {@code error: MESSAGE} on {@code line}'s stderr and is exit code 1;
+   * anything else is rethrown. Also for the import sources under another command ({@link
+   * #addImportSources}).
+   */
+  public static int failure(Exception e, CommandLine line) throws Exception {
+    if (e instanceof StoredDatabaseException || e instanceof IllegalArgumentException
+        || e instanceof IllegalStateException || e instanceof IOException) {
+      line.getErr().println("error: " + e.getMessage());
+      line.getErr().flush();
+      return 1;
+    }
+    throw e;
+  }
+
+  /** True when {@code command} is one of the import sources ({@link #addImportSources}). */
+  public static boolean isImportSource(Object command) {
+    return command instanceof Source;
+  }
+
+  /**
+   * Adds the import sources (synthetic, lines, csv, tsv, binary, wordlist), printing to {@code
+   * out}, as subcommands of {@code parent}: {@code data import}, and {@code setup} of {@code pir}
+   * (spark-jobs). Returns {@code parent}.
+   */
+  public static CommandLine addImportSources(CommandLine parent, PrintStream out) {
+    parent.addSubcommand(new Synthetic(out)).addSubcommand(new Lines(out));
+    for (Delimited d : new Delimited[] {new Delimited(out, true), new Delimited(out, false)}) {
+      parent.addSubcommand(d.name(), d);
+    }
+    return parent.addSubcommand(new Binary(out)).addSubcommand(new Words(out));
+  }
+
   /** The command tree, printing to {@code out}. */
   static CommandLine commandLine(PrintStream out) {
-    CommandLine imp = new CommandLine(new ImportCmd()).addSubcommand(new Synthetic(out))
-        .addSubcommand(new Lines(out));
-    for (Delimited d : new Delimited[] {new Delimited(out, true), new Delimited(out, false)}) {
-      imp.addSubcommand(d.name(), d);
-    }
-    imp.addSubcommand(new Binary(out)).addSubcommand(new Words(out));
+    CommandLine imp = addImportSources(new CommandLine(new ImportCmd()), out);
     return new CommandLine(new DatasetsCli(out)).addSubcommand(imp)
         .addSubcommand(new ManifestCmd(out)).addSubcommand(new VerifyCmd(out))
         .addSubcommand(new LookupCmd(out));
   }
 
-  @Command(name = "import", mixinStandardHelpOptions = true,
+  @Command(name = "import", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Import a record source into a stored database directory.")
   static final class ImportCmd implements Callable<Integer> {
     @Spec
@@ -123,8 +136,8 @@ public final class DatasetsCli implements Callable<Integer> {
     @Option(names = "--out", required = true, description = "the database directory to write")
     Path out;
 
-    @Option(names = "--preset", description = "parameter preset (default: ${DEFAULT-VALUE})")
-    String preset = Presets.DEFAULT.id();
+    @Mixin
+    PresetOption preset = new PresetOption(Presets.DEFAULT);
 
     @Option(names = "--max-rows", description = "most rows of the grid (default: ${DEFAULT-VALUE})")
     int maxRows = 1024;
@@ -168,7 +181,7 @@ public final class DatasetsCli implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-      Params p = Presets.byId(common.preset);
+      Params p = common.preset.params();
       Progress.Mode progress = Progress.Mode.parse(common.progress);
       long t0 = System.nanoTime();
       Map<String, String> extra = new LinkedHashMap<>();
@@ -225,7 +238,7 @@ public final class DatasetsCli implements Callable<Integer> {
     }
   }
 
-  @Command(name = "synthetic", mixinStandardHelpOptions = true,
+  @Command(name = "synthetic", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Pseudorandom records from a seed (the server can regenerate them).")
   static final class Synthetic extends Source {
     @Option(names = "--count", required = true, description = "number of records")
@@ -246,7 +259,7 @@ public final class DatasetsCli implements Callable<Integer> {
     }
   }
 
-  @Command(name = "lines", mixinStandardHelpOptions = true,
+  @Command(name = "lines", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "One record per line of a text file.")
   static final class Lines extends Source {
     @Option(names = "--in", required = true, description = "the text file")
@@ -266,7 +279,7 @@ public final class DatasetsCli implements Callable<Integer> {
     }
   }
 
-  @Command(mixinStandardHelpOptions = true,
+  @Command(mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Index (or, with --keyword, key) and value columns of a delimited file.")
   static final class Delimited extends Source {
     private final boolean csv;
@@ -310,7 +323,7 @@ public final class DatasetsCli implements Callable<Integer> {
     }
   }
 
-  @Command(name = "binary", mixinStandardHelpOptions = true,
+  @Command(name = "binary", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Fixed-size records cut from a binary file.")
   static final class Binary extends Source {
     @Option(names = "--in", required = true, description = "the binary file")
@@ -327,7 +340,7 @@ public final class DatasetsCli implements Callable<Integer> {
     }
   }
 
-  @Command(name = "wordlist", mixinStandardHelpOptions = true,
+  @Command(name = "wordlist", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "A keyword table over a word list (see datasets/fetch-wordlist.sh).")
   static final class Words extends Source {
     @Option(names = "--in", required = true, description = "the word list")
@@ -347,7 +360,7 @@ public final class DatasetsCli implements Callable<Integer> {
     }
   }
 
-  @Command(name = "manifest", mixinStandardHelpOptions = true,
+  @Command(name = "manifest", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Print a stored database's manifest.")
   static final class ManifestCmd implements Callable<Integer> {
     private final PrintStream out;
@@ -366,7 +379,7 @@ public final class DatasetsCli implements Callable<Integer> {
     }
   }
 
-  @Command(name = "verify", mixinStandardHelpOptions = true,
+  @Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Check every chunk's checksum; exit 1 naming the chunk on a failure.")
   static final class VerifyCmd implements Callable<Integer> {
     private final PrintStream out;
@@ -395,7 +408,7 @@ public final class DatasetsCli implements Callable<Integer> {
     }
   }
 
-  @Command(name = "lookup", mixinStandardHelpOptions = true,
+  @Command(name = "lookup", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Plaintext-side keyword lookup (reads the candidate buckets directly, no"
           + " PIR): the value, or 'absent' with exit code 3.")
   static final class LookupCmd implements Callable<Integer> {

@@ -4,9 +4,9 @@ import java.util.Locale;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
+import org.jpir.datasets.cli.JpirVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -15,12 +15,11 @@ import picocli.CommandLine.Parameters;
  * failure probability per coefficient, at several geometries (rows x cols), for two packed
  * GLWEs and for the layout the query uses ({@link CompactParams#layout}).
  */
-@Command(name = "CompactBudget", description = "The noise budget of a compact preset from the"
+@Command(name = "CompactBudget", mixinStandardHelpOptions = true,
+    versionProvider = JpirVersion.class,
+    description = "The noise budget of a compact preset from the"
     + " closed forms, step by step, at several geometries.")
 public final class CompactBudget implements Runnable {
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-  boolean help;
-
   @Parameters(arity = "0..1", description = "the compact preset (default: ${DEFAULT-VALUE})")
   String preset = CompactParams.ONIONPIR_4096_COMPACT.id();
 

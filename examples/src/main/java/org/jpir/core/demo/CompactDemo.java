@@ -18,8 +18,11 @@ import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.datasets.cli.PresetOption;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -31,14 +34,12 @@ import picocli.CommandLine.Option;
  * database. Exits 1 if any record is wrong.
 
  */
-@Command(name = "CompactDemo", description = "Compact queries in one JVM: expansion, phase 1"
+@Command(name = "CompactDemo", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+    description = "Compact queries in one JVM: expansion, phase 1"
     + " and phase 2 timed, every record checked; exit 1 if any is wrong.")
 public final class CompactDemo implements Callable<Integer> {
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-  boolean help;
-
-  @Option(names = "--preset", description = "compact preset (default: ${DEFAULT-VALUE})")
-  String preset = CompactParams.ONIONPIR_4096_COMPACT.id();
+  @Mixin
+  PresetOption preset = new PresetOption(CompactParams.ONIONPIR_4096_COMPACT);
 
   @Option(names = "--mib", description = "database measured, MiB (default: ${DEFAULT-VALUE})")
   long mib = 16;
@@ -64,7 +65,7 @@ public final class CompactDemo implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CompactParams cp = CompactParams.byId(preset);
+    CompactParams cp = preset.compact();
     Params p = cp.server();
     Geometry big = cp.chooseGeometry((Math.max(geometryMib, mib) << 20) / recordSize,
         recordSize);

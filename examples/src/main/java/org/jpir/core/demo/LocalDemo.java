@@ -18,9 +18,12 @@ import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.datasets.cli.PresetOption;
 import org.jpir.vmp.KernelProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -29,12 +32,10 @@ import picocli.CommandLine.Option;
  * them and checks every record against the generator; prints sizes, per-phase times and the
  * throughput in raw database bytes per second on one core. Exits 1 if any record is wrong.
  */
-@Command(name = "local-demo", description = "The PIR protocol in one JVM on a generated"
+@Command(name = "local-demo", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+    description = "The PIR protocol in one JVM on a generated"
     + " database: every record checked; exit 1 if any is wrong.")
 public final class LocalDemo implements Callable<Integer> {
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-  boolean help;
-
   @Option(names = "--mib", description = "database size in MiB (default: ${DEFAULT-VALUE})")
   long mib = 64;
 
@@ -44,8 +45,8 @@ public final class LocalDemo implements Callable<Integer> {
   @Option(names = "--queries", description = "queries (default: ${DEFAULT-VALUE})")
   int queries = 4;
 
-  @Option(names = "--preset", description = "parameter preset (default: ${DEFAULT-VALUE})")
-  String preset = Presets.ONIONPIR_4096.id();
+  @Mixin
+  PresetOption preset = new PresetOption(Presets.ONIONPIR_4096);
 
   @Option(names = "--max-rows", description = "most rows of the geometry (default:"
       + " ${DEFAULT-VALUE})")
@@ -61,7 +62,7 @@ public final class LocalDemo implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return run(Presets.byId(preset), mib, recordSize, queries, maxRows, seed) ? 0 : 1;
+    return run(preset.params(), mib, recordSize, queries, maxRows, seed) ? 0 : 1;
   }
 
   static boolean run(Params p, long mib, int recordSize, int queries, int maxRows, long seed) {

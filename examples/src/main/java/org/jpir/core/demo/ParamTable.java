@@ -38,6 +38,7 @@ import org.jpir.core.params.Presets;
 import org.jpir.core.params.Security;
 import org.jpir.core.wire.Sizes;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.JpirVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -53,7 +54,8 @@ import picocli.CommandLine.Option;
  * none), {@code --write FILE}, {@code --no-measure} (model columns only). Exits 1 when a record
  * decodes wrong.
  */
-@Command(name = "ParamTable", description = "The parameter table: every production preset's N,"
+@Command(name = "ParamTable", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+    description = "The parameter table: every production preset's N,"
     + " moduli, noise, security and sizes, with the server time measured.")
 public final class ParamTable implements Callable<Integer> {
   ParamTable() {}
@@ -599,9 +601,6 @@ public final class ParamTable implements Callable<Integer> {
     }
     return text.substring(0, b + BEGIN.length()) + "\n" + table + text.substring(e);
   }
-
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-  boolean help;
 
   @Option(names = "--mib", description = "database size measured (default: ${DEFAULT-VALUE})")
   long mib = 256;

@@ -7,6 +7,7 @@ import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.wire.Sizes;
+import org.jpir.datasets.cli.JpirVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -17,12 +18,10 @@ import picocli.CommandLine.Option;
  * also the shared-mask answer and the packing key, {@link PlanePacking}); a classic preset
  * prints the classic query.
  */
-@Command(name = "SizeReport", description = "Where the bytes of a query, an answer and the"
+@Command(name = "SizeReport", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+    description = "Where the bytes of a query, an answer and the"
     + " evaluation keys go, at the geometry the preset chooses.")
 public final class SizeReport implements Runnable {
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-  boolean help;
-
   @Option(names = "--preset", description = "a compact or classic preset (default:"
       + " ${DEFAULT-VALUE})")
   String preset = CompactParams.ONIONPIR_4096_COMPACT.id();

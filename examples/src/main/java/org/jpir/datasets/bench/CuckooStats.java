@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.jpir.datasets.KeyValueList;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.keyword.KeywordTable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Parameters;
  * Measures how often cuckoo placement needs the stash: builds {@code trials} tables of {@code n}
  * keys at {@code load} (3 choices, 1 slot) with seeds 1..trials and prints the stash sizes.
  */
-@Command(name = "CuckooStats", mixinStandardHelpOptions = true,
+@Command(name = "CuckooStats", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
     description = "Stash sizes of cuckoo tables over seeds 1..trials.")
 public final class CuckooStats implements Runnable {
   @Parameters(index = "0", arity = "0..1", description = "keys (default: ${DEFAULT-VALUE})")

@@ -11,11 +11,14 @@ import org.jpir.core.SyntheticRecords;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.datasets.cli.PresetOption;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabase;
 import org.jpir.datasets.store.StoredDatabaseWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -24,12 +27,10 @@ import picocli.CommandLine.Option;
  * (fsync included), verifies every chunk, and prints MB/s and stored vs raw bytes. Also times the
  * generator alone, to split source cost from write cost. Deletes the database unless --keep.
  */
-@Command(name = "ImportBench", description = "Import throughput of a synthetic database on one"
+@Command(name = "ImportBench", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
+    description = "Import throughput of a synthetic database on one"
     + " thread.")
 public final class ImportBench implements Callable<Integer> {
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-  boolean help;
-
   @Option(names = "--mib", description = "raw database size (default: ${DEFAULT-VALUE})")
   long mib = 1024;
 
@@ -40,8 +41,8 @@ public final class ImportBench implements Callable<Integer> {
       + " temporary directory)")
   Path dir = Path.of(System.getProperty("java.io.tmpdir"), "jpir-import-bench");
 
-  @Option(names = "--preset", description = "parameter preset (default: ${DEFAULT-VALUE})")
-  String preset = Presets.ONIONPIR_4096.id();
+  @Mixin
+  PresetOption preset = new PresetOption(Presets.ONIONPIR_4096);
 
   @Option(names = "--keep", description = "keep the database")
   boolean keep;
@@ -52,7 +53,7 @@ public final class ImportBench implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Params p = Presets.byId(preset);
+    Params p = preset.params();
     long count = (mib << 20) / recordSize;
     SyntheticRecords src = new SyntheticRecords(count, recordSize, 1);
     Geometry g = Geometry.choose(p, count, recordSize, 1024);

@@ -39,6 +39,7 @@ import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.spark.ColumnPartitioning;
 import org.jpir.spark.ColumnTree;
 import org.jpir.spark.DistributedPirServer;
@@ -76,7 +77,8 @@ import picocli.CommandLine.Option;
  * {@code classic-driver} (expanded on the driver, the prepared matrices broadcast) and {@code
  * compact} (compact queries and evaluation keys, expanded on the executors).
  */
-@Command(name = "CostModel", mixinStandardHelpOptions = true, subcommandsRepeatable = false,
+@Command(name = "CostModel", mixinStandardHelpOptions = true,
+    versionProvider = JpirVersion.class, subcommandsRepeatable = false,
     description = "The cluster cost model: calibrate, measure points, report.")
 public final class CostModel {
   private CostModel() {}
@@ -89,7 +91,7 @@ public final class CostModel {
     System.exit(new CommandLine(new CostModel()).execute(args));
   }
 
-  @Command(name = "calibrate", mixinStandardHelpOptions = true,
+  @Command(name = "calibrate", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Measure the rates on this machine.")
   int calibrateCmd(@Option(names = "--out", required = true, description = "rates file") Path out,
       @Option(names = "--rows", defaultValue = "37", description = "rows of the calibration"
@@ -98,7 +100,7 @@ public final class CostModel {
     return 0;
   }
 
-  @Command(name = "point", mixinStandardHelpOptions = true,
+  @Command(name = "point", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Measure one point and append it to a TSV file.")
   int pointCmd(@Option(names = "--master", required = true) String master,
       @Option(names = "--mib", required = true) long mib,
@@ -113,7 +115,7 @@ public final class CostModel {
     return 0;
   }
 
-  @Command(name = "report", mixinStandardHelpOptions = true,
+  @Command(name = "report", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Check the model against the points and write the prediction grid.")
   int reportCmd(@Option(names = "--rates", required = true) Path rates,
       @Option(names = "--points", required = true) Path points,

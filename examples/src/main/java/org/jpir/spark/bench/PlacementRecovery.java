@@ -17,12 +17,15 @@ import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.datasets.cli.PresetOption;
 import org.jpir.spark.DistributedPirServer;
 import org.jpir.spark.Placement;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.SyntheticSourceFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,13 +40,14 @@ import picocli.CommandLine.Option;
  * the executors' class path is {@code -Djpir.appJar} or this JVM's.
  */
 @Command(name = "PlacementRecovery", mixinStandardHelpOptions = true,
+    versionProvider = JpirVersion.class,
     description = "Placement and recovery after an executor is killed, on local-cluster.")
 public final class PlacementRecovery implements Callable<Integer> {
   @Option(names = "--master", description = "default: ${DEFAULT-VALUE}")
   String master = "local-cluster[3,1,1024]";
 
-  @Option(names = "--preset", description = "default: ${DEFAULT-VALUE}")
-  String preset = Presets.ONIONPIR_4096.id();
+  @Mixin
+  PresetOption preset = new PresetOption(Presets.ONIONPIR_4096);
 
   @Option(names = "--cols", description = "database columns (default: 768)")
   int cols;
@@ -67,7 +71,7 @@ public final class PlacementRecovery implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Params p = Presets.byId(preset);
+    Params p = preset.params();
     if (cols <= 0) {
       cols = 6 * 128;
     }

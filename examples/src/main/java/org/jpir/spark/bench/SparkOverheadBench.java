@@ -32,6 +32,7 @@ import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.spark.ColumnTree;
 import org.jpir.spark.DistributedPirServer;
 import org.jpir.spark.FoldSpan;
@@ -75,15 +76,27 @@ public final class SparkOverheadBench {
 
   /** Options of one run. */
   record Opts(long mib, int rows, int[] batches, int threads, int rounds, int forks,
-      String path, Path tsv, int fork) {}
+      String path, Path tsv, int fork) {
+    /**
+     * The command line of fork {@code f}: these options (not the user's words, which are
+     * parsed once), run as fork f, appending its rows to the parent's {@code rowsFile}.
+     */
+    List<String> forkArgs(int f, Path rowsFile) {
+      return List.of("--mib", Long.toString(mib), "--rows", Integer.toString(rows), "--batches",
+          Arrays.stream(batches).mapToObj(Integer::toString)
+              .collect(java.util.stream.Collectors.joining(",")),
+          "--threads", Integer.toString(threads), "--rounds", Integer.toString(rounds),
+          "--forks", Integer.toString(forks), "--path", path, "--fork-index", Integer.toString(f),
+          "--tsv", rowsFile.toString());
+    }
+  }
 
   /** The command line (picocli): the options of {@link Opts}. */
-  @Command(name = "SparkOverheadBench", description = "Spark against plain threads on the same"
+  @Command(name = "SparkOverheadBench", mixinStandardHelpOptions = true,
+      versionProvider = JpirVersion.class,
+      description = "Spark against plain threads on the same"
       + " prepared partitions, interleaved, in several JVMs.")
   static final class Cli implements java.util.concurrent.Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
-    boolean help;
-
     @Option(names = "--mib", description = "raw database size (default: ${DEFAULT-VALUE})")
     long mib = 256;
 
@@ -112,14 +125,15 @@ public final class SparkOverheadBench {
     @Option(names = "--fork-index", description = "internal: run as fork K")
     int fork = -1;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
     @Override
     public Integer call() throws Exception {
-      run(mib, rows, batches, threads, rounds, forks, path, tsv, fork,
-          spec.commandLine().getParseResult().originalArgs().toArray(new String[0]));
+      run(opts());
       return 0;
+    }
+
+    /** The parsed options. */
+    Opts opts() {
+      return new Opts(mib, rows, batches, threads, rounds, forks, path, tsv, fork);
     }
   }
 
@@ -127,21 +141,19 @@ public final class SparkOverheadBench {
     System.exit(new CommandLine(new Cli()).execute(args));
   }
 
-  static void run(long mib, int rows, int[] batches, int threads, int rounds, int forks,
-      String path, Path tsv, int fork, String[] args) throws Exception {
-    if (!path.equals("prepared") && !path.equals("client")) {
-      throw new IllegalArgumentException("--path " + path + ": prepared or client");
+  static void run(Opts o) throws Exception {
+    if (!o.path().equals("prepared") && !o.path().equals("client")) {
+      throw new IllegalArgumentException("--path " + o.path() + ": prepared or client");
     }
-    Opts o = new Opts(mib, rows, batches, threads, rounds, forks, path, tsv, fork);
-    if (fork >= 0) {
+    if (o.fork() >= 0) {
       child(o);
     } else {
-      parent(o, args);
+      parent(o);
     }
   }
 
   /** Runs the forks one after the other, then summarizes their rows. */
-  static void parent(Opts o, String[] args) throws Exception {
+  static void parent(Opts o) throws Exception {
     Path tsv = o.tsv() != null ? o.tsv() : Files.createTempFile("jpir-overhead", ".tsv");
     Files.writeString(tsv, String.join("\t", COLUMNS) + "\n");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -153,15 +165,7 @@ public final class SparkOverheadBench {
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));
       cmd.add(SparkOverheadBench.class.getName());
-      // the user's options but --tsv: every fork appends to the parent's file
-      for (int i = 0; i < args.length; i++) {
-        if (args[i].equals("--tsv")) {
-          i++;
-        } else if (!args[i].startsWith("--tsv=")) {
-          cmd.add(args[i]);
-        }
-      }
-      cmd.addAll(List.of("--fork-index", Integer.toString(f), "--tsv", tsv.toString()));
+      cmd.addAll(o.forkArgs(f, tsv)); // every fork appends to the parent's file
       Process pr = new ProcessBuilder(cmd).inheritIO().start();
       int rc = pr.waitFor();
       if (rc != 0) {

@@ -13,6 +13,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.store.DatabaseFiles;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabaseUpdater;
@@ -37,7 +38,7 @@ import picocli.CommandLine.Option;
  * the medians and the ratio (apply + switch) / full prepare.
  *
  */
-@Command(name = "UpdateBench", mixinStandardHelpOptions = true,
+@Command(name = "UpdateBench", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
     description = "Times full prepares against updates of a fraction of the records.")
 public final class UpdateBench implements Callable<Integer> {
   @Option(names = "--db", required = true, description = "a stored database (updated in place)")

@@ -37,4 +37,22 @@ class HarnessUsageTest {
     assertEquals(2, run(CostModel.class, err, "point", "--master", "local[2]"));
     assertTrue(err.toString().contains("Missing required option"), err.toString());
   }
+
+  @Test
+  void sparkOverheadForksGetTheParsedOptionsWithTheirOwnIndexAndTheParentsRows() {
+    SparkOverheadBench.Cli parent = new SparkOverheadBench.Cli();
+    new CommandLine(parent).parseArgs("--mib", "8", "--tsv=/tmp/mine.tsv", "--batches", "2,3",
+        "--reps", "5", "--path", "client", "--rows", "16", "--forks", "2");
+    List<String> args = parent.opts().forkArgs(1, java.nio.file.Path.of("/tmp/all.tsv"));
+    SparkOverheadBench.Cli fork = new SparkOverheadBench.Cli();
+    new CommandLine(fork).parseArgs(args.toArray(new String[0]));
+    SparkOverheadBench.Opts p = parent.opts();
+    SparkOverheadBench.Opts f = fork.opts();
+    assertEquals(List.of(p.mib(), p.rows(), p.threads(), p.rounds(), p.forks(), p.path()),
+        List.of(f.mib(), f.rows(), f.threads(), f.rounds(), f.forks(), f.path()));
+    assertEquals(java.util.Arrays.toString(p.batches()), java.util.Arrays.toString(f.batches()));
+    assertEquals(1, f.fork());
+    assertEquals(java.nio.file.Path.of("/tmp/all.tsv"), f.tsv());
+    assertEquals(1, args.stream().filter(a -> a.startsWith("--tsv")).count(), args.toString());
+  }
 }
