@@ -11,12 +11,13 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.jpir.core.AcceptedQuery;
-import org.jpir.core.ClassicQueries;
-import org.jpir.core.CompactQueries;
-import org.jpir.core.QueryKind;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
+import org.jpir.core.query.AcceptedQuery;
+import org.jpir.core.query.ClassicQueries;
+import org.jpir.core.query.CompactQueries;
+import org.jpir.core.query.EvaluationKeyStore;
+import org.jpir.core.query.QueryKind;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.progress.Progress;
 
@@ -63,7 +64,7 @@ public final class AnswerJob {
   }
 
   /** What compact queries need: the preset, the clients' evaluation keys, the expansion mode. */
-  public record Compact(org.jpir.core.params.CompactParams params, org.jpir.core.EvaluationKeyStore keys,
+  public record Compact(org.jpir.core.params.CompactParams params, EvaluationKeyStore keys,
       DistributedPirServer.ExpandMode mode) {}
 
   /** A query that passed the driver's checks: its file stem, the accepted query, its mode. */

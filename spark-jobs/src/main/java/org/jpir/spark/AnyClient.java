@@ -4,14 +4,15 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.function.Supplier;
-import org.jpir.core.Answer;
-import org.jpir.core.CompactClient;
-import org.jpir.core.PirClient;
+import org.jpir.core.client.CompactClient;
+import org.jpir.core.client.PirClient;
+import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.wire.Answer;
 import org.jpir.core.wire.Wire;
 
 /**
@@ -115,12 +116,12 @@ final class AnyClient {
 
   /**
    * The plane-packing key (wire form) to upload beside the evaluation keys, or null when the
-   * geometry has one plane (or more than {@link org.jpir.core.PlanePacking#MAX_PLANES}) or the
+   * geometry has one plane (or more than {@link PlanePacking#MAX_PLANES}) or the
    * preset is classic: with it, answers to records spanning planes share one mask.
    */
   byte[] packingKey() {
     if (compact == null || geometry.planes() < 2
-        || geometry.planes() > org.jpir.core.PlanePacking.MAX_PLANES) {
+        || geometry.planes() > PlanePacking.MAX_PLANES) {
       return null;
     }
     return Wire.writePackingKey(params, compact.packingKey().upload());

@@ -9,21 +9,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.jpir.core.client.CompactClient;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.server.RecordSource;
 import org.jpir.core.wire.QueryIdMap;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.cli.PresetOption;
 import org.jpir.datasets.keyword.KeywordParams;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The client's commands ({@code client keygen|evk|query|decode|verify|lookup}): everything that
@@ -120,7 +122,7 @@ final class ClientCommands {
       SecureRandom random = new SecureRandom();
       Params p = preset.params();
       org.jpir.core.params.CompactParams cp = Presets.compactFor(p);
-      SecretKey sk = cp != null ? org.jpir.core.CompactClient.generateSecret(cp, random)
+      SecretKey sk = cp != null ? CompactClient.generateSecret(cp, random)
           : SecretKey.generate(p, random);
       writeLocal(out, Wire.writeSecretKey(sk));
       System.out.println("client: secret key for " + p.id() + " written to " + out);
@@ -259,7 +261,7 @@ final class ClientCommands {
       DatabaseSpec db = DatabaseSpec.parse(k.db);
       AnyClient client = k.client(db, new SecureRandom());
       QueryIdMap map = QueryIdMap.load(ids.ids, false);
-      org.jpir.core.RecordSource truth = db.factory().open();
+      RecordSource truth = db.factory().open();
       int ok = 0;
       int bad = 0;
       int errors = 0;

@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.jpir.core.PirServer;
+import org.jpir.core.server.PirServer;
 
 /**
  * The database's columns cut into contiguous, ordered ranges of any width: range i is {@code

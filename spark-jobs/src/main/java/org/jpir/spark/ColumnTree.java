@@ -4,13 +4,13 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.jpir.core.PirServer;
-import org.jpir.core.PreparedDatabase;
-import org.jpir.core.PreparedQuery;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.server.PirServer;
+import org.jpir.core.server.PreparedDatabase;
 import org.jpir.vmp.Pvec;
 
 /**

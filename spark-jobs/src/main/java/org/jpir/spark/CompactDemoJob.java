@@ -6,13 +6,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.jpir.core.Answer;
-import org.jpir.core.CompactClient;
-import org.jpir.core.CompactQuery;
-import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.CompactClient;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
+import org.jpir.core.query.CompactQueries;
+import org.jpir.core.query.EvaluationKeyStore;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.Answer;
+import org.jpir.core.wire.CompactQuery;
 import org.jpir.core.wire.Wire;
 
 /**
@@ -59,7 +60,7 @@ public final class CompactDemoJob {
         long t0 = System.nanoTime();
         for (int b0 = 0; b0 < queries; b0 += batch) {
           List<CompactQuery> part = qs.subList(b0, Math.min(queries, b0 + batch));
-          org.jpir.core.CompactQueries kind = new org.jpir.core.CompactQueries(store);
+          CompactQueries kind = new CompactQueries(store);
           DistributedPirServer.BatchResult res = server.answer(part.stream()
               .map(q -> kind.accept(q, server.geometry())).toList(), mode);
           Answer[] as = res.answers();

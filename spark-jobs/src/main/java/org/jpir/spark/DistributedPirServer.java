@@ -13,14 +13,14 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
-import org.jpir.core.AcceptedQuery;
-import org.jpir.core.Answer;
-import org.jpir.core.PirServer;
-import org.jpir.core.PreparedQuery;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
+import org.jpir.core.query.AcceptedQuery;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.server.PirServer;
+import org.jpir.core.wire.Answer;
 import org.jpir.spark.FoldTasks.GroupKeyFn;
 import org.jpir.spark.FoldTasks.GroupPartitioner;
 import org.jpir.spark.FoldTasks.MergeFn;
@@ -33,7 +33,7 @@ import org.jpir.vmp.Pmat;
 
 /**
  * The database as a cached RDD of prepared column ranges, and the batch answer over it: the
- * queries the driver accepted ({@link org.jpir.core.QueryKind}, any kind) are broadcast as
+ * queries the driver accepted ({@link org.jpir.core.query.QueryKind}, any kind) are broadcast as
  * received ({@link QueryBatch}) or prepared, every partition expands them ({@link
  * PartitionTasks}) and runs the batched phase-1 pass and its own CMux sub-trees ({@link
  * ColumnTree#answer}), the executors continue the fold as an ordered tree over contiguous
@@ -488,12 +488,12 @@ public final class DistributedPirServer {
   public record BatchResult(Answer[] answers, BatchStats stats) {}
 
   /**
-   * Answers a batch of queries the driver accepted ({@link org.jpir.core.QueryKind#accept}; any
-   * mix of kinds made for this database), expanded where {@code mode} says: on the driver (the
-   * prepared matrices are broadcast, {@code 8 N rows*limbs*2*glweLimbs} bytes per query) or on
-   * the executors (the queries' bytes as received and each client's key bytes, once per batch,
-   * are broadcast; each executor expands each query once). The fold's GGSWs come from the
-   * driver's share of each query.
+   * Answers a batch of queries the driver accepted ({@link
+   * org.jpir.core.query.QueryKind#accept}; any mix of kinds made for this database), expanded
+   * where {@code mode} says: on the driver (the prepared matrices are broadcast, {@code 8 N
+   * rows*limbs*2*glweLimbs} bytes per query) or on the executors (the queries' bytes as received
+   * and each client's key bytes, once per batch, are broadcast; each executor expands each query
+   * once). The fold's GGSWs come from the driver's share of each query.
    *
    * @throws IllegalArgumentException when a query was accepted for another server preset
    */

@@ -3,9 +3,9 @@ package org.jpir.spark;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.jpir.core.PirServer;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.Presets;
+import org.jpir.core.server.PirServer;
 
 /** The tasks of the executor-side ordered fold: grouping contiguous spans and merging them. */
 final class FoldTasks {

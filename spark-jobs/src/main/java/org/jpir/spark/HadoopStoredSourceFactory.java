@@ -1,11 +1,11 @@
 package org.jpir.spark;
 
 import java.util.zip.CRC32C;
-import org.jpir.core.PreparedDatabase;
-import org.jpir.core.RecordSource;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.server.PreparedDatabase;
+import org.jpir.core.server.RecordSource;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabase;
 

@@ -9,7 +9,7 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.jpir.core.PirClient;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;

@@ -1,11 +1,11 @@
 package org.jpir.spark;
 
 import java.util.Locale;
-import org.jpir.core.PirServer;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
+import org.jpir.core.server.PirServer;
 import org.jpir.core.wire.Wire;
 
 /**

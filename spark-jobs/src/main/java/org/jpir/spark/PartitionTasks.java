@@ -5,13 +5,14 @@ import org.apache.logging.log4j.Logger;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.Function;
-import org.jpir.core.PirServer;
-import org.jpir.core.PreparedDatabase;
-import org.jpir.core.PreparedQuery;
-import org.jpir.core.QueryExpansion;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.query.PreparedEvaluationKeys;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.query.QueryExpansion;
+import org.jpir.core.server.PirServer;
+import org.jpir.core.server.PreparedDatabase;
 import org.jpir.vmp.KernelProvider;
 
 /**
@@ -73,7 +74,7 @@ final class PartitionTasks {
       byte[] keys = b.keys(i);
       return ExecutorQueries.CACHE.get("batch " + batch + " query " + i, batch,
           MemoryPlan.expandedQueryBytes(ex.server(), g), cacheBytes, () -> {
-            org.jpir.core.PreparedEvaluationKeys pk = keys == null ? null
+            PreparedEvaluationKeys pk = keys == null ? null
                 : ExecutorKeys.get(ex, b.keysDigest(i), keys, cacheBytes);
             long t0 = System.nanoTime();
             PreparedQuery pq = ex.expand(query, pk, g);
@@ -98,13 +99,13 @@ final class PartitionTasks {
    * across batches, oldest released first when the bound needs room).
    */
   static final class ExecutorKeys {
-    static final ExecutorCache<org.jpir.core.PreparedEvaluationKeys> CACHE =
+    static final ExecutorCache<PreparedEvaluationKeys> CACHE =
         new ExecutorCache<>("prepared evaluation keys");
 
     private ExecutorKeys() {}
 
     /** The keys {@code wire} (whose SHA-256 is {@code digest}, computed by the driver). */
-    static org.jpir.core.PreparedEvaluationKeys get(QueryExpansion ex, String digest,
+    static PreparedEvaluationKeys get(QueryExpansion ex, String digest,
         byte[] wire, long limit) {
       return CACHE.get(ex.id() + ":" + digest, 0, ex.preparedKeysBytes(), limit,
           () -> ex.prepareKeys(wire));

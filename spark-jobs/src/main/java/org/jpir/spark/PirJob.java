@@ -3,16 +3,18 @@ package org.jpir.spark;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.params.Params;
+import org.jpir.core.query.EvaluationKeyStore;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.cli.PresetOption;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * Entry point for {@code spark-submit --class org.jpir.spark.PirJob} and {@code ./pir} (picocli):
@@ -217,12 +219,12 @@ public final class PirJob implements Callable<Integer> {
    * first use); on another file system every {@code <client id>.evk} is read (bounded by {@link
    * Wire#maxEvaluationKeysBytes}) and registered at start.
    */
-  static org.jpir.core.EvaluationKeyStore keyStore(org.jpir.core.params.CompactParams cp, String spec) {
+  static EvaluationKeyStore keyStore(org.jpir.core.params.CompactParams cp, String spec) {
     if (!Storage.hasScheme(spec) || spec.startsWith("file:")) {
-      return new org.jpir.core.EvaluationKeyStore(cp, Storage.hasScheme(spec)
+      return new EvaluationKeyStore(cp, Storage.hasScheme(spec)
           ? Path.of(java.net.URI.create(spec)) : Path.of(spec));
     }
-    org.jpir.core.EvaluationKeyStore store = new org.jpir.core.EvaluationKeyStore(cp);
+    EvaluationKeyStore store = new EvaluationKeyStore(cp);
     Storage dir = Storage.at(spec);
     for (String f : dir.list(".evk")) {
       String client = f.substring(0, f.length() - ".evk".length());
@@ -230,7 +232,7 @@ public final class PirJob implements Callable<Integer> {
     }
     for (String f : dir.list(".pack")) {
       store.registerPackingKey(f.substring(0, f.length() - ".pack".length()),
-          dir.read(f, Wire.packingKeyBytes(cp.server(), org.jpir.core.PlanePacking.MAX_PLANES),
+          dir.read(f, Wire.packingKeyBytes(cp.server(), PlanePacking.MAX_PLANES),
               "packing key"));
     }
     return store;

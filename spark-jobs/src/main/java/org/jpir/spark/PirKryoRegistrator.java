@@ -5,9 +5,9 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import org.apache.spark.serializer.KryoRegistrator;
-import org.jpir.core.PreparedQuery;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.PreparedGgsw;
+import org.jpir.core.query.PreparedQuery;
 import org.jpir.vmp.Pmat;
 
 /**

@@ -1,6 +1,6 @@
 package org.jpir.spark;
 
-import org.jpir.core.PreparedDatabase;
+import org.jpir.core.server.PreparedDatabase;
 
 /**
  * One cached partition: the prepared PVECs of a column range, built on the executor from the

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.jpir.core.AcceptedQuery;
+import org.jpir.core.query.AcceptedQuery;
 
 /**
  * What a batch broadcasts when the executors expand its queries: each query's bytes as the

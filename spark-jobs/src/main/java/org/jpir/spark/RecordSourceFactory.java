@@ -1,10 +1,10 @@
 package org.jpir.spark;
 
 import java.io.Serializable;
-import org.jpir.core.PreparedDatabase;
-import org.jpir.core.RecordSource;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
+import org.jpir.core.server.PreparedDatabase;
+import org.jpir.core.server.RecordSource;
 
 /**
  * How an executor opens the database's records: a small serializable description (a path, a

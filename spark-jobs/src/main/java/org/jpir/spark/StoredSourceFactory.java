@@ -3,10 +3,10 @@ package org.jpir.spark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import org.jpir.core.PreparedDatabase;
-import org.jpir.core.RecordSource;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
+import org.jpir.core.server.PreparedDatabase;
+import org.jpir.core.server.RecordSource;
 import org.jpir.datasets.store.StoredDatabase;
 
 /**

@@ -1,7 +1,7 @@
 package org.jpir.spark;
 
-import org.jpir.core.RecordSource;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.server.RecordSource;
+import org.jpir.core.server.SyntheticRecords;
 
 /** The seeded synthetic database: every executor recomputes its records from (seed, index). */
 public record SyntheticSourceFactory(long count, int recordSize, long seed)

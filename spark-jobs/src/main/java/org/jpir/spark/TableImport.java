@@ -29,10 +29,10 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.IntegralType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.jpir.core.RecordSource;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.server.RecordSource;
 import org.jpir.datasets.KeyValueList;
 import org.jpir.datasets.LengthPrefix;
 import org.jpir.datasets.ValueTooLargeException;
@@ -42,10 +42,10 @@ import org.jpir.datasets.keyword.KeywordParams;
 import org.jpir.datasets.keyword.KeywordTable;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabaseWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code setup table}: a Parquet, CSV or JSON table read through Spark's DataFrame readers and

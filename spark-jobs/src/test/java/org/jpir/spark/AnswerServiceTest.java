@@ -22,12 +22,15 @@ import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.Property;
-import org.jpir.core.PirClient;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.query.QueryExpander;
+import org.jpir.core.server.PreparedDatabase;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.ClientQuery;
 import org.jpir.core.wire.QueryIdMap;
 import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
@@ -231,13 +234,13 @@ class AnswerServiceTest extends SparkTestBase {
         new DistributedPirServer.Workload(2, DistributedPirServer.ExpandMode.EXECUTOR, null));
     MemoryPlan plan = server.memoryPlan();
     PirClient c = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
-    org.jpir.core.ClientQuery q = c.query(3);
+    ClientQuery q = c.query(3);
     assertEquals(Wire.writeQuery(q).length, Wire.maxQueryBytes(P, g));
-    assertEquals(new org.jpir.core.QueryExpander(P).expand(q, g).sizeBytes(),
+    assertEquals(new QueryExpander(P).expand(q, g).sizeBytes(),
         plan.expandedQueryBytes());
-    assertEquals(org.jpir.core.PreparedDatabase.prepare(P, g, src.open()).sizeBytes(),
+    assertEquals(PreparedDatabase.prepare(P, g, src.open()).sizeBytes(),
         MemoryPlan.pvecBytesPerColumn(P, g) * g.cols() * g.planes());
-    assertTrue(Wire.writeAnswer(server.answerPrepared(List.of(new org.jpir.core.QueryExpander(P)
+    assertTrue(Wire.writeAnswer(server.answerPrepared(List.of(new QueryExpander(P)
         .expand(q, g))).answers()[0]).length <= Wire.maxAnswerBytes(P, g));
 
     // production preset, 256 MiB of 1 KiB records, batches of 4, one executor

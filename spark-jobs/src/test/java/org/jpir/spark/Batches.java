@@ -1,12 +1,12 @@
 package org.jpir.spark;
 
 import java.util.List;
-import org.jpir.core.ClassicQueries;
-import org.jpir.core.ClientQuery;
-import org.jpir.core.CompactQueries;
-import org.jpir.core.CompactQuery;
-import org.jpir.core.EvaluationKeyStore;
 import org.jpir.core.params.Presets;
+import org.jpir.core.query.ClassicQueries;
+import org.jpir.core.query.CompactQueries;
+import org.jpir.core.query.EvaluationKeyStore;
+import org.jpir.core.wire.ClientQuery;
+import org.jpir.core.wire.CompactQuery;
 
 /** Tests' shorthand: in-memory queries accepted by their kind, then answered in one batch. */
 final class Batches {

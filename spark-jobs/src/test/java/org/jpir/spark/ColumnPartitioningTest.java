@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.jpir.core.server.PirServer;
 import org.junit.jupiter.api.Test;
 
 class ColumnPartitioningTest {
@@ -12,7 +13,7 @@ class ColumnPartitioningTest {
   void plannedRangesAreBalancedCoveringOrderedAlignedAndNoNarrowerThanThePhase1Chunk() {
     for (int cols : new int[] {1, 2, 5, 37, 69, 127, 128, 129, 143, 300, 1000, 1023, 1024, 4100,
         70001}) {
-      int phase1 = org.jpir.core.PirServer.chunkColumns(cols);
+      int phase1 = PirServer.chunkColumns(cols);
       for (int parts = 1; parts <= 40; parts += 3) {
         for (int storage : new int[] {1, 2, 64, 256, 4096}) {
           for (int slots : new int[] {1, 2, 3, 7, parts, 64}) {

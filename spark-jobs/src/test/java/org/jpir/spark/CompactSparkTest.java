@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.SecureRandom;
 import java.util.List;
-import org.jpir.core.Answer;
-import org.jpir.core.CompactClient;
-import org.jpir.core.CompactQuery;
-import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.CompactClient;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
+import org.jpir.core.query.AcceptedQuery;
+import org.jpir.core.query.ClassicQueries;
+import org.jpir.core.query.CompactQueries;
+import org.jpir.core.query.EvaluationKeyStore;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.Answer;
+import org.jpir.core.wire.CompactQuery;
 import org.junit.jupiter.api.Test;
 
 class CompactSparkTest extends SparkTestBase {
@@ -46,14 +50,14 @@ class CompactSparkTest extends SparkTestBase {
     CompactClient mallory = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
         "mallory", RANDOM);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new org.jpir.core.CompactQueries(store).accept(mallory.query(1), g));
+        () -> new CompactQueries(store).accept(mallory.query(1), g));
     assertTrue(e.getMessage().contains("no evaluation keys for client 'mallory'"),
         e.getMessage());
     // a query made for other keys than the server holds for that client
     CompactClient alice2 = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
         "alice", RANDOM);
     e = assertThrows(IllegalArgumentException.class,
-        () -> new org.jpir.core.CompactQueries(store).accept(alice2.query(1), g));
+        () -> new CompactQueries(store).accept(alice2.query(1), g));
     assertTrue(e.getMessage().contains("upload the current keys"), e.getMessage());
   }
 
@@ -135,15 +139,15 @@ class CompactSparkTest extends SparkTestBase {
         "alice", RANDOM);
     EvaluationKeyStore store = new EvaluationKeyStore(CP);
     store.register(alice.evaluationKeys());
-    org.jpir.core.PirClient carol = new org.jpir.core.PirClient(CP.server(), g,
+    PirClient carol = new PirClient(CP.server(), g,
         org.jpir.core.lwe.SecretKey.generate(CP.server(), RANDOM), RANDOM);
-    org.jpir.core.CompactQueries compact = new org.jpir.core.CompactQueries(store);
+    CompactQueries compact = new CompactQueries(store);
     long[] idx = {5, 100, 167, 42};
-    List<org.jpir.core.AcceptedQuery> qs = List.of(compact.accept(alice.query(idx[0]), g),
+    List<AcceptedQuery> qs = List.of(compact.accept(alice.query(idx[0]), g),
         compact.accept(alice.query(idx[1]), g), compact.accept(alice.query(idx[2]), g),
-        new org.jpir.core.ClassicQueries(CP.server()).accept(carol.query(idx[3]), g));
+        new ClassicQueries(CP.server()).accept(carol.query(idx[3]), g));
     long queryBytes = 0;
-    for (org.jpir.core.AcceptedQuery q : qs) {
+    for (AcceptedQuery q : qs) {
       queryBytes += q.wire().length;
     }
     long keyBytes = store.wire("alice").length;

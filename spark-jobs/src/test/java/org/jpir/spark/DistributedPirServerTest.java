@@ -12,17 +12,18 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.jpir.core.Answer;
-import org.jpir.core.PirClient;
-import org.jpir.core.PirServer;
-import org.jpir.core.PreparedDatabase;
-import org.jpir.core.PreparedQuery;
-import org.jpir.core.QueryExpander;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.query.QueryExpander;
+import org.jpir.core.server.PirServer;
+import org.jpir.core.server.PreparedDatabase;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.Answer;
+import org.jpir.core.wire.ClientQuery;
 import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -136,7 +137,7 @@ class DistributedPirServerTest extends SparkTestBase {
     Geometry g = Geometry.of(P, 8 * 19, 1792, 8);
     DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 3);
     PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
-    List<org.jpir.core.ClientQuery> qs = List.of(client.query(0), client.query(151),
+    List<ClientQuery> qs = List.of(client.query(0), client.query(151),
         client.query(40));
     Answer[] onDriver = Batches.classic(server, qs, DistributedPirServer.ExpandMode.DRIVER)
         .answers();

@@ -17,13 +17,14 @@ import java.util.Map;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.jpir.core.CompactClient;
-import org.jpir.core.PirClient;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.CompactClient;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
+import org.jpir.core.server.RecordSource;
+import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.QueryIdMap;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.store.StoredDatabaseWriter;
@@ -160,7 +161,7 @@ class HdfsAnswerJobTest {
     assertEquals(0, PirJob.run(args));
     org.jpir.datasets.store.Manifest m = HadoopStoredSourceFactory.manifest(db);
     assertEquals(n, m.geometry().recordCount());
-    org.jpir.core.RecordSource stored = new HadoopStoredSourceFactory(db, m.columnsPerChunk())
+    RecordSource stored = new HadoopStoredSourceFactory(db, m.columnsPerChunk())
         .open();
     byte[] r = new byte[stored.recordSize()];
     for (int i = 0; i < n; i++) {

@@ -9,17 +9,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.SecureRandom;
 import java.util.List;
-import org.jpir.core.AcceptedQuery;
-import org.jpir.core.ClassicQueries;
-import org.jpir.core.CompactClient;
-import org.jpir.core.CompactQueries;
-import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.PirClient;
-import org.jpir.core.PreparedQuery;
-import org.jpir.core.QueryExpansion;
+import org.jpir.core.client.CompactClient;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
+import org.jpir.core.query.AcceptedQuery;
+import org.jpir.core.query.ClassicQueries;
+import org.jpir.core.query.CompactQueries;
+import org.jpir.core.query.EvaluationKeyStore;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.query.QueryExpansion;
 import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 

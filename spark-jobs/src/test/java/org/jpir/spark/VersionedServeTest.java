@@ -15,12 +15,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.jpir.core.PirClient;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.server.PreparedDatabase;
+import org.jpir.core.server.RecordSource;
+import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.QueryIdMap;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.store.LocalDatabaseFiles;
@@ -159,12 +161,12 @@ class VersionedServeTest extends SparkTestBase {
         new java.util.concurrent.atomic.AtomicInteger();
 
     @Override
-    public org.jpir.core.RecordSource open() {
+    public RecordSource open() {
       return inner.open();
     }
 
     @Override
-    public org.jpir.core.PreparedDatabase prepare(Params p, Geometry g, int first, int count) {
+    public PreparedDatabase prepare(Params p, Geometry g, int first, int count) {
       PREPARED.incrementAndGet();
       return inner.prepare(p, g, first, count);
     }

@@ -10,11 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.jpir.core.RecordSource;
-import org.jpir.core.SyntheticRecords;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.server.RecordSource;
+import org.jpir.core.server.SyntheticRecords;
 import org.jpir.datasets.KeyValueSource;
 import org.jpir.datasets.WordList;
 import org.jpir.datasets.keyword.KeywordParams;
@@ -27,13 +27,13 @@ import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabase;
 import org.jpir.datasets.store.StoredDatabaseException;
 import org.jpir.datasets.store.StoredDatabaseWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code data} command line (picocli): {@code import synthetic|lines|csv|tsv|binary|wordlist},

@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.jpir.core.RecordSource;
+import org.jpir.core.server.RecordSource;
 import org.jpir.datasets.KeyValueSource;
 import org.jpir.datasets.LengthPrefix;
 import org.jpir.datasets.ValueTooLargeException;

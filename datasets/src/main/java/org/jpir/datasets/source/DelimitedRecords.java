@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import org.jpir.core.RecordSource;
+import org.jpir.core.server.RecordSource;
 import org.jpir.datasets.KeyValueSource;
 import org.jpir.datasets.LengthPrefix;
 import org.jpir.datasets.ValueTooLargeException;

@@ -3,7 +3,7 @@ package org.jpir.datasets.source;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
-import org.jpir.core.RecordSource;
+import org.jpir.core.server.RecordSource;
 
 /**
  * A binary file of fixed-size records: record i is bytes {@code [i*size, (i+1)*size)} (offsets

@@ -7,7 +7,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import org.jpir.core.RecordSource;
+import org.jpir.core.server.RecordSource;
 import org.jpir.datasets.LengthPrefix;
 
 /**

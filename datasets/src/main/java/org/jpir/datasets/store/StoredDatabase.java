@@ -13,11 +13,11 @@ import java.nio.file.StandardOpenOption;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.zip.CRC32C;
-import org.jpir.core.PreparedDatabase;
-import org.jpir.core.RecordSource;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.server.PreparedDatabase;
+import org.jpir.core.server.RecordSource;
 
 /**
  * A stored database opened for reading. Opening parses and checks the manifest (format, version,

@@ -16,9 +16,9 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
-import org.jpir.core.RecordSource;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
+import org.jpir.core.server.RecordSource;
 
 /**
  * Writes a stored database atomically: everything goes into a hidden sibling directory {@code

@@ -4,26 +4,26 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.jpir.core.Answer;
-import org.jpir.core.CompactClient;
-import org.jpir.core.CompactExpander;
-import org.jpir.core.CompactQuery;
-import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.PirServer;
-import org.jpir.core.PreparedDatabase;
-import org.jpir.core.PreparedQuery;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.CompactClient;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
+import org.jpir.core.query.CompactExpander;
+import org.jpir.core.query.EvaluationKeyStore;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.server.PirServer;
+import org.jpir.core.server.PreparedDatabase;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.Answer;
+import org.jpir.core.wire.CompactQuery;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.cli.PresetOption;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Compact queries on one core: keygen, key upload, compact queries through the wire format,

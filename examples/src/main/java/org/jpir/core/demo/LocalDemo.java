@@ -4,27 +4,27 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.jpir.core.Answer;
-import org.jpir.core.ClientQuery;
-import org.jpir.core.PirClient;
-import org.jpir.core.PirServer;
-import org.jpir.core.PreparedDatabase;
-import org.jpir.core.PreparedQuery;
-import org.jpir.core.QueryExpander;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.query.QueryExpander;
+import org.jpir.core.server.PirServer;
+import org.jpir.core.server.PreparedDatabase;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.Answer;
+import org.jpir.core.wire.ClientQuery;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.cli.PresetOption;
 import org.jpir.vmp.KernelProvider;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The single-JVM PIR demo: generates a seeded synthetic database, prepares it, makes queries

@@ -14,21 +14,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.jpir.core.Answer;
-import org.jpir.core.ClientQuery;
-import org.jpir.core.ColumnEncoder;
-import org.jpir.core.CompactClient;
-import org.jpir.core.CompactExpander;
-import org.jpir.core.CompactQuery;
-import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.PirClient;
-import org.jpir.core.PirServer;
-import org.jpir.core.PlanePacking;
-import org.jpir.core.PreparedDatabase;
-import org.jpir.core.PreparedQuery;
-import org.jpir.core.QueryExpander;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.CompactClient;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.PlaintextCodec;
+import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
@@ -36,12 +25,23 @@ import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.params.Security;
+import org.jpir.core.query.CompactExpander;
+import org.jpir.core.query.EvaluationKeyStore;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.query.QueryExpander;
+import org.jpir.core.server.ColumnEncoder;
+import org.jpir.core.server.PirServer;
+import org.jpir.core.server.PreparedDatabase;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.Answer;
+import org.jpir.core.wire.ClientQuery;
+import org.jpir.core.wire.CompactQuery;
 import org.jpir.core.wire.Sizes;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The parameter table of every preset, from one command: parameters, noise budget, estimated
@@ -89,7 +89,7 @@ public final class ParamTable implements Callable<Integer> {
    * @param largeGeometry the geometry of 1 GiB of 30 KiB records
    * @param largeAnswerBytes wire bytes of a per-plane answer there
    * @param largeSharedBytes wire bytes of a shared-mask answer there ({@link
-   *     org.jpir.core.PlanePacking})
+   *     org.jpir.core.lwe.PlanePacking})
    * @param packingKeyBytes wire bytes of the client's packing key for that geometry
    * @param log2FailureShared log2 failure per coefficient at the largest geometry with the
    *     packing's noise added

@@ -1,16 +1,16 @@
 package org.jpir.core.demo;
 
 import java.util.Locale;
-import org.jpir.core.PlanePacking;
+import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.wire.Sizes;
 import org.jpir.datasets.cli.JpirVersion;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Prints where the bytes of a query, an answer and the evaluation keys go ({@link Sizes}) for a

@@ -20,24 +20,29 @@ import java.util.Properties;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.jpir.core.ClientQuery;
-import org.jpir.core.CompactClient;
-import org.jpir.core.CompactExpander;
-import org.jpir.core.CompactQuery;
-import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.PirClient;
-import org.jpir.core.PirServer;
-import org.jpir.core.PreparedDatabase;
-import org.jpir.core.PreparedEvaluationKeys;
-import org.jpir.core.PreparedQuery;
-import org.jpir.core.QueryExpander;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.CompactClient;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.query.ClassicQueries;
+import org.jpir.core.query.CompactExpander;
+import org.jpir.core.query.CompactQueries;
+import org.jpir.core.query.EvaluationKeyStore;
+import org.jpir.core.query.PreparedEvaluationKeys;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.query.QueryExpander;
+import org.jpir.core.query.QueryKind;
+import org.jpir.core.server.PirServer;
+import org.jpir.core.server.PreparedDatabase;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.Answer;
+import org.jpir.core.wire.ClientQuery;
+import org.jpir.core.wire.CompactQuery;
+import org.jpir.core.wire.EvaluationKeys;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.spark.ColumnPartitioning;
@@ -47,9 +52,9 @@ import org.jpir.spark.MemoryPlan;
 import org.jpir.spark.SparkBatchMetrics;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.SyntheticSourceFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The cost model of the {@code answer} job, its measurements and its check (a documented
@@ -364,7 +369,7 @@ public final class CostModel {
             CP.server().bytesPerPolynomial(), rows);
         CompactClient alice = new CompactClient(CP, gc, CompactClient.generateSecret(CP, rnd),
             "a", rnd);
-        org.jpir.core.EvaluationKeys keys = alice.evaluationKeys();
+        EvaluationKeys keys = alice.evaluationKeys();
         keysPrepare = time(3, () -> PreparedEvaluationKeys.prepare(CP, keys));
         PreparedEvaluationKeys pk = PreparedEvaluationKeys.prepare(CP, keys);
         CompactQuery q = alice.query(5);
@@ -547,13 +552,13 @@ public final class CostModel {
           wires.add(alice != null ? Wire.writeCompactQuery(alice.query(i))
               : Wire.writeQuery(client.query(i)));
         }
-        org.jpir.core.QueryKind queryKind = alice != null ? new org.jpir.core.CompactQueries(store)
-            : new org.jpir.core.ClassicQueries(p);
+        QueryKind queryKind = alice != null ? new CompactQueries(store)
+            : new ClassicQueries(p);
         long t0 = System.nanoTime();
         DistributedPirServer.BatchResult res = server.answer(wires.stream()
             .map(q -> queryKind.accept(q, server.geometry())).toList(), w.mode());
         secs[k] = (System.nanoTime() - t0) / 1e9;
-        org.jpir.core.Answer[] a = res.answers();
+        Answer[] a = res.answers();
         for (int i = 0; i < batch; i++) {
           byte[] rec = alice != null ? alice.decode(a[i], idx[i]) : client.decode(a[i], idx[i]);
           if (!Arrays.equals(rec, truth.record(idx[i]))) {

@@ -9,24 +9,25 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.jpir.core.Answer;
-import org.jpir.core.ClientQuery;
-import org.jpir.core.PirClient;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.query.ClassicQueries;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.Answer;
+import org.jpir.core.wire.ClientQuery;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.cli.PresetOption;
 import org.jpir.spark.DistributedPirServer;
 import org.jpir.spark.Placement;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.SyntheticSourceFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Placement and recovery on a cluster whose executors are child processes of this JVM
@@ -139,7 +140,7 @@ public final class PlacementRecovery implements Callable<Integer> {
       qs.add(client.query(idx[i]));
     }
     long t0 = System.nanoTime();
-    org.jpir.core.ClassicQueries kind = new org.jpir.core.ClassicQueries(Presets.byId(qs.get(0).paramsId()));
+    ClassicQueries kind = new ClassicQueries(Presets.byId(qs.get(0).paramsId()));
     Answer[] a = server.answer(qs.stream().map(q -> kind.accept(q, server.geometry())).toList(),
         DistributedPirServer.ExpandMode.EXECUTOR).answers();
     long t = System.nanoTime() - t0;

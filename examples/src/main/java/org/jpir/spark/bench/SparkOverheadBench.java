@@ -19,18 +19,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.VoidFunction;
-import org.jpir.core.Answer;
-import org.jpir.core.ClientQuery;
-import org.jpir.core.PirClient;
-import org.jpir.core.PirServer;
-import org.jpir.core.PreparedQuery;
-import org.jpir.core.QueryExpander;
-import org.jpir.core.SyntheticRecords;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.query.ClassicQueries;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.query.QueryExpander;
+import org.jpir.core.server.PirServer;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.Answer;
+import org.jpir.core.wire.ClientQuery;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.spark.ColumnTree;
@@ -40,9 +41,9 @@ import org.jpir.spark.PreparedPartition;
 import org.jpir.spark.SparkBatchMetrics;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.SyntheticSourceFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The Spark overhead benchmark (a documented harness, not JMH: each point is a whole batch of a
@@ -357,7 +358,7 @@ public final class SparkOverheadBench {
     if (qs != null) {
       r = server.answerPrepared(qs);
     } else {
-      org.jpir.core.ClassicQueries kind = new org.jpir.core.ClassicQueries(
+      ClassicQueries kind = new ClassicQueries(
           Presets.byId(cqs.get(0).paramsId()));
       r = server.answer(cqs.stream().map(q -> kind.accept(q, server.geometry())).toList(),
           DistributedPirServer.ExpandMode.EXECUTOR);

@@ -3,10 +3,8 @@ package org.jpir.core.wire;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.jpir.core.Answer;
-import org.jpir.core.PirServer;
-import org.jpir.core.PlanePacking;
 import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.params.AnswerSwitch;
 import org.jpir.core.params.CompactParams;
@@ -101,8 +99,8 @@ public final class Sizes {
 
   /**
    * An answer ({@link Wire#writeAnswer}) of preset {@code p} made for geometry {@code g} ({@link
-   * PirServer#toAnswer(Glwe[], Geometry)}: the last plane's b trimmed to {@link
-   * AnswerSwitch#bCoefficients}).
+   * org.jpir.core.server.PirServer#toAnswer(Glwe[], Geometry)}: the last plane's b trimmed to
+   * {@link AnswerSwitch#bCoefficients}).
    */
   public static Breakdown answer(Params p, Geometry g) {
     int nb = AnswerSwitch.bCoefficients(p, g);

@@ -5,13 +5,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
-import org.jpir.core.Answer;
-import org.jpir.core.ClientQuery;
-import org.jpir.core.CompactQuery;
-import org.jpir.core.EvaluationKeys;
-import org.jpir.core.PirServer;
-import org.jpir.core.PlanePacking;
 import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.AnswerSwitch;
@@ -429,8 +424,9 @@ public final class Wire {
   /**
    * The largest answer of preset {@code p} for geometry {@code g}: planes, N, the two bit widths
    * and the b count, then each plane's switched values bit-packed ({@link Answer#planeBytes}, b
-   * of all N coefficients; an answer made for {@code g} by {@link PirServer#toAnswer(Glwe[],
-   * Geometry)} may be smaller, {@link #answerBytes}).
+   * of all N coefficients; an answer made for {@code g} by {@link
+   * org.jpir.core.server.PirServer#toAnswer(Glwe[], Geometry)} may be smaller, {@link
+   * #answerBytes}).
    */
   public static long maxAnswerBytes(Params p, Geometry g) {
     return answerBytes(p, g.planes(), p.n());

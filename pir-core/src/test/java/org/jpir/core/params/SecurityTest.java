@@ -9,11 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
-import org.jpir.core.CompactExpander;
-import org.jpir.core.EvaluationKeyStore;
-import org.jpir.core.PirClient;
-import org.jpir.core.QueryExpander;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
+import org.jpir.core.query.CompactExpander;
+import org.jpir.core.query.EvaluationKeyStore;
+import org.jpir.core.query.QueryExpander;
 import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 

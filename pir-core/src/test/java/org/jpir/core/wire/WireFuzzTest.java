@@ -24,12 +24,11 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
-import org.jpir.core.CompactClient;
-import org.jpir.core.PirClient;
-import org.jpir.core.PirServer;
-import org.jpir.core.PlanePacking;
+import org.jpir.core.client.CompactClient;
+import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.BPacking;
 import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.AnswerSwitch;
@@ -37,6 +36,7 @@ import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.server.PirServer;
 
 /**
  * Hostile input for every wire decoder: 100 000 mutated, truncated and extended messages each

@@ -1,0 +1,467 @@
+package org.jpir.core.query;
+
+import java.util.Arrays;
+import org.jpir.core.lwe.Ggsw;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.PreparedGgsw;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Security;
+import org.jpir.core.wire.CompactQuery;
+import org.jpir.vmp.Aligned;
+import org.jpir.vmp.FftPlan;
+import org.jpir.vmp.Pmat;
+import org.jpir.vmp.Reim;
+import org.jpir.vmp.Vmp;
+import org.jpir.vmp.Znx;
+
+/**
+ * Server side of the compact scheme: expands a {@link CompactQuery} with the client's evaluation
+ * keys into the {@link PreparedQuery} that {@link org.jpir.core.server.PirServer} computes
+ * with.
+ *
+ * <p>Key switching of an automorphism: for c = (b, a) under s, {@code Aut_p(c) = (b(X^p),
+ * a(X^p))} is under s(X^p); with d_i the ksLevels gadget digits of a(X^p), {@code b' = b(X^p) +
+ * sum_i d_i KSK_i.b}, {@code a' = sum_i d_i KSK_i.a} (one {@code applyDftToDft} against the
+ * prepared key), whose phase under s is {@code phase(c)(X^p)} plus {@link Noise#keySwitch}.
+ *
+ * <p>Expansion (trace): for levels j = 0 .. l-1, each ciphertext c_k (k < 2^j) becomes {@code t
+ * = KS(Aut_{N/2^j+1}(c_k))}, {@code c_k <- c_k + t}, {@code c_{k+2^j} <- (c_k - t) X^(-2^j)};
+ * after l levels the constant coefficient of c_k is {@code 2^l m_k} (the client pre-scaled by
+ * 2^-l) and the others are 0 (unused slots are 0). Depth first, so only l ciphertexts are live;
+ * a subtree holding one used slot k is finished by multiplying by {@code 2^(levels left)} (no key
+ * switch), so a packed ciphertext of S slots costs S - 1 key switches. Phase-1 outputs are
+ * rounded to the server's limbs and stacked as the PMAT; phase-2 output (t, j) is the GGSW row
+ * {@code GLWE(bit_t g_j)}, and {@code externalProduct(row, GGSW(s))} is the row {@code
+ * GLWE(bit_t g_j s)}. Not thread-safe (holds scratch): one per thread.
+ */
+public final class CompactExpander {
+  private final CompactParams cp;
+  private final Params kp;
+  private final Params sp;
+  private final GlweOps kops;
+  private final GlweOps sops;
+  private final FftPlan plan;
+  private final int n;
+  private final int limbs;
+  private final long[] aut;
+  private final long[] digits;
+  private final long[] carry;
+  private final double[] vec;
+  private final double[] res;
+  private final double[] tmp;
+  private Glwe[] ksScratch;
+  private Glwe[] oddScratch;
+  private final java.util.HashMap<Integer, int[]> perms = new java.util.HashMap<>();
+
+  /** Time spent and work done since construction. */
+  public static final class Timings {
+    public long expandNanos;
+    public long keySwitches;
+    public long externalProducts;
+  }
+
+  /**
+   * An expander for {@code cp}.
+   *
+   * @throws IllegalArgumentException for an insecure test preset without {@value
+   *     Security#ALLOW_INSECURE_PROPERTY}
+   */
+  public CompactExpander(CompactParams cp) {
+    Security.requireAllowed(cp.server());
+    this.cp = cp;
+    this.kp = cp.keys();
+    this.sp = cp.server();
+    this.kops = new GlweOps(kp);
+    this.sops = new GlweOps(sp);
+    this.n = kp.n();
+    this.limbs = kp.glweLimbs();
+    this.plan = FftPlan.of(n);
+    this.aut = new long[2 * limbs * n];
+    this.digits = new long[cp.ksLevels() * n];
+    this.carry = new long[n];
+    this.ksScratch = new Glwe[0];
+    this.oddScratch = new Glwe[0];
+    // the transforms start on 64-byte boundaries (index Aligned.LEAD; N is a multiple of 8)
+    this.vec = Aligned.doubles(cp.ksLevels() * n);
+    this.res = Aligned.doubles(2 * limbs * n);
+    this.tmp = new double[Vmp.applyDftToDftTmpLength(n, cp.ksLevels(), 2 * limbs)];
+  }
+
+  /**
+   * {@code out = KS(Aut_p(c))}: a GLWE under s whose phase is {@code phase(c)(X^p)}, normalized;
+   * c and out are of the key parameters' limbs and must differ. c may be unnormalized (digits of
+   * at most 40 bits).
+   */
+  public void automorphism(Glwe c, int p, Pmat ksk, Glwe out) {
+    keySwitch(c, p, ksk, out);
+    long[] od = out.data();
+    Znx.normalize(n, kp.base2k(), od, 0, limbs, od, 0, limbs, carry);
+    Znx.normalize(n, kp.base2k(), od, limbs * n, limbs, od, limbs * n, limbs, carry);
+  }
+
+  /** X -> X^p: coefficient j goes to {@code perm[j]} (mod 2N; at or above N: negated, minus N). */
+  private int[] permutation(int p) {
+    int[] perm = perms.get(p);
+    if (perm == null) {
+      perm = new int[n];
+      int twoN = 2 * n;
+      int pm = Math.floorMod(p, twoN);
+      int t = 0;
+      for (int j = 0; j < n; j++) {
+        perm[j] = t;
+        t += pm;
+        if (t >= twoN) {
+          t -= twoN;
+        }
+      }
+      perms.put(p, perm);
+    }
+    return perm;
+  }
+
+  /** As {@link #automorphism} but leaves out unnormalized (expansion normalizes only digits). */
+  private void keySwitch(Glwe c, int p, Pmat ksk, Glwe out) {
+    if (c.limbs() != limbs || out.limbs() != limbs || ksk.nrows() != cp.ksLevels()
+        || ksk.ncols() != 2 * limbs || c == out) {
+      throw new IllegalArgumentException("key switch shapes: " + c.limbs() + "/" + out.limbs()
+          + " limbs, key " + ksk.nrows() + "x" + ksk.ncols());
+    }
+    if ((p & 1) == 0) {
+      throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got " + p);
+    }
+    int[] perm = permutation(p);
+    long[] cd = c.data();
+    for (int col = 0; col < 2 * limbs; col++) {
+      int o = col * n;
+      for (int j = 0; j < n; j++) {
+        int t = perm[j];
+        if (t < n) {
+          aut[o + t] = cd[o + j];
+        } else {
+          aut[o + t - n] = -cd[o + j];
+        }
+      }
+    }
+    int ks = cp.ksLevels();
+    Znx.normalize(n, kp.base2k(), aut, limbs * n, limbs, digits, 0, ks, carry);
+    final int a0 = Aligned.LEAD;
+    for (int r = 0; r < ks; r++) {
+      Reim.fromZnx(n, digits, r * n, vec, a0 + r * n);
+      plan.fft(vec, a0 + r * n);
+    }
+    Vmp.get().applyDftToDft(ksk, vec, a0, ks, res, a0, 2 * limbs, tmp);
+    long[] od = out.data();
+    for (int col = 0; col < 2 * limbs; col++) {
+      plan.ifft(res, a0 + col * n);
+      Reim.toZnx(n, res, a0 + col * n, od, col * n);
+    }
+    for (int i = 0; i < limbs * n; i++) {
+      od[i] += aut[i];
+    }
+  }
+
+  /** Receives expanded ciphertexts: slot index and its GLWE (the callee may keep it). */
+  public interface Sink {
+    void accept(int slot, Glwe c);
+  }
+
+  /**
+   * Expands the packed ciphertext {@code c} (overwritten) of {@code slots} used slots, calling
+   * {@code sink} once with each slot's GLWE (key parameters' limbs, digits not normalized; valid
+   * only during the call), depth first (not in slot order).
+   */
+  public void expand(Glwe c, int slots, Pmat[] ksk, Sink sink, Timings t) {
+    if (slots < 1 || slots > n) {
+      throw new IllegalArgumentException("cannot expand " + slots + " slots at N=" + n);
+    }
+    expand(c, CompactParams.depth(slots), s -> s < slots, s -> s < slots, ksk, sink, t);
+  }
+
+  /**
+   * Expands {@code c} (overwritten) to depth l, delivering only the slots {@code s < 2^l} that
+   * {@code wanted} accepts; {@code occupied} (which must accept every wanted slot) tells which
+   * slots hold a non-zero message. A subtree without a wanted slot is skipped (its key switches
+   * are saved); one whose only occupied slot is wanted is finished by a rotation and a
+   * multiplication by 2^(levels left) (its other coefficients then hold zero messages, as after
+   * the full trace).
+   */
+  public void expand(Glwe c, int l, java.util.function.IntPredicate wanted,
+      java.util.function.IntPredicate occupied, Pmat[] ksk, Sink sink, Timings t) {
+    if (l < 0 || (1 << l) > n || l > ksk.length) {
+      throw new IllegalArgumentException("cannot expand to depth " + l + " at N=" + n + " with "
+          + ksk.length + " automorphism keys");
+    }
+    if (ksScratch.length < l) {
+      // per-level scratch kept between calls (like aut and digits): fresh GLWEs every call
+      // were fresh pages, each a page fault, while G1 grows eden
+      Glwe[] ks = Arrays.copyOf(ksScratch, l);
+      Glwe[] odd = Arrays.copyOf(oddScratch, l);
+      for (int j = ksScratch.length; j < l; j++) {
+        ks[j] = new Glwe(n, limbs);
+        odd[j] = new Glwe(n, limbs);
+      }
+      ksScratch = ks;
+      oddScratch = odd;
+    }
+    tree(c, 0, l, 0, wanted, occupied, ksk, ksScratch, oddScratch, sink, t);
+  }
+
+  /**
+   * Level j of the tree on c (slot {@code index}, the subtree's slots {@code index + i 2^j}).
+   * Digits are left unnormalized: each level at most doubles them (the key-switch output is
+   * below 2^45, so below 2^(45+l) <= 2^61 after l <= 16 levels; the one-slot shortcut normalizes
+   * before multiplying); the key switch normalizes a(X^p) into its gadget digits, which is all
+   * the FFT needs.
+   */
+  private void tree(Glwe c, int j, int l, int index, java.util.function.IntPredicate wanted,
+      java.util.function.IntPredicate occupied, Pmat[] ksk, Glwe[] ks, Glwe[] odd, Sink sink,
+      Timings t) {
+    int step = 1 << j;
+    int only = -1;
+    int count = 0;
+    boolean any = false;
+    for (int s = index; s < (1 << l) && (count < 2 || !any); s += step) {
+      if (occupied.test(s)) {
+        only = s;
+        count++;
+      }
+      any |= wanted.test(s);
+    }
+    if (!any) {
+      return;
+    }
+    long[] d = c.data();
+    if (j == l) {
+      sink.accept(index, c);
+      return;
+    }
+    if (count == 1) {
+      // one occupied (and wanted) slot left: the remaining levels would only double it, rotated
+      Znx.normalize(n, kp.base2k(), d, 0, limbs, d, 0, limbs, carry);
+      Znx.normalize(n, kp.base2k(), d, limbs * n, limbs, d, limbs * n, limbs, carry);
+      int shift = only - index;
+      if (shift != 0) {
+        rotateDown(d, shift);
+      }
+      for (int i = 0; i < d.length; i++) {
+        d[i] <<= (l - j);
+      }
+      sink.accept(only, c);
+      return;
+    }
+    Glwe k = ks[j];
+    keySwitch(c, n / step + 1, ksk[j], k);
+    if (t != null) {
+      t.keySwitches++;
+    }
+    long[] kd = k.data();
+    long[] od = odd[j].data();
+    // odd = (c - k) X^(-step), c = c + k
+    for (int col = 0; col < 2 * limbs; col++) {
+      int o = col * n;
+      for (int i = 0; i < n; i++) {
+        long diff = d[o + i] - kd[o + i];
+        int dst = i - step;
+        if (dst >= 0) {
+          od[o + dst] = diff;
+        } else {
+          od[o + dst + n] = -diff;
+        }
+        d[o + i] += kd[o + i];
+      }
+    }
+    tree(c, j + 1, l, index, wanted, occupied, ksk, ks, odd, sink, t);
+    tree(odd[j], j + 1, l, index + step, wanted, occupied, ksk, ks, odd, sink, t);
+  }
+
+  /** Multiplies every column of d by X^(-shift) (negacyclic), in place, through scratch. */
+  private void rotateDown(long[] d, int shift) {
+    for (int col = 0; col < 2 * limbs; col++) {
+      int o = col * n;
+      for (int i = 0; i < n; i++) {
+        int dst = i - shift;
+        if (dst >= 0) {
+          carry[dst] = d[o + i];
+        } else {
+          carry[dst + n] = -d[o + i];
+        }
+      }
+      System.arraycopy(carry, 0, d, o, n);
+    }
+  }
+
+  /**
+   * The prepared query of a compact query.
+   *
+   * @throws IllegalArgumentException when the query does not match the preset, the geometry or
+   *     the client's evaluation keys
+   */
+  public PreparedQuery expand(CompactQuery q, Geometry g, EvaluationKeyStore store, Timings t) {
+    q.validate(cp);
+    if (store.params() != cp && !store.params().equals(cp)) {
+      throw new IllegalArgumentException("key store is for preset " + store.params().id()
+          + ", expander for " + cp.id());
+    }
+    if (q.rows() != g.rows() || q.cols() != g.cols()) {
+      throw new IllegalArgumentException("compact query was made for " + q.rows() + " rows x "
+          + q.cols() + " columns, the database has " + g.rows() + " x " + g.cols());
+    }
+    return expand(q, store.keysFor(q), t);
+  }
+
+  /** The prepared query of a compact query with the given (matching) prepared keys. */
+  public PreparedQuery expand(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
+    checkKeys(q, keys);
+    long t0 = System.nanoTime();
+    CompactParams.Layout layout = cp.layout(q.rows(), q.cols());
+    Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), sp.glweColumns());
+    Glwe[][] rows = new Glwe[Geometry.levels(q.cols())][2 * sp.ggswLevels()];
+    if (layout.packed()) {
+      int p1 = cp.phase1Slots(q.rows());
+      int p2 = cp.phase2Slots(q.cols());
+      Glwe c = q.phase1(cp).expand();
+      Sink one = phase1Sink(layout, phase1);
+      Sink two = phase2Sink(layout, rows, keys, t);
+      expand(c, layout.phase1Depth(), s -> wanted(layout, s, p1, p2, true, true),
+          s -> wanted(layout, s, p1, p2, true, true), keys.ksk(), (slot, g) -> {
+            if (layout.phase2Index(slot) >= 0) {
+              two.accept(slot, g);
+            } else {
+              one.accept(slot, g);
+            }
+          }, t);
+    } else {
+      fillPhase1(q, keys, layout, phase1, t);
+      fillPhase2(q, keys, layout, rows, t);
+    }
+    PreparedGgsw[] ggsw = prepare(rows);
+    if (t != null) {
+      t.expandNanos += System.nanoTime() - t0;
+    }
+    return new PreparedQuery(sp.id(), q.rows(), q.cols(), phase1, ggsw);
+  }
+
+  private void checkKeys(CompactQuery q, PreparedEvaluationKeys keys) {
+    q.validate(cp);
+    if (!keys.paramsId().equals(cp.id()) || !keys.clientId().equals(q.clientId())) {
+      throw new IllegalArgumentException("evaluation keys of client '" + keys.clientId()
+          + "' (" + keys.paramsId() + ") cannot expand a query of client '" + q.clientId()
+          + "' (" + q.paramsId() + ")");
+    }
+    int need = cp.keyDepth(q.rows(), q.cols());
+    if (keys.ksk().length < need) {
+      throw new IllegalArgumentException("evaluation keys of client '" + keys.clientId()
+          + "' cover " + keys.ksk().length + " expansion levels, a query of " + q.rows() + " x "
+          + q.cols() + " needs " + need + ": upload keys made for this database's geometry");
+    }
+  }
+
+  /** Whether the packed slot s holds a value of a phase asked for. */
+  private static boolean wanted(CompactParams.Layout layout, int s, int p1, int p2, boolean one,
+      boolean two) {
+    int i2 = layout.phase2Index(s);
+    if (i2 >= 0) {
+      return two && i2 < p2;
+    }
+    int i1 = layout.phase1Index(s);
+    return one && i1 >= 0 && i1 < p1;
+  }
+
+  private Sink phase1Sink(CompactParams.Layout layout, Pmat phase1) {
+    // one rounded GLWE and one transform per sink, reused row after row: prepareRow copies out
+    // (allocating them per row was half of the expansion's allocation, each page a fresh fault)
+    Glwe rounded = new Glwe(n, sp.glweLimbs());
+    double[] reim = new double[rounded.data().length];
+    return (slot, c) -> phase1.prepareRow(layout.phase1Index(slot),
+        sops.transformInto(kops.roundInto(c, rounded), reim), 0);
+  }
+
+  private Sink phase2Sink(CompactParams.Layout layout, Glwe[][] rows,
+      PreparedEvaluationKeys keys, Timings t) {
+    int sl = sp.glweLimbs();
+    int lg = sp.ggswLevels();
+    Glwe prod = new Glwe(n, limbs);
+    return (slot, c) -> {
+      int v = layout.phase2Index(slot);
+      int bit = v / lg;
+      int j = v % lg;
+      rows[bit][j] = kops.round(c, sl);
+      kops.externalProduct(c, keys.ggswS(), prod);
+      rows[bit][lg + j] = kops.round(prod, sl);
+      if (t != null) {
+        t.externalProducts++;
+      }
+    };
+  }
+
+  private void fillPhase1(CompactQuery q, PreparedEvaluationKeys keys,
+      CompactParams.Layout layout, Pmat phase1, Timings t) {
+    Glwe c1 = q.phase1(cp).expand();
+    int p1 = cp.phase1Slots(q.rows());
+    if (layout.packed()) {
+      int p2 = cp.phase2Slots(q.cols());
+      expand(c1, layout.phase1Depth(), s -> wanted(layout, s, p1, p2, true, false),
+          s -> wanted(layout, s, p1, p2, true, true), keys.ksk(), phase1Sink(layout, phase1), t);
+    } else {
+      expand(c1, p1, keys.ksk(), phase1Sink(layout, phase1), t);
+    }
+  }
+
+  private void fillPhase2(CompactQuery q, PreparedEvaluationKeys keys,
+      CompactParams.Layout layout, Glwe[][] rows, Timings t) {
+    if (rows.length == 0) {
+      return;
+    }
+    int p2 = cp.phase2Slots(q.cols());
+    if (layout.packed()) {
+      Glwe c = q.phase1(cp).expand();
+      int p1 = cp.phase1Slots(q.rows());
+      expand(c, layout.phase2Depth(), s -> wanted(layout, s, p1, p2, false, true),
+          s -> wanted(layout, s, p1, p2, true, true), keys.ksk(),
+          phase2Sink(layout, rows, keys, t), t);
+    } else {
+      Glwe c2 = q.phase2(cp).expand();
+      expand(c2, p2, keys.ksk(), phase2Sink(layout, rows, keys, t), t);
+    }
+  }
+
+  private PreparedGgsw[] prepare(Glwe[][] rows) {
+    PreparedGgsw[] ggsw = new PreparedGgsw[rows.length];
+    for (int b = 0; b < rows.length; b++) {
+      ggsw[b] = sops.prepare(new Ggsw(rows[b]));
+    }
+    return ggsw;
+  }
+
+  /** Phase 1 only: the selection values expanded and stacked into the phase-1 PMAT. */
+  public Pmat expandPhase1(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
+    checkKeys(q, keys);
+    long t0 = System.nanoTime();
+    Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), sp.glweColumns());
+    fillPhase1(q, keys, cp.layout(q.rows(), q.cols()), phase1, t);
+    if (t != null) {
+      t.expandNanos += System.nanoTime() - t0;
+    }
+    return phase1;
+  }
+
+  /**
+   * Phase 2 only: one prepared GGSW per column bit (what the driver's fold needs); of a packed
+   * query only the phase-2 subtree is expanded.
+   */
+  public PreparedGgsw[] expandPhase2(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
+    checkKeys(q, keys);
+    long t0 = System.nanoTime();
+    Glwe[][] rows = new Glwe[Geometry.levels(q.cols())][2 * sp.ggswLevels()];
+    fillPhase2(q, keys, cp.layout(q.rows(), q.cols()), rows, t);
+    PreparedGgsw[] ggsw = prepare(rows);
+    if (t != null) {
+      t.expandNanos += System.nanoTime() - t0;
+    }
+    return ggsw;
+  }
+}

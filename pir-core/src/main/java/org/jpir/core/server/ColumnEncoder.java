@@ -1,0 +1,77 @@
+package org.jpir.core.server;
+
+import org.jpir.core.lwe.PlaintextCodec;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.vmp.Pvec;
+
+/**
+ * Builds the plaintext of one database column and prepares it: the column's {@code rows}
+ * polynomials of one plane, each as plaintextLimbs digit polynomials, stacked as the PVEC rows
+ * {@code r*plaintextLimbs + l} (the phase-1 vector). Not thread-safe (holds scratch).
+ */
+public final class ColumnEncoder {
+  private final Params p;
+  private final Geometry g;
+  private final RecordSource source;
+  private final PlaintextCodec codec;
+  private final byte[] polyBuf;
+  private final byte[] recordBuf;
+  private final long[] digits;
+
+  /** An encoder of {@code source} laid out as {@code g}. */
+  public ColumnEncoder(Params p, Geometry g, RecordSource source) {
+    if (source.recordCount() != g.recordCount() || source.recordSize() != g.recordSize()) {
+      throw new IllegalArgumentException("record source has " + source.recordCount()
+          + " records of " + source.recordSize() + " bytes; geometry expects " + g.recordCount()
+          + " of " + g.recordSize());
+    }
+    this.p = p;
+    this.g = g;
+    this.source = source;
+    this.codec = new PlaintextCodec(p);
+    this.polyBuf = new byte[codec.polynomialBytes()];
+    this.recordBuf = new byte[g.recordSize()];
+    this.digits = new long[g.rows() * p.plaintextLimbs() * p.n()];
+  }
+
+  /** Fills {@code dst} with the bytes of polynomial {@code poly} of {@code plane}. */
+  public void polynomialBytes(int plane, long poly, byte[] dst) {
+    java.util.Arrays.fill(dst, (byte) 0);
+    int pb = codec.polynomialBytes();
+    if (g.planes() == 1) {
+      long first = poly * g.recordsPerPoly();
+      for (int s = 0; s < g.recordsPerPoly(); s++) {
+        long rec = first + s;
+        if (rec >= g.recordCount()) {
+          break;
+        }
+        source.read(rec, dst, s * g.recordSize());
+      }
+    } else if (poly < g.recordCount()) {
+      source.read(poly, recordBuf, 0);
+      int start = plane * pb;
+      int len = Math.min(pb, g.recordSize() - start);
+      System.arraycopy(recordBuf, start, dst, 0, len);
+    }
+  }
+
+  /** The plaintext digits of column {@code col} of {@code plane} (layout above). */
+  public long[] digits(int plane, int col) {
+    int n = p.n();
+    int lim = p.plaintextLimbs();
+    for (int r = 0; r < g.rows(); r++) {
+      long poly = (long) col * g.rows() + r;
+      polynomialBytes(plane, poly, polyBuf);
+      codec.encode(polyBuf, 0, polyBuf.length, digits, r * lim * n);
+    }
+    return digits;
+  }
+
+  /** The prepared (PVEC) form of column {@code col} of {@code plane}. */
+  public Pvec prepare(int plane, int col) {
+    Pvec v = Pvec.allocate(p.n(), g.rows() * p.plaintextLimbs());
+    v.prepareFromZnx(digits(plane, col), 0);
+    return v;
+  }
+}

@@ -1,0 +1,403 @@
+package org.jpir.core.server;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.PlanePacking;
+import org.jpir.core.lwe.PreparedGgsw;
+import org.jpir.core.params.AnswerSwitch;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.wire.Answer;
+import org.jpir.vmp.Pmat;
+import org.jpir.vmp.Pvec;
+import org.jpir.vmp.Vmp;
+
+/**
+ * The server's computation. Phase 1: for a chunk of columns, the batched multi-column VMP pass
+ * ({@link Vmp#applyPvecBatch}) of every query's phase-1 PMAT over the chunk's PVECs, then the
+ * inverse FFT, rounding and normalization of each column's GLWE. Phase 2: the CMux tree over
+ * columns, bit t of the column index selecting at level t; a node without a right sibling rises
+ * unchanged, so any column count works. Chunks are aligned powers of two, so each chunk folds to
+ * one node that the next levels combine; a column range (a Spark partition) folds the same way
+ * ({@link #answerRange} then {@link #fold}). Not thread-safe (holds scratch): one per thread.
+ */
+public final class PirServer {
+  /**
+   * Columns per phase-1 pass (a power of two): the query's PMAT is read from memory once per
+   * chunk, so larger chunks read it fewer times (at 1 GiB, 548 x 12 PMAT of 215 MB against 1.15
+   * GB of PVECs per 64 columns: 19% extra traffic at 64, 9% at 128); each column of a chunk
+   * holds 2*glweLimbs transforms of scratch (384 KiB at N = 4096, 48 MiB per query at 128). The
+   * cache tiling inside a pass comes from {@link org.jpir.vmp.Vmp#tiling} (row tiles sized to
+   * L1, database-column groups to L2).
+   */
+  public static final int CHUNK = 128;
+
+  private final Params p;
+  private final GlweOps ops;
+
+  /** Time spent in each phase since construction, in nanoseconds. */
+  public static final class Timings {
+    public long phase1Nanos;
+    public long phase2Nanos;
+    public long columns;
+  }
+
+  public PirServer(Params p) {
+    this.p = p;
+    this.ops = new GlweOps(p);
+  }
+
+  /** Answers one query over a whole database. */
+  public Answer answer(PreparedDatabase db, PreparedQuery q, Timings t) {
+    return answerBatch(db, new PreparedQuery[] {q}, t)[0];
+  }
+
+  /** Answers a batch of queries over a whole database in one pass over its columns. */
+  public Answer[] answerBatch(PreparedDatabase db, PreparedQuery[] qs, Timings t) {
+    Geometry g = db.geometry();
+    if (db.firstColumn() != 0 || db.columnCount() != g.cols()) {
+      throw new IllegalArgumentException("database holds columns [" + db.firstColumn() + ", "
+          + (db.firstColumn() + db.columnCount()) + "), not the whole grid of " + g.cols());
+    }
+    Glwe[][] roots = answerRange(db, qs, t);
+    Answer[] out = new Answer[qs.length];
+    for (int qi = 0; qi < qs.length; qi++) {
+      out[qi] = toAnswer(roots[qi], g);
+    }
+    return out;
+  }
+
+  /**
+   * The answer holding the modulus-switched GLWE of every plane ({@link AnswerSwitch}), with the
+   * whole b part (any geometry).
+   */
+  public Answer toAnswer(Glwe[] planeRoots) {
+    return toAnswer(planeRoots, p.n());
+  }
+
+  /**
+   * The answer for geometry {@code g}: as {@link #toAnswer(Glwe[])} but the last plane's b holds
+   * only the {@link AnswerSwitch#bCoefficients} coefficients that carry record bytes.
+   */
+  public Answer toAnswer(Glwe[] planeRoots, Geometry g) {
+    return toAnswer(planeRoots, AnswerSwitch.bCoefficients(p, g));
+  }
+
+  /**
+   * The shared-mask answer for geometry {@code g} ({@link PlanePacking}): the plane roots packed
+   * with the client's prepared packing key into one ciphertext of {@code planes} b parts and one
+   * a, modulus-switched, the last b trimmed to {@link AnswerSwitch#bCoefficients}.
+   */
+  public Answer toSharedAnswer(Glwe[] planeRoots, Geometry g, Pmat packingKey) {
+    PlanePacking pk = new PlanePacking(p, planeRoots.length);
+    return sharedAnswer(pk.pack(planeRoots, packingKey), planeRoots.length,
+        AnswerSwitch.bCoefficients(p, g));
+  }
+
+  /**
+   * The packed ciphertext ({@link PlanePacking#pack}) modulus-switched: b part j as plane j
+   * ({@code bLast} coefficients for the last plane, N for the others), then a* once ({@link
+   * Answer#sharedA}).
+   */
+  private Answer sharedAnswer(long[] packed, int planes, int bLast) {
+    int n = p.n();
+    int k = p.base2k();
+    int limbs = p.glweLimbs();
+    long[] values = new long[(int) Answer.valueCount(planes, n, bLast, true)];
+    int pos = 0;
+    for (int j = 0; j < planes; j++) {
+      int nb = j == planes - 1 ? bLast : n;
+      for (int c = 0; c < nb; c++) {
+        values[pos++] = AnswerSwitch.round(AnswerSwitch.fixed64(packed, j * limbs * n + c, n,
+            limbs, k), p.answerBitsB());
+      }
+    }
+    for (int c = 0; c < n; c++) {
+      values[pos++] = AnswerSwitch.round(AnswerSwitch.fixed64(packed, planes * limbs * n + c, n,
+          limbs, k), p.answerBitsA());
+    }
+    return new Answer(p.id(), planes, n, p.answerBitsB(), p.answerBitsA(), bLast, values, true);
+  }
+
+  /** {@link #answer} with a shared-mask answer ({@link #toSharedAnswer}). */
+  public Answer answerShared(PreparedDatabase db, PreparedQuery q, Timings t, Pmat packingKey) {
+    Geometry g = db.geometry();
+    if (db.firstColumn() != 0 || db.columnCount() != g.cols()) {
+      throw new IllegalArgumentException("database holds columns [" + db.firstColumn() + ", "
+          + (db.firstColumn() + db.columnCount()) + "), not the whole grid of " + g.cols());
+    }
+    Glwe[] roots = answerRange(db, new PreparedQuery[] {q}, t)[0];
+    return toSharedAnswer(roots, g, packingKey);
+  }
+
+  /** The switched answer; the last plane's b keeps {@code nb} coefficients, the others N. */
+  private Answer toAnswer(Glwe[] planeRoots, int nb) {
+    int n = p.n();
+    int k = p.base2k();
+    int planes = planeRoots.length;
+    long[] values = new long[(int) Answer.valueCount(planes, n, nb)];
+    for (int pl = 0; pl < planes; pl++) {
+      Glwe r = planeRoots[pl];
+      long[] d = r.data();
+      int off = pl * 2 * n;
+      int bHere = pl == planes - 1 ? nb : n;
+      for (int j = 0; j < bHere; j++) {
+        values[off + j] = AnswerSwitch.round(AnswerSwitch.fixed64(d, r.offset(0, 0) + j, n,
+            r.limbs(), k), p.answerBitsB());
+      }
+      for (int j = 0; j < n; j++) {
+        values[off + bHere + j] = AnswerSwitch.round(AnswerSwitch.fixed64(d, r.offset(1, 0) + j,
+            n, r.limbs(), k), p.answerBitsA());
+      }
+    }
+    return new Answer(p.id(), planes, n, p.answerBitsB(), p.answerBitsA(), nb, values);
+  }
+
+  /**
+   * Phase 1 and the part of phase 2 inside the held column range: for each query and plane, the
+   * node at level {@link #rangeLevel} covering the range. The range must start at a multiple of
+   * 2^rangeLevel (true for the whole grid and for power-of-two partitions).
+   */
+  public Glwe[][] answerRange(PreparedDatabase db, PreparedQuery[] qs, Timings t) {
+    Geometry g = db.geometry();
+    checkQueries(g, qs);
+    int count = db.columnCount();
+    int top = rangeLevel(g.cols(), count);
+    if (db.firstColumn() % (1 << top) != 0) {
+      throw new IllegalArgumentException("column range starting at " + db.firstColumn()
+          + " is not aligned to 2^" + top);
+    }
+    int chunk = chunkSize(top);
+    int chunkLevel = Integer.numberOfTrailingZeros(chunk);
+    Phase1 ph1 = new Phase1(g, qs, chunk);
+    Glwe[][] out = new Glwe[qs.length][g.planes()];
+    for (int pl = 0; pl < g.planes(); pl++) {
+      List<List<Glwe>> chunkRoots = new ArrayList<>();
+      for (int qi = 0; qi < qs.length; qi++) {
+        chunkRoots.add(new ArrayList<>());
+      }
+      for (int c0 = 0; c0 < count; c0 += chunk) {
+        int len = Math.min(chunk, count - c0);
+        long t0 = System.nanoTime();
+        List<List<Glwe>> leaves = ph1.run(db.plane(pl), c0, len);
+        long t1 = System.nanoTime();
+        for (int qi = 0; qi < qs.length; qi++) {
+          chunkRoots.get(qi).add(fold(leaves.get(qi), 0, chunkLevel, qs[qi].ggsw()).get(0));
+        }
+        long t2 = System.nanoTime();
+        if (t != null) {
+          t.phase1Nanos += t1 - t0;
+          t.phase2Nanos += t2 - t1;
+          t.columns += (long) len * qs.length;
+        }
+      }
+      long t3 = System.nanoTime();
+      for (int qi = 0; qi < qs.length; qi++) {
+        out[qi][pl] = fold(chunkRoots.get(qi), chunkLevel, top, qs[qi].ggsw()).get(0);
+        if (count == 1) { // the root is then the scratch leaf itself, which the next pass reuses
+          out[qi][pl] = out[qi][pl].copy();
+        }
+      }
+      if (t != null) {
+        t.phase2Nanos += System.nanoTime() - t3;
+      }
+    }
+    return out;
+  }
+
+  private void checkQueries(Geometry g, PreparedQuery[] qs) {
+    for (PreparedQuery q : qs) {
+      if (!q.paramsId().equals(p.id()) || q.rows() != g.rows() || q.cols() != g.cols()) {
+        throw new IllegalArgumentException("prepared query (" + q.paramsId() + ", " + q.rows()
+            + "x" + q.cols() + ") does not match the database (" + p.id() + ", " + g.rows() + "x"
+            + g.cols() + ")");
+      }
+    }
+  }
+
+  /** Columns per phase-1 pass for a range that folds to level {@code top}: min(CHUNK, 2^top). */
+  private static int chunkSize(int top) {
+    return Math.min(CHUNK, 1 << top);
+  }
+
+  /**
+   * Columns per phase-1 pass over a range of {@code columns} columns (the scratch of a pass holds
+   * this many columns per query): {@code min(CHUNK, 2^ceil(log2 columns))}.
+   */
+  public static int chunkColumns(int columns) {
+    return chunkSize(Geometry.levels(columns));
+  }
+
+  /**
+   * Phase 1 alone over all columns of plane 0 (for benchmarks): the batched pass, inverse FFT and
+   * normalization; returns the number of GLWEs produced.
+   */
+  public long phase1Only(PreparedDatabase db, PreparedQuery[] qs) {
+    checkQueries(db.geometry(), qs);
+    // the chunk answerRange uses: scratch for 64 columns on a 9-column database was 25 MB
+    // allocated and zeroed per call, slower than the whole answer
+    int chunk = chunkSize(rangeLevel(db.geometry().cols(), db.columnCount()));
+    Phase1 ph1 = new Phase1(db.geometry(), qs, chunk);
+    long produced = 0;
+    for (int c0 = 0; c0 < db.columnCount(); c0 += chunk) {
+      int len = Math.min(chunk, db.columnCount() - c0);
+      produced += ph1.run(db.plane(0), c0, len).size() * (long) len;
+    }
+    return produced;
+  }
+
+  /**
+   * Phase-1 scratch of one thread, kept between calls (and between the Spark tasks a thread runs)
+   * while its shape fits: allocating 40-50 MB per call made G1 grow eden into pages never
+   * touched, and fresh JVMs then ran phase 1 up to 3x slower on page faults
+   * (benchmarks/SLOW-JVM.md). Softly held, so memory pressure can reclaim it between calls.
+   */
+  private static final ThreadLocal<java.lang.ref.SoftReference<Scratch>> SCRATCH =
+      new ThreadLocal<>();
+
+  /** The pass's scratch: tmp for the batched VMP, res[q][c] transforms, leaves[q][c] GLWEs. */
+  private static final class Scratch {
+    final int n;
+    final int glweLimbs;
+    final int cols12;
+    final double[] tmp;
+    final double[][][] res;
+    final Glwe[][] leaves;
+
+    Scratch(int n, int glweLimbs, int cols12, int queries, int chunk, int tmpLength) {
+      this.n = n;
+      this.glweLimbs = glweLimbs;
+      this.cols12 = cols12;
+      tmp = new double[tmpLength];
+      res = new double[queries][chunk][cols12 * n];
+      leaves = new Glwe[queries][chunk];
+      for (Glwe[] l : leaves) {
+        for (int c = 0; c < chunk; c++) {
+          l[c] = new Glwe(n, glweLimbs);
+        }
+      }
+    }
+
+    boolean fits(int n, int glweLimbs, int cols12, int queries, int chunk, int tmpLength) {
+      return this.n == n && this.glweLimbs == glweLimbs && this.cols12 == cols12
+          && res.length == queries && res[0].length == chunk && tmp.length >= tmpLength;
+    }
+
+    static Scratch of(int n, int glweLimbs, int cols12, int queries, int chunk, int tmpLength) {
+      java.lang.ref.SoftReference<Scratch> ref = SCRATCH.get();
+      Scratch s = ref == null ? null : ref.get();
+      if (s == null || !s.fits(n, glweLimbs, cols12, queries, chunk, tmpLength)) {
+        SCRATCH.remove();
+        s = null; // let the old one go before allocating the new one
+        s = new Scratch(n, glweLimbs, cols12, queries, chunk, tmpLength);
+        SCRATCH.set(new java.lang.ref.SoftReference<>(s));
+      }
+      return s;
+    }
+  }
+
+  /**
+   * Phase 1 for one batch: the batched VMP pass of a chunk, then back to GLWEs. The GLWEs it
+   * returns are the thread's scratch, overwritten by the next {@link #run}: a chunk of two or more
+   * columns folds into fresh GLWEs before that; a chunk of one column is its own root and is
+   * either combined with the other chunk roots before the next pass or (when it is the whole
+   * range) copied.
+   */
+  private final class Phase1 {
+    private final Pmat[] pm;
+    private final Scratch sc;
+    private final int n;
+
+    Phase1(Geometry g, PreparedQuery[] qs, int chunk) {
+      n = p.n();
+      int cols12 = p.glweColumns();
+      int nrows = g.rows() * p.plaintextLimbs();
+      pm = new Pmat[qs.length];
+      for (int i = 0; i < qs.length; i++) {
+        pm[i] = qs[i].phase1();
+      }
+      sc = Scratch.of(n, p.glweLimbs(), cols12, qs.length, chunk,
+          Vmp.applyPvecBatchTmpLength(qs.length, n, nrows, cols12, chunk));
+    }
+
+    /** For each query, the GLWEs of columns [c0, c0 + len) of {@code cols} (scratch). */
+    List<List<Glwe>> run(Pvec[] cols, int c0, int len) {
+      Pvec[] part = java.util.Arrays.copyOfRange(cols, c0, c0 + len);
+      double[][][] r = sc.res;
+      if (len < r[0].length) {
+        r = new double[pm.length][][];
+        for (int qi = 0; qi < pm.length; qi++) {
+          r[qi] = java.util.Arrays.copyOf(sc.res[qi], len);
+        }
+      }
+      Vmp.get().applyPvecBatch(pm, part, r, sc.tmp);
+      List<List<Glwe>> leaves = new ArrayList<>(pm.length);
+      for (int qi = 0; qi < pm.length; qi++) {
+        List<Glwe> l = new ArrayList<>(len);
+        for (int c = 0; c < len; c++) {
+          Glwe x = sc.leaves[qi][c];
+          ops.fromTransforms(r[qi][c], x);
+          l.add(x);
+        }
+        leaves.add(l);
+      }
+      return leaves;
+    }
+  }
+
+  /**
+   * The level of the node that a range of {@code count} columns folds to inside a grid of
+   * {@code cols}: ceil(log2 count), or the whole tree's height when the range is the grid.
+   */
+  public static int rangeLevel(int cols, int count) {
+    return count == cols ? Geometry.levels(cols) : Geometry.levels(count);
+  }
+
+  /**
+   * Folds nodes at level {@code from} (node j covers columns [j 2^from, (j+1) 2^from) relative
+   * to an aligned start) up to level {@code to}: at level t, nodes 2j and 2j+1 become {@code
+   * CMux(ggsw[t], node 2j, node 2j+1)}; an unpaired last node rises unchanged.
+   */
+  public List<Glwe> fold(List<Glwe> nodes, int from, int to, PreparedGgsw[] ggsw) {
+    List<Glwe> cur = nodes;
+    // nodes this fold made and already consumed hold later levels' outputs (fresh GLWEs are
+    // fresh pages, each a page fault while G1 grows eden); the caller's nodes are never reused
+    ArrayDeque<Glwe> free = new ArrayDeque<>();
+    Set<Glwe> made = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (int t = from; t < to; t++) {
+      if (t >= ggsw.length) {
+        throw new IllegalArgumentException("fold needs the GGSW of bit " + t + " but the query has "
+            + ggsw.length);
+      }
+      List<Glwe> next = new ArrayList<>((cur.size() + 1) / 2);
+      for (int j = 0; j < cur.size(); j += 2) {
+        if (j + 1 < cur.size()) {
+          Glwe x0 = cur.get(j);
+          Glwe x1 = cur.get(j + 1);
+          Glwe o = free.isEmpty() ? new Glwe(p.n(), p.glweLimbs()) : free.pop();
+          made.add(o);
+          ops.cmux(ggsw[t], x0, x1, o);
+          next.add(o);
+          // x0 and x1 are read no more: the next pairs' outputs may take them
+          if (made.contains(x0)) {
+            free.push(x0);
+          }
+          if (made.contains(x1)) {
+            free.push(x1);
+          }
+        } else {
+          next.add(cur.get(j));
+        }
+      }
+      cur = next;
+    }
+    return cur;
+  }
+}
