@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
  *
  * <p>Options: {@code ./pir bench --help} (picocli).
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
+@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
     description = "Run the kernel benchmarks in one JMH run; write the raw JSON and the README"
         + " table.")
 public final class BenchRunner implements java.util.concurrent.Callable<Integer> {

@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
  * multi:N:nrows:ncols:columns} (the database pass); implementations as {@link
  * FftPlan#of(int, String)} or {@link Vmp#of(String)}.
  */
-@Command(name = "KernelAb", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
+@Command(name = "KernelAb", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
     description = "Interleaved A/B timing of kernel implementations in one JVM.")
 public final class KernelAb implements java.util.concurrent.Callable<Integer> {
   @Parameters(index = "0", paramLabel = "OP", description = "fft:N, ifft:N, pvec:N:nrows:ncols"

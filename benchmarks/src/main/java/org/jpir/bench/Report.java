@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
  * {@code Report <jmh.json> [--readme README.md]}; with {@code --readme} the table replaces the
  * text between {@code <!-- bench:kernels:begin -->} and {@code <!-- bench:kernels:end -->}.
  */
-@Command(name = "Report", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
+@Command(name = "Report", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
     description = "The kernel table from a JMH JSON file (written beside it as .md).")
 public final class Report implements java.util.concurrent.Callable<Integer> {
   static final String BEGIN = "<!-- bench:kernels:begin -->";

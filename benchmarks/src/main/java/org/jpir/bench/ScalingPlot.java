@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
  * per (database size, batch), and per-phase task seconds per query against executors.
  */
 @Command(name = "ScalingPlot", mixinStandardHelpOptions = true,
-    versionProvider = BenchVersion.class,
+    versionProvider = org.jpir.datasets.cli.JpirVersion.class,
     description = "Plots of the scaling experiment's CSV.")
 public final class ScalingPlot implements java.util.concurrent.Callable<Integer> {
   @Parameters(index = "0", description = "scaling.csv")

@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
  * POINT = class.method|param=value|iterations|iteration-ms     (param part may be empty)
  * </pre>
  */
-@Command(name = "SimdFork", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
+@Command(name = "SimdFork", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
     description = "One fresh JVM of the SIMD study: measures its points.")
 public final class SimdFork implements java.util.concurrent.Callable<Integer> {
   /** One benchmark at one parameter point, with its own measurement length. */

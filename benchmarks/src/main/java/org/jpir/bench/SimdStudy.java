@@ -186,7 +186,7 @@ public final class SimdStudy {
 
   /** {@code SimdStudy run|report}. */
   @Command(name = "SimdStudy", mixinStandardHelpOptions = true,
-      versionProvider = BenchVersion.class, subcommands = {RunCmd.class, ReportCmd.class},
+      versionProvider = org.jpir.datasets.cli.JpirVersion.class, subcommands = {RunCmd.class, ReportCmd.class},
       description = "The SIMD study: fresh forks per point, then the"
       + " Markdown report.")
   static final class Cli implements java.util.concurrent.Callable<Integer> {
@@ -200,7 +200,7 @@ public final class SimdStudy {
     }
   }
 
-  @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
+  @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
       description = "Run a campaign, then write its report.")
   static final class RunCmd implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--profile", description = "full or reduced (default: ${DEFAULT-VALUE})")
@@ -252,7 +252,7 @@ public final class SimdStudy {
     }
   }
 
-  @Command(name = "report", mixinStandardHelpOptions = true, versionProvider = BenchVersion.class,
+  @Command(name = "report", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
       description = "Write the report of a finished campaign.")
   static final class ReportCmd implements java.util.concurrent.Callable<Integer> {
     @Parameters(paramLabel = "RAW_DIR", description = "the campaign's raw result directory")

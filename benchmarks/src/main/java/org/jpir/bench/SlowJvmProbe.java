@@ -35,7 +35,7 @@ import picocli.CommandLine;
  * Run one JVM per measurement ({@code benchmarks/slow-jvm.sh} starts ten).
  */
 @Command(name = "SlowJvmProbe", mixinStandardHelpOptions = true,
-    versionProvider = BenchVersion.class,
+    versionProvider = org.jpir.datasets.cli.JpirVersion.class,
     description = "Phase 1 in this JVM: times, allocation and page faults per call.")
 public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", description = "database MiB (default: ${DEFAULT-VALUE})")

@@ -7,8 +7,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code --version} ({@code -V}) of jpir's command lines ({@code mixinStandardHelpOptions}):
  * {@code jpir <command> <version>}, the version of the jar the classes came from, or {@code
- * (development build)} when it names none. (The benchmarks module has its own copy, {@code
- * org.jpir.bench.BenchVersion}: it does not depend on this one.)
+ * (development build)} when it names none.
  */
 public final class JpirVersion implements CommandLine.IVersionProvider {
   @Spec
