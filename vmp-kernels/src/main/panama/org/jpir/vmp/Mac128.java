@@ -8,6 +8,8 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Register-blocked multi-column kernels on 128-bit vectors (layouts in {@code MacGenerator}):
  * {@code V} database vectors x {@code C} matrix columns per call, states accumulated in place.
+ * The per-column applies ({@code pair*}, {@code strided*}) take one vector; {@code *Out}
+ * start from zero states and finish them into a result.
  */
 final class Mac128 {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_128;
@@ -182,5 +184,44 @@ final class Mac128 {
     a01ir1.intoArray(st, s0 + 26);
     a01ii0.intoArray(st, s0 + 28);
     a01ii1.intoArray(st, s0 + 30);
+  }
+
+  /** 1 vector x 1 column at vOff + 8j, row stride vStride: 8 accumulators, states at stOff. */
+  static void strided1x1(int rows, double[] u, int uOff, double[] v, int vOff, int vStride,
+      double[] st, int stOff) {
+    DoubleVector a00rr0 = DoubleVector.fromArray(S, st, stOff + 0);
+    DoubleVector a00rr1 = DoubleVector.fromArray(S, st, stOff + 2);
+    DoubleVector a00ri0 = DoubleVector.fromArray(S, st, stOff + 4);
+    DoubleVector a00ri1 = DoubleVector.fromArray(S, st, stOff + 6);
+    DoubleVector a00ir0 = DoubleVector.fromArray(S, st, stOff + 8);
+    DoubleVector a00ir1 = DoubleVector.fromArray(S, st, stOff + 10);
+    DoubleVector a00ii0 = DoubleVector.fromArray(S, st, stOff + 12);
+    DoubleVector a00ii1 = DoubleVector.fromArray(S, st, stOff + 14);
+    for (int r = 0, uo = uOff, vr = vOff; r < rows; r++, uo += 8, vr += vStride) {
+      final DoubleVector x0r0 = DoubleVector.fromArray(S, u, uo);
+      final DoubleVector x0r1 = DoubleVector.fromArray(S, u, uo + 2);
+      final DoubleVector x0i0 = DoubleVector.fromArray(S, u, uo + 4);
+      final DoubleVector x0i1 = DoubleVector.fromArray(S, u, uo + 6);
+      final DoubleVector y0r0 = DoubleVector.fromArray(S, v, vr + 0);
+      final DoubleVector y0r1 = DoubleVector.fromArray(S, v, vr + 2);
+      final DoubleVector y0i0 = DoubleVector.fromArray(S, v, vr + 4);
+      final DoubleVector y0i1 = DoubleVector.fromArray(S, v, vr + 6);
+      a00rr0 = x0r0.fma(y0r0, a00rr0);
+      a00rr1 = x0r1.fma(y0r1, a00rr1);
+      a00ri0 = x0r0.fma(y0i0, a00ri0);
+      a00ri1 = x0r1.fma(y0i1, a00ri1);
+      a00ir0 = x0i0.fma(y0r0, a00ir0);
+      a00ir1 = x0i1.fma(y0r1, a00ir1);
+      a00ii0 = x0i0.fma(y0i0, a00ii0);
+      a00ii1 = x0i1.fma(y0i1, a00ii1);
+    }
+    a00rr0.intoArray(st, stOff + 0);
+    a00rr1.intoArray(st, stOff + 2);
+    a00ri0.intoArray(st, stOff + 4);
+    a00ri1.intoArray(st, stOff + 6);
+    a00ir0.intoArray(st, stOff + 8);
+    a00ir1.intoArray(st, stOff + 10);
+    a00ii0.intoArray(st, stOff + 12);
+    a00ii1.intoArray(st, stOff + 14);
   }
 }

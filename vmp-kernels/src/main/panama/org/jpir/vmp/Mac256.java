@@ -8,6 +8,8 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Register-blocked multi-column kernels on 256-bit vectors (layouts in {@code MacGenerator}):
  * {@code V} database vectors x {@code C} matrix columns per call, states accumulated in place.
+ * The per-column applies ({@code pair*}, {@code strided*}) take one vector; {@code *Out}
+ * start from zero states and finish them into a result.
  */
 final class Mac256 {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_256;
@@ -494,5 +496,158 @@ final class Mac256 {
     a02ri.intoArray(st, s0 + 36);
     a02ir.intoArray(st, s0 + 40);
     a02ii.intoArray(st, s0 + 44);
+  }
+
+  /** 1 vector x 1 column at vOff + 8j, row stride 16: 4 accumulators, states at stOff. */
+  static void pair1x1(int rows, double[] u, int uOff, double[] v, int vOff,
+      double[] st, int stOff) {
+    DoubleVector a00rr = DoubleVector.fromArray(S, st, stOff + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S, st, stOff + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S, st, stOff + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S, st, stOff + 12);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 16 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S, u, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u, uo + 4);
+      final DoubleVector y0r = DoubleVector.fromArray(S, v, vr + 0);
+      final DoubleVector y0i = DoubleVector.fromArray(S, v, vr + 4);
+      a00rr = x0r.fma(y0r, a00rr);
+      a00ri = x0r.fma(y0i, a00ri);
+      a00ir = x0i.fma(y0r, a00ir);
+      a00ii = x0i.fma(y0i, a00ii);
+    }
+    a00rr.intoArray(st, stOff + 0);
+    a00ri.intoArray(st, stOff + 4);
+    a00ir.intoArray(st, stOff + 8);
+    a00ii.intoArray(st, stOff + 12);
+  }
+
+  /** 1 vector x 1 column at vOff + 8j, row stride vStride: 4 accumulators, states at stOff. */
+  static void strided1x1(int rows, double[] u, int uOff, double[] v, int vOff, int vStride,
+      double[] st, int stOff) {
+    DoubleVector a00rr = DoubleVector.fromArray(S, st, stOff + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S, st, stOff + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S, st, stOff + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S, st, stOff + 12);
+    for (int r = 0, uo = uOff, vr = vOff; r < rows; r++, uo += 8, vr += vStride) {
+      final DoubleVector x0r = DoubleVector.fromArray(S, u, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u, uo + 4);
+      final DoubleVector y0r = DoubleVector.fromArray(S, v, vr + 0);
+      final DoubleVector y0i = DoubleVector.fromArray(S, v, vr + 4);
+      a00rr = x0r.fma(y0r, a00rr);
+      a00ri = x0r.fma(y0i, a00ri);
+      a00ir = x0i.fma(y0r, a00ir);
+      a00ii = x0i.fma(y0i, a00ii);
+    }
+    a00rr.intoArray(st, stOff + 0);
+    a00ri.intoArray(st, stOff + 4);
+    a00ir.intoArray(st, stOff + 8);
+    a00ii.intoArray(st, stOff + 12);
+  }
+
+  /** 1 vector x 2 columns at vOff + 8j, row stride 16: 8 accumulators, states at stOff. */
+  static void pair1x2(int rows, double[] u, int uOff, double[] v, int vOff,
+      double[] st, int stOff) {
+    DoubleVector a00rr = DoubleVector.fromArray(S, st, stOff + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S, st, stOff + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S, st, stOff + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S, st, stOff + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S, st, stOff + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S, st, stOff + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S, st, stOff + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S, st, stOff + 28);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 16 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S, u, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u, uo + 4);
+      final DoubleVector y0r = DoubleVector.fromArray(S, v, vr + 0);
+      final DoubleVector y0i = DoubleVector.fromArray(S, v, vr + 4);
+      a00rr = x0r.fma(y0r, a00rr);
+      a00ri = x0r.fma(y0i, a00ri);
+      a00ir = x0i.fma(y0r, a00ir);
+      a00ii = x0i.fma(y0i, a00ii);
+      final DoubleVector y1r = DoubleVector.fromArray(S, v, vr + 8);
+      final DoubleVector y1i = DoubleVector.fromArray(S, v, vr + 12);
+      a01rr = x0r.fma(y1r, a01rr);
+      a01ri = x0r.fma(y1i, a01ri);
+      a01ir = x0i.fma(y1r, a01ir);
+      a01ii = x0i.fma(y1i, a01ii);
+    }
+    a00rr.intoArray(st, stOff + 0);
+    a00ri.intoArray(st, stOff + 4);
+    a00ir.intoArray(st, stOff + 8);
+    a00ii.intoArray(st, stOff + 12);
+    a01rr.intoArray(st, stOff + 16);
+    a01ri.intoArray(st, stOff + 20);
+    a01ir.intoArray(st, stOff + 24);
+    a01ii.intoArray(st, stOff + 28);
+  }
+
+  /** 1 vector x 2 columns at vOff + 8j, row stride 16: 8 accumulators, from zero into res. */
+  static void pair1x2Out(int rows, double[] u, int uOff, double[] v, int vOff,
+      double[] res, int re0, int re1, int half, boolean add) {
+    final DoubleVector zero = DoubleVector.zero(S);
+    DoubleVector a00rr = zero;
+    DoubleVector a00ri = zero;
+    DoubleVector a00ir = zero;
+    DoubleVector a00ii = zero;
+    DoubleVector a01rr = zero;
+    DoubleVector a01ri = zero;
+    DoubleVector a01ir = zero;
+    DoubleVector a01ii = zero;
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 16 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S, u, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u, uo + 4);
+      final DoubleVector y0r = DoubleVector.fromArray(S, v, vr + 0);
+      final DoubleVector y0i = DoubleVector.fromArray(S, v, vr + 4);
+      a00rr = x0r.fma(y0r, a00rr);
+      a00ri = x0r.fma(y0i, a00ri);
+      a00ir = x0i.fma(y0r, a00ir);
+      a00ii = x0i.fma(y0i, a00ii);
+      final DoubleVector y1r = DoubleVector.fromArray(S, v, vr + 8);
+      final DoubleVector y1i = DoubleVector.fromArray(S, v, vr + 12);
+      a01rr = x0r.fma(y1r, a01rr);
+      a01ri = x0r.fma(y1i, a01ri);
+      a01ir = x0i.fma(y1r, a01ir);
+      a01ii = x0i.fma(y1i, a01ii);
+    }
+    finish(a00rr.sub(a00ii), a00ri.add(a00ir), res, re0, half, add);
+    finish(a01rr.sub(a01ii), a01ri.add(a01ir), res, re1, half, add);
+  }
+
+  /** 1 vector x 1 column at vOff + 8j, row stride vStride: 4 accumulators, from zero into res. */
+  static void strided1x1Out(int rows, double[] u, int uOff, double[] v, int vOff, int vStride,
+      double[] res, int re0, int half, boolean add) {
+    final DoubleVector zero = DoubleVector.zero(S);
+    DoubleVector a00rr = zero;
+    DoubleVector a00ri = zero;
+    DoubleVector a00ir = zero;
+    DoubleVector a00ii = zero;
+    for (int r = 0, uo = uOff, vr = vOff; r < rows; r++, uo += 8, vr += vStride) {
+      final DoubleVector x0r = DoubleVector.fromArray(S, u, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u, uo + 4);
+      final DoubleVector y0r = DoubleVector.fromArray(S, v, vr + 0);
+      final DoubleVector y0i = DoubleVector.fromArray(S, v, vr + 4);
+      a00rr = x0r.fma(y0r, a00rr);
+      a00ri = x0r.fma(y0i, a00ri);
+      a00ir = x0i.fma(y0r, a00ir);
+      a00ii = x0i.fma(y0i, a00ii);
+    }
+    finish(a00rr.sub(a00ii), a00ri.add(a00ir), res, re0, half, add);
+  }
+
+  /** {@code res[at ..] = re}, {@code res[at + half ..] = im}; {@code +=} when add. */
+  private static void finish(DoubleVector re, DoubleVector im, double[] res, int at,
+      int half, boolean add) {
+    if (add) {
+      re = DoubleVector.fromArray(S, res, at).add(re);
+      im = DoubleVector.fromArray(S, res, at + half).add(im);
+    }
+    re.intoArray(res, at);
+    im.intoArray(res, at + half);
   }
 }

@@ -1,8 +1,5 @@
 package org.jpir.vmp;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.VectorSpecies;
-
 /**
  * {@link VmpKernel} on 128-bit vectors (NEON's width; SSE on x86), for JVMs whose preferred
  * species is 128 bits, where {@link PanamaVmp}'s 256- and 512-bit vectors would not be compiled
@@ -11,14 +8,13 @@ import jdk.incubator.vector.VectorSpecies;
  * {@link VmpBlock#B128_1X3} (24 accumulators, for 32 registers: NEON) and {@link
  * VmpBlock#B128_1X1} (8, for 16: SSE).
  *
- * <p>Generated straight-line bodies ({@code mac1xW}): for column j, half h of a reim4 block,
- * {@code rr[j][h] += ure[h] * vre[j][h]} etc., with {@code ure[h] = u[uOff + 8r + 2h ..]},
- * {@code uim[h] = u[uOff + 8r + 4 + 2h ..]}, {@code vre[j][h] = v[vOff + 8Wr + 8j + 2h ..]},
- * {@code vim[j][h] = v[vOff + 8Wr + 8j + 4 + 2h ..]}.
+ * <p>The straight-line bodies are generated ({@code Mac128}, from {@code MacGenerator} in the
+ * test sources): for column j, half h of a reim4 block, {@code rr[j][h] += ure[h] * vre[j][h]}
+ * etc., with {@code ure[h] = u[uOff + 8r + 2h ..]}, {@code uim[h] = u[uOff + 8r + 4 + 2h ..]},
+ * {@code vre[j][h] = v[vOff + 8Wr + 8j + 2h ..]}, {@code vim[j][h] = v[vOff + 8Wr + 8j + 4 + 2h
+ * ..]} (W columns of a packed panel; {@link #mac1}: W = 1, any row stride).
  */
 final class Panama128Vmp implements VmpKernel {
-  private static final VectorSpecies<Double> S = DoubleVector.SPECIES_128;
-
   private final VmpBlock block;
 
   /**
@@ -47,40 +43,7 @@ final class Panama128Vmp implements VmpKernel {
   @Override
   public void mac1(int rows, double[] u, int uOff, double[] v, int vOff, int vStride,
       double[] st, int stOff) {
-    DoubleVector rr0 = DoubleVector.fromArray(S, st, stOff);
-    DoubleVector rr1 = DoubleVector.fromArray(S, st, stOff + 2);
-    DoubleVector ri0 = DoubleVector.fromArray(S, st, stOff + 4);
-    DoubleVector ri1 = DoubleVector.fromArray(S, st, stOff + 6);
-    DoubleVector ir0 = DoubleVector.fromArray(S, st, stOff + 8);
-    DoubleVector ir1 = DoubleVector.fromArray(S, st, stOff + 10);
-    DoubleVector ii0 = DoubleVector.fromArray(S, st, stOff + 12);
-    DoubleVector ii1 = DoubleVector.fromArray(S, st, stOff + 14);
-    for (int r = 0, uo = uOff, vo = vOff; r < rows; r++, uo += 8, vo += vStride) {
-      DoubleVector ur0 = DoubleVector.fromArray(S, u, uo);
-      DoubleVector ur1 = DoubleVector.fromArray(S, u, uo + 2);
-      DoubleVector ui0 = DoubleVector.fromArray(S, u, uo + 4);
-      DoubleVector ui1 = DoubleVector.fromArray(S, u, uo + 6);
-      DoubleVector vr0 = DoubleVector.fromArray(S, v, vo);
-      DoubleVector vr1 = DoubleVector.fromArray(S, v, vo + 2);
-      DoubleVector vi0 = DoubleVector.fromArray(S, v, vo + 4);
-      DoubleVector vi1 = DoubleVector.fromArray(S, v, vo + 6);
-      rr0 = ur0.fma(vr0, rr0);
-      rr1 = ur1.fma(vr1, rr1);
-      ri0 = ur0.fma(vi0, ri0);
-      ri1 = ur1.fma(vi1, ri1);
-      ir0 = ui0.fma(vr0, ir0);
-      ir1 = ui1.fma(vr1, ir1);
-      ii0 = ui0.fma(vi0, ii0);
-      ii1 = ui1.fma(vi1, ii1);
-    }
-    rr0.intoArray(st, stOff);
-    rr1.intoArray(st, stOff + 2);
-    ri0.intoArray(st, stOff + 4);
-    ri1.intoArray(st, stOff + 6);
-    ir0.intoArray(st, stOff + 8);
-    ir1.intoArray(st, stOff + 10);
-    ii0.intoArray(st, stOff + 12);
-    ii1.intoArray(st, stOff + 14);
+    Mac128.strided1x1(rows, u, uOff, v, vOff, vStride, st, stOff);
   }
 
   @Override
@@ -100,6 +63,4 @@ final class Panama128Vmp implements VmpKernel {
       }
     }
   }
-
-
 }

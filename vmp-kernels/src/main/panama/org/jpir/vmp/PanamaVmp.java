@@ -27,10 +27,11 @@ import jdk.incubator.vector.VectorSpecies;
  * </ul>
  *
  * Narrower remainders (fewer matrix columns, one database vector) have their own bodies of the
- * same width. The straight-line bodies are generated ({@code Mac512}, {@code Mac256}, from
- * {@code MacGenerator} in the test sources). The memory-bound applies ({@link #mac1}, {@link #mac2}) use 256-bit vectors on
- * all paths: four accumulators per (vector, column), no rearranges (measured on a Zen 4, N=4096,
- * 512x12 applyPvecToDft: about 18 GB/s against 11 GB/s for the 512-bit rearrange form).
+ * same width. The memory-bound applies ({@link #mac1}, {@link #mac2}, {@link #mac2Out}, {@link
+ * #mac1Out}) use 256-bit vectors on all paths: four accumulators per (vector, column), no
+ * rearranges (measured on a Zen 4, N=4096, 512x12 applyPvecToDft: about 18 GB/s against 11 GB/s
+ * for the 512-bit rearrange form). All straight-line bodies are generated ({@code Mac512},
+ * {@code Mac256}, from {@code MacGenerator} in the test sources).
  */
 final class PanamaVmp implements VmpKernel {
   private static final VectorSpecies<Double> S4 = DoubleVector.SPECIES_256;
@@ -95,148 +96,30 @@ final class PanamaVmp implements VmpKernel {
   @Override
   public void mac1(int rows, double[] u, int uOff, double[] v, int vOff, int vStride,
       double[] st, int stOff) {
-    DoubleVector rr = DoubleVector.fromArray(S4, st, stOff);
-    DoubleVector ri = DoubleVector.fromArray(S4, st, stOff + 4);
-    DoubleVector ir = DoubleVector.fromArray(S4, st, stOff + 8);
-    DoubleVector ii = DoubleVector.fromArray(S4, st, stOff + 12);
     if (vStride == 16) {
       // constant scales: the JIT hoists the bounds checks
-      for (int r = 0; r < rows; r++) {
-        final int uo = uOff + 8 * r;
-        final int vo = vOff + 16 * r;
-        DoubleVector ur = DoubleVector.fromArray(S4, u, uo);
-        DoubleVector ui = DoubleVector.fromArray(S4, u, uo + 4);
-        DoubleVector vr = DoubleVector.fromArray(S4, v, vo);
-        DoubleVector vi = DoubleVector.fromArray(S4, v, vo + 4);
-        rr = ur.fma(vr, rr);
-        ri = ur.fma(vi, ri);
-        ir = ui.fma(vr, ir);
-        ii = ui.fma(vi, ii);
-      }
+      Mac256.pair1x1(rows, u, uOff, v, vOff, st, stOff);
     } else {
-      for (int r = 0, uo = uOff, vo = vOff; r < rows; r++, uo += 8, vo += vStride) {
-        DoubleVector ur = DoubleVector.fromArray(S4, u, uo);
-        DoubleVector ui = DoubleVector.fromArray(S4, u, uo + 4);
-        DoubleVector vr = DoubleVector.fromArray(S4, v, vo);
-        DoubleVector vi = DoubleVector.fromArray(S4, v, vo + 4);
-        rr = ur.fma(vr, rr);
-        ri = ur.fma(vi, ri);
-        ir = ui.fma(vr, ir);
-        ii = ui.fma(vi, ii);
-      }
+      Mac256.strided1x1(rows, u, uOff, v, vOff, vStride, st, stOff);
     }
-    rr.intoArray(st, stOff);
-    ri.intoArray(st, stOff + 4);
-    ir.intoArray(st, stOff + 8);
-    ii.intoArray(st, stOff + 12);
   }
 
   @Override
   public void mac2(int rows, double[] u, int uOff, double[] v, int vOff, double[] st,
       int stOff) {
-    mac2x1u(rows, u, uOff, v, vOff, st, stOff);
-  }
-
-  /** mac2 of the contract: one vector x a PMAT column pair (row stride 16). */
-  private static void mac2x1u(int rows, double[] u, int uOff, double[] v, int vOff,
-      double[] st, int stOff) {
-    DoubleVector rr0 = DoubleVector.fromArray(S4, st, stOff);
-    DoubleVector ri0 = DoubleVector.fromArray(S4, st, stOff + 4);
-    DoubleVector ir0 = DoubleVector.fromArray(S4, st, stOff + 8);
-    DoubleVector ii0 = DoubleVector.fromArray(S4, st, stOff + 12);
-    DoubleVector rr1 = DoubleVector.fromArray(S4, st, stOff + 16);
-    DoubleVector ri1 = DoubleVector.fromArray(S4, st, stOff + 20);
-    DoubleVector ir1 = DoubleVector.fromArray(S4, st, stOff + 24);
-    DoubleVector ii1 = DoubleVector.fromArray(S4, st, stOff + 28);
-    for (int r = 0; r < rows; r++) {
-      final int uo = uOff + 8 * r;
-      final int vo = vOff + 16 * r;
-      DoubleVector ur = DoubleVector.fromArray(S4, u, uo);
-      DoubleVector ui = DoubleVector.fromArray(S4, u, uo + 4);
-      DoubleVector vr = DoubleVector.fromArray(S4, v, vo);
-      DoubleVector vi = DoubleVector.fromArray(S4, v, vo + 4);
-      rr0 = ur.fma(vr, rr0);
-      ri0 = ur.fma(vi, ri0);
-      ir0 = ui.fma(vr, ir0);
-      ii0 = ui.fma(vi, ii0);
-      DoubleVector wr = DoubleVector.fromArray(S4, v, vo + 8);
-      DoubleVector wi = DoubleVector.fromArray(S4, v, vo + 12);
-      rr1 = ur.fma(wr, rr1);
-      ri1 = ur.fma(wi, ri1);
-      ir1 = ui.fma(wr, ir1);
-      ii1 = ui.fma(wi, ii1);
-    }
-    rr0.intoArray(st, stOff);
-    ri0.intoArray(st, stOff + 4);
-    ir0.intoArray(st, stOff + 8);
-    ii0.intoArray(st, stOff + 12);
-    rr1.intoArray(st, stOff + 16);
-    ri1.intoArray(st, stOff + 20);
-    ir1.intoArray(st, stOff + 24);
-    ii1.intoArray(st, stOff + 28);
+    Mac256.pair1x2(rows, u, uOff, v, vOff, st, stOff);
   }
 
   @Override
   public void mac2Out(int rows, double[] u, int uOff, double[] v, int vOff, double[] res,
       int re0, int re1, int half, boolean add, double[] st) {
-    DoubleVector rr0 = DoubleVector.zero(S4);
-    DoubleVector ri0 = rr0;
-    DoubleVector ir0 = rr0;
-    DoubleVector ii0 = rr0;
-    DoubleVector rr1 = rr0;
-    DoubleVector ri1 = rr0;
-    DoubleVector ir1 = rr0;
-    DoubleVector ii1 = rr0;
-    for (int r = 0; r < rows; r++) {
-      final int uo = uOff + 8 * r;
-      final int vo = vOff + 16 * r;
-      DoubleVector ur = DoubleVector.fromArray(S4, u, uo);
-      DoubleVector ui = DoubleVector.fromArray(S4, u, uo + 4);
-      DoubleVector vr = DoubleVector.fromArray(S4, v, vo);
-      DoubleVector vi = DoubleVector.fromArray(S4, v, vo + 4);
-      rr0 = ur.fma(vr, rr0);
-      ri0 = ur.fma(vi, ri0);
-      ir0 = ui.fma(vr, ir0);
-      ii0 = ui.fma(vi, ii0);
-      DoubleVector wr = DoubleVector.fromArray(S4, v, vo + 8);
-      DoubleVector wi = DoubleVector.fromArray(S4, v, vo + 12);
-      rr1 = ur.fma(wr, rr1);
-      ri1 = ur.fma(wi, ri1);
-      ir1 = ui.fma(wr, ir1);
-      ii1 = ui.fma(wi, ii1);
-    }
-    out(rr0.sub(ii0), ri0.add(ir0), res, re0, half, add);
-    out(rr1.sub(ii1), ri1.add(ir1), res, re1, half, add);
+    Mac256.pair1x2Out(rows, u, uOff, v, vOff, res, re0, re1, half, add);
   }
 
   @Override
   public void mac1Out(int rows, double[] u, int uOff, double[] v, int vOff, int vStride,
       double[] res, int re0, int half, boolean add, double[] st) {
-    DoubleVector rr = DoubleVector.zero(S4);
-    DoubleVector ri = rr;
-    DoubleVector ir = rr;
-    DoubleVector ii = rr;
-    for (int r = 0, uo = uOff, vo = vOff; r < rows; r++, uo += 8, vo += vStride) {
-      DoubleVector ur = DoubleVector.fromArray(S4, u, uo);
-      DoubleVector ui = DoubleVector.fromArray(S4, u, uo + 4);
-      DoubleVector vr = DoubleVector.fromArray(S4, v, vo);
-      DoubleVector vi = DoubleVector.fromArray(S4, v, vo + 4);
-      rr = ur.fma(vr, rr);
-      ri = ur.fma(vi, ri);
-      ir = ui.fma(vr, ir);
-      ii = ui.fma(vi, ii);
-    }
-    out(rr.sub(ii), ri.add(ir), res, re0, half, add);
-  }
-
-  private static void out(DoubleVector re, DoubleVector im, double[] res, int re0, int half,
-      boolean add) {
-    if (add) {
-      re = DoubleVector.fromArray(S4, res, re0).add(re);
-      im = DoubleVector.fromArray(S4, res, re0 + half).add(im);
-    }
-    re.intoArray(res, re0);
-    im.intoArray(res, re0 + half);
+    Mac256.strided1x1Out(rows, u, uOff, v, vOff, vStride, res, re0, half, add);
   }
 
   @Override

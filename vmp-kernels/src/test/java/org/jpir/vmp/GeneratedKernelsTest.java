@@ -9,33 +9,36 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The committed straight-line kernels are exactly what {@link MacGenerator} and {@link
- * FftGenerator} write; with {@code -Djpir.regenerate=true} the test rewrites them first (then
- * commit the result).
+ * The committed straight-line kernels are exactly what {@link MacGenerator}, {@link
+ * FftGenerator} and {@link LeafGenerator} write; with {@code -Djpir.regenerate=true} the test
+ * rewrites them first (then commit the result).
  */
 class GeneratedKernelsTest {
+  private static final Path MODULE = Path.of(System.getProperty("basedir", "."));
+
   @Test
   void committedKernelsEqualTheGeneratorsOutput() throws IOException {
-    Path module = Path.of(System.getProperty("basedir", "."));
     for (String name : MacGenerator.CLASSES.keySet()) {
-      Path f = MacGenerator.file(module, name);
-      String want = MacGenerator.source(name);
-      if (Boolean.getBoolean("jpir.regenerate")) {
-        Files.writeString(f, want, StandardCharsets.UTF_8);
-      }
-      assertEquals(want, Files.readString(f, StandardCharsets.UTF_8), f + " differs from"
-          + " MacGenerator's output: regenerate (see the file's header), never edit it by hand");
+      check(MacGenerator.file(MODULE, name), MacGenerator.source(name), "MacGenerator");
     }
   }
 
   @Test
   void committedFftPassesEqualTheGeneratorsOutput() throws IOException {
-    Path f = FftGenerator.file(Path.of(System.getProperty("basedir", ".")));
-    String want = FftGenerator.source();
+    check(FftGenerator.file(MODULE), FftGenerator.source(), "FftGenerator");
+  }
+
+  @Test
+  void committedFftLeavesEqualTheGeneratorsOutput() throws IOException {
+    check(LeafGenerator.file(MODULE), LeafGenerator.source(), "LeafGenerator");
+  }
+
+  // fails unless file f holds exactly want (written first when regenerating)
+  private static void check(Path f, String want, String generator) throws IOException {
     if (Boolean.getBoolean("jpir.regenerate")) {
       Files.writeString(f, want, StandardCharsets.UTF_8);
     }
-    assertEquals(want, Files.readString(f, StandardCharsets.UTF_8), f + " differs from"
-        + " FftGenerator's output: regenerate (see the file's header), never edit it by hand");
+    assertEquals(want, Files.readString(f, StandardCharsets.UTF_8), f + " differs from "
+        + generator + "'s output: regenerate (see the file's header), never edit it by hand");
   }
 }

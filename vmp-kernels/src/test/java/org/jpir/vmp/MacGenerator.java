@@ -8,15 +8,20 @@ import java.util.Map;
 /**
  * Writes the straight-line register-blocked kernels of the multi-column pass ({@code Mac512},
  * {@code Mac256}, {@code Mac128}; package {@code org.jpir.vmp}, source root {@code
- * src/main/panama}) from one template: a block of {@code V} database vectors x {@code C} matrix
- * columns at a vector width of {@code L} doubles.
+ * src/main/panama}) and the per-column applies ({@code VmpKernel.mac1}, {@code mac2}, {@code
+ * mac2Out}, {@code mac1Out}) from one template: a block of {@code V} database vectors x {@code C}
+ * matrix columns at a vector width of {@code L} doubles.
  *
  * <p>State of (vector q, column j) at {@code st[stOff + q*stStride + 16*j ..]} in quarters
  * {@code rr, ri, ir, ii} (offsets 0, 4, 8, 12); database vector q row r at {@code
  * u_q[uOff + 8r ..]} as a reim4 block {@code [re0..3 | im0..3]}; matrix column j row r at {@code
- * v[vOff + 8*C*r + 8*j ..]} (packed panel) or {@code v[vo[j] + 16r ..]} (in place, a paired PMAT
- * column). Every accumulator is one FMA chain over the rows in order, so each state quarter is
- * bitwise the reference's.
+ * v[vOff + 8*C*r + 8*j ..]} (packed panel), {@code v[vo[j] + 16r ..]} (in place, a paired PMAT
+ * column), {@code v[vOff + 16r + 8j ..]} (a PMAT column pair) or {@code v[vOff + vStride*r + 8j
+ * ..]} (any row stride; the row offsets are induction variables, as the stride is not a
+ * constant). The applies ({@link Layout#apply}) take one vector {@code u} and keep the state at
+ * {@code st[stOff ..]} or, {@code *Out}, start from zero states and write the finished sums to a
+ * result ({@code VmpKernel.mac2Out}). Every accumulator is one FMA chain over the rows in order,
+ * so each state quarter is bitwise the reference's.
  *
  * <ul>
  *   <li>L = 8 (512 bits): {@code x = u_q[row] = [re|im]} and its halves swapped, {@code [im|re]}
@@ -34,10 +39,36 @@ import java.util.Map;
 public final class MacGenerator {
   private MacGenerator() {}
 
-  /** One generated method: width in doubles, vectors, columns, matrix read in place or packed. */
-  record Shape(int lanes, int vectors, int cols, boolean inPlace) {
+  /** Where a method's matrix columns lie (the layouts of the class comment). */
+  enum Layout {
+    PACKED("packed"), IN_PLACE("inPlace"), PAIR("pair"), STRIDED("strided");
+
+    final String prefix;
+
+    Layout(String prefix) {
+      this.prefix = prefix;
+    }
+
+    /** True for the per-column applies: one vector, no state stride. */
+    boolean apply() {
+      return this == PAIR || this == STRIDED;
+    }
+  }
+
+  /**
+   * One generated method: width in doubles, vectors, columns, the columns' layout, and whether
+   * it starts from zero states and finishes them into a result ({@code out}, applies only).
+   */
+  record Shape(int lanes, int vectors, int cols, Layout layout, boolean out) {
+    Shape {
+      if (layout.apply() ? vectors != 1 || lanes == 8 : out) {
+        throw new IllegalArgumentException("applies are 1 vector at 4 or 2 lanes, and only"
+            + " applies finish into a result: " + this);
+      }
+    }
+
     String name() {
-      return (inPlace ? "inPlace" : "packed") + vectors + "x" + cols;
+      return layout.prefix + vectors + "x" + cols + (out ? "Out" : "");
     }
   }
 
@@ -46,17 +77,25 @@ public final class MacGenerator {
       "Mac512", shapes(8, new int[][] {{2, 6}, {2, 5}, {2, 4}, {2, 3}, {2, 2}, {2, 1}, {1, 6},
           {1, 5}, {1, 4}, {1, 3}, {1, 2}}, new int[][] {{2, 6}, {1, 6}}),
       "Mac256", shapes(4, new int[][] {{2, 3}, {2, 2}, {2, 1}, {1, 3}, {1, 2}, {1, 1}},
-          new int[][] {{2, 3}, {1, 3}}),
-      "Mac128", shapes(2, new int[][] {{1, 3}, {1, 2}}, new int[0][]));
+          new int[][] {{2, 3}, {1, 3}},
+          // mac1 (row stride 16 or any), mac2, mac2Out, mac1Out of PanamaVmp
+          new Shape(4, 1, 1, Layout.PAIR, false), new Shape(4, 1, 1, Layout.STRIDED, false),
+          new Shape(4, 1, 2, Layout.PAIR, false), new Shape(4, 1, 2, Layout.PAIR, true),
+          new Shape(4, 1, 1, Layout.STRIDED, true)),
+      "Mac128", shapes(2, new int[][] {{1, 3}, {1, 2}}, new int[0][],
+          // mac1 of Panama128Vmp
+          new Shape(2, 1, 1, Layout.STRIDED, false)));
 
-  private static List<Shape> shapes(int lanes, int[][] packed, int[][] inPlace) {
+  private static List<Shape> shapes(int lanes, int[][] packed, int[][] inPlace,
+      Shape... applies) {
     List<Shape> out = new ArrayList<>();
     for (int[] s : packed) {
-      out.add(new Shape(lanes, s[0], s[1], false));
+      out.add(new Shape(lanes, s[0], s[1], Layout.PACKED, false));
     }
     for (int[] s : inPlace) {
-      out.add(new Shape(lanes, s[0], s[1], true));
+      out.add(new Shape(lanes, s[0], s[1], Layout.IN_PLACE, false));
     }
+    out.addAll(List.of(applies));
     return out;
   }
 
@@ -78,7 +117,13 @@ public final class MacGenerator {
         + " -Djpir.regenerate=true\n");
     b.append("/**\n * Register-blocked multi-column kernels on ").append(64 * lanes)
         .append("-bit vectors (layouts in {@code MacGenerator}):\n * {@code V} database vectors x"
-            + " {@code C} matrix columns per call, states accumulated in place.\n */\n");
+            + " {@code C} matrix columns per call, states accumulated in place.");
+    boolean out = shapes.stream().anyMatch(Shape::out);
+    if (shapes.stream().anyMatch(s -> s.layout().apply())) {
+      b.append("\n * The per-column applies ({@code pair*}, {@code strided*}) take one vector;"
+          + " {@code *Out}\n * start from zero states and finish them into a result.");
+    }
+    b.append("\n */\n");
     b.append("final class ").append(name).append(" {\n");
     b.append("  private static final VectorSpecies<Double> S = DoubleVector.SPECIES_")
         .append(64 * lanes).append(";\n");
@@ -93,6 +138,19 @@ public final class MacGenerator {
     for (Shape s : shapes) {
       b.append('\n');
       method(b, s);
+    }
+    if (out) {
+      b.append("\n  /** {@code res[at ..] = re}, {@code res[at + half ..] = im}; {@code +=} when"
+          + " add. */\n");
+      b.append("  private static void finish(DoubleVector re, DoubleVector im, double[] res,"
+          + " int at,\n      int half, boolean add) {\n");
+      b.append("    if (add) {\n");
+      b.append("      re = DoubleVector.fromArray(S, res, at).add(re);\n");
+      b.append("      im = DoubleVector.fromArray(S, res, at + half).add(im);\n");
+      b.append("    }\n");
+      b.append("    re.intoArray(res, at);\n");
+      b.append("    im.intoArray(res, at + half);\n");
+      b.append("  }\n");
     }
     b.append("}\n");
     return b.toString();
@@ -122,24 +180,55 @@ public final class MacGenerator {
     return "a" + q + j + half[a] + half[bb] + (s.lanes() == 4 ? "" : String.valueOf(p));
   }
 
+  // the method of shape s: states in, the FMA chains over the rows, states (or sums) out
   private static void method(StringBuilder b, Shape s) {
     int v = s.vectors();
     int c = s.cols();
+    boolean apply = s.layout().apply();
     int per = s.lanes() == 8 ? 2 : 4 * (4 / s.lanes());
-    b.append("  /** ").append(v).append(" vector(s) x ").append(c).append(s.inPlace()
-        ? " PMAT columns read in place (row stride 16)" : " packed columns (row stride " + 8 * c
-        + ")").append(": ").append(per * v * c).append(" accumulators. */\n");
-    b.append("  static void ").append(s.name()).append("(int rows, double[] u0, double[] u1,"
-        + " int uOff, double[] v,\n      ").append(s.inPlace() ? "int[] vo" : "int vOff")
-        .append(", double[] st, int stOff, int stStride) {\n");
-    if (s.inPlace()) {
+    if (apply) {
+      b.append("  /** 1 vector x ").append(c).append(c == 1 ? " column" : " columns")
+          .append(" at vOff + 8j, row stride ")
+          .append(s.layout() == Layout.PAIR ? "16" : "vStride").append(": ").append(per * c)
+          .append(" accumulators, ").append(s.out() ? "from zero into res" : "states at stOff")
+          .append(". */\n");
+    } else {
+      b.append("  /** ").append(v).append(" vector(s) x ").append(c)
+          .append(s.layout() == Layout.IN_PLACE ? " PMAT columns read in place (row stride 16)"
+              : " packed columns (row stride " + 8 * c + ")").append(": ").append(per * v * c)
+          .append(" accumulators. */\n");
+    }
+    b.append("  static void ").append(s.name());
+    if (apply) {
+      b.append("(int rows, double[] u, int uOff, double[] v, int vOff")
+          .append(s.layout() == Layout.STRIDED ? ", int vStride" : "").append(",\n      ");
+      if (s.out()) {
+        b.append("double[] res");
+        for (int j = 0; j < c; j++) {
+          b.append(", int re").append(j);
+        }
+        b.append(", int half, boolean add) {\n");
+      } else {
+        b.append("double[] st, int stOff) {\n");
+      }
+    } else {
+      b.append("(int rows, double[] u0, double[] u1, int uOff, double[] v,\n      ")
+          .append(s.layout() == Layout.IN_PLACE ? "int[] vo" : "int vOff")
+          .append(", double[] st, int stOff, int stStride) {\n");
+    }
+    if (s.layout() == Layout.IN_PLACE) {
       for (int j = 0; j < c; j++) {
         b.append("    final int o").append(j).append(" = vo[").append(j).append("];\n");
       }
     }
-    for (int q = 0; q < v; q++) {
-      b.append("    final int s").append(q).append(" = stOff + ").append(q)
-          .append(" * stStride;\n");
+    if (!apply) {
+      for (int q = 0; q < v; q++) {
+        b.append("    final int s").append(q).append(" = stOff + ").append(q)
+            .append(" * stStride;\n");
+      }
+    }
+    if (s.out()) {
+      b.append("    final DoubleVector zero = DoubleVector.zero(S);\n");
     }
     for (int q = 0; q < v; q++) {
       for (int j = 0; j < c; j++) {
@@ -160,15 +249,24 @@ public final class MacGenerator {
           continue;
         }
         for (String[] a : as) {
-          b.append("    DoubleVector ").append(a[0]).append(" = DoubleVector.fromArray(S, st, s")
-              .append(q).append(" + ").append(a[1]).append(");\n");
+          b.append("    DoubleVector ").append(a[0]).append(" = ").append(s.out() ? "zero"
+              : "DoubleVector.fromArray(S, st, " + state(s, q, a[1]) + ")").append(";\n");
         }
       }
     }
-    b.append("    for (int r = 0; r < rows; r++) {\n");
-    b.append("      final int uo = uOff + 8 * r;\n");
-    b.append(s.inPlace() ? "      final int vr = 16 * r;\n"
-        : "      final int vr = vOff + " + 8 * c + " * r;\n");
+    switch (s.layout()) {
+      case STRIDED -> b.append("    for (int r = 0, uo = uOff, vr = vOff; r < rows;"
+          + " r++, uo += 8, vr += vStride) {\n");
+      default -> {
+        b.append("    for (int r = 0; r < rows; r++) {\n");
+        b.append("      final int uo = uOff + 8 * r;\n");
+        b.append(switch (s.layout()) {
+          case IN_PLACE -> "      final int vr = 16 * r;\n";
+          case PAIR -> "      final int vr = vOff + 16 * r;\n";
+          default -> "      final int vr = vOff + " + 8 * c + " * r;\n";
+        });
+      }
+    }
     String[] half = {"r", "i"};
     if (s.lanes() == 8) {
       for (int q = 0; q < v; q++) {
@@ -184,14 +282,18 @@ public final class MacGenerator {
             int off = 4 * a + s.lanes() * p;
             b.append("      final DoubleVector x").append(q).append(half[a])
                 .append(s.lanes() == 4 ? "" : String.valueOf(p))
-                .append(" = DoubleVector.fromArray(S, u").append(q).append(", uo")
-                .append(off == 0 ? "" : " + " + off).append(");\n");
+                .append(" = DoubleVector.fromArray(S, u").append(apply ? "" : String.valueOf(q))
+                .append(", uo").append(off == 0 ? "" : " + " + off).append(");\n");
           }
         }
       }
     }
-    b.append("      DoubleVector y;\n");
-    for (int j = 0; j < c; j++) {
+    if (apply) {
+      applyRow(b, s);
+    } else {
+      b.append("      DoubleVector y;\n");
+    }
+    for (int j = 0; j < c && !apply; j++) {
       if (s.lanes() == 8) {
         b.append("      y = DoubleVector.fromArray(S, v, ").append(column(s, j, 0)).append(");\n");
         for (int q = 0; q < v; q++) {
@@ -232,18 +334,61 @@ public final class MacGenerator {
               .append(q).append(" + ").append(as.get(1)[1]).append(");\n");
           continue;
         }
+        if (s.out()) {
+          // re = rr - ii, im = ri + ir, lane part by lane part
+          for (int p = 0; p < 4 / s.lanes(); p++) {
+            b.append("    finish(").append(acc(s, q, j, 0, 0, p)).append(".sub(")
+                .append(acc(s, q, j, 1, 1, p)).append("), ").append(acc(s, q, j, 0, 1, p))
+                .append(".add(").append(acc(s, q, j, 1, 0, p)).append("), res, re").append(j)
+                .append(p == 0 ? "" : " + " + s.lanes() * p).append(", half, add);\n");
+          }
+          continue;
+        }
         for (String[] a : as) {
-          b.append("    ").append(a[0]).append(".intoArray(st, s").append(q).append(" + ")
-              .append(a[1]).append(");\n");
+          b.append("    ").append(a[0]).append(".intoArray(st, ").append(state(s, q, a[1]))
+              .append(");\n");
         }
       }
     }
     b.append("  }\n");
   }
 
+  // an apply's row, column by column: the column's halves y_{b,p} loaded, then its FMAs in
+  // state order (a, b, p), as the hand-written applies had them
+  private static void applyRow(StringBuilder b, Shape s) {
+    String[] half = {"r", "i"};
+    String lane = s.lanes() == 4 ? "" : "p";
+    for (int j = 0; j < s.cols(); j++) {
+      for (int bb = 0; bb < 2; bb++) {
+        for (int p = 0; p < 4 / s.lanes(); p++) {
+          b.append("      final DoubleVector y").append(j).append(half[bb])
+              .append(lane.isEmpty() ? "" : String.valueOf(p))
+              .append(" = DoubleVector.fromArray(S, v, ")
+              .append(column(s, j, 4 * bb + s.lanes() * p)).append(");\n");
+        }
+      }
+      for (int a = 0; a < 2; a++) {
+        for (int bb = 0; bb < 2; bb++) {
+          for (int p = 0; p < 4 / s.lanes(); p++) {
+            String n = acc(s, 0, j, a, bb, p);
+            String pp = lane.isEmpty() ? "" : String.valueOf(p);
+            b.append("      ").append(n).append(" = x0").append(half[a]).append(pp)
+                .append(".fma(y").append(j).append(half[bb]).append(pp).append(", ").append(n)
+                .append(");\n");
+          }
+        }
+      }
+    }
+  }
+
+  /** The index of vector q's state at offset {@code off} in the method's variables. */
+  private static String state(Shape s, int q, String off) {
+    return (s.layout().apply() ? "stOff" : "s" + q) + " + " + off;
+  }
+
   /** The index of matrix column j's row r, plus {@code off}, in the method's variables. */
   private static String column(Shape s, int j, int off) {
-    if (s.inPlace()) {
+    if (s.layout() == Layout.IN_PLACE) {
       return "o" + j + " + vr" + (off == 0 ? "" : " + " + off);
     }
     return "vr + " + (8 * j + off);
