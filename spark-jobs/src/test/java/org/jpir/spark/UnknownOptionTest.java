@@ -1,7 +1,6 @@
 package org.jpir.spark;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.List;
 import java.util.Map;
@@ -35,9 +34,6 @@ class UnknownOptionTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("commands")
   void rejectsAnUnknownOptionWithExitCode2(CliContract.Command c) {
-    CliContract.Outcome o = CliContract.parse(c, "--no-such-option", VALUES);
-    assertEquals(2, o.exitCode(), c + " " + o.args() + ": " + o.err());
-    assertTrue(o.err().contains("Unknown option: '--no-such-option'"),
-        c + " " + o.args() + ": " + o.err());
+    assertNull(CliContract.unknownOptionViolation(c, VALUES));
   }
 }

@@ -71,6 +71,16 @@ public final class CliContract {
     return new Outcome(List.copyOf(args), rc, err.toString());
   }
 
+  /**
+   * Null when command {@code c}, given {@code --no-such-option} (and its required arguments),
+   * exits 2 naming the option on stderr; else what it did instead, for a test's failure message.
+   */
+  public static String unknownOptionViolation(Command c, Map<String, String> values) {
+    Outcome o = parse(c, "--no-such-option", values);
+    boolean ok = o.exitCode() == 2 && o.err().contains("Unknown option: '--no-such-option'");
+    return ok ? null : c + " " + o.args() + ": exit " + o.exitCode() + ", stderr: " + o.err();
+  }
+
   private static List<String> required(CommandSpec spec, Map<String, String> values) {
     List<String> args = new ArrayList<>();
     for (ArgSpec a : spec.requiredArgs()) {
