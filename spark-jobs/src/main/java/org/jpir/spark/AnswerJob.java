@@ -1,11 +1,8 @@
 package org.jpir.spark;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +17,9 @@ import org.jpir.core.query.EvaluationKeyStore;
 import org.jpir.core.query.QueryKind;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.progress.Progress;
+import org.jpir.spark.server.DistributedPirServer;
+import org.jpir.spark.server.SparkBatchMetrics;
+import org.jpir.spark.source.Storage;
 
 /**
  * Answers every {@code *.query} (classic) and {@code *.cquery} (compact) file of a directory in
@@ -314,21 +314,5 @@ public final class AnswerJob {
   static String stem(String n) {
     int dot = n.lastIndexOf('.');
     return dot < 0 ? n : n.substring(0, dot);
-  }
-
-  /** Writes atomically: a temporary file in the same directory, then a rename. */
-  static void write(Path target, byte[] bytes) {
-    try {
-      Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
-      try {
-        Files.write(tmp, bytes);
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING,
-            StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + target, e);
-    }
   }
 }

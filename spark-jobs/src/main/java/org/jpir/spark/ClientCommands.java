@@ -20,6 +20,8 @@ import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.cli.PresetOption;
 import org.jpir.datasets.keyword.KeywordParams;
+import org.jpir.spark.source.DatabaseSpec;
+import org.jpir.spark.source.Storage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -381,7 +383,7 @@ final class ClientCommands {
     long bytes = 0;
     for (long i : indices) {
       byte[] q = client.query(i);
-      AnswerJob.write(dir.resolve(map.add(i, random) + client.extension()), q);
+      Storage.writeLocal(dir.resolve(map.add(i, random) + client.extension()), q);
       bytes = q.length;
     }
     map.save(mapFile);
@@ -399,6 +401,6 @@ final class ClientCommands {
   static void writeLocal(Path file, byte[] bytes) throws java.io.IOException {
     Path abs = file.toAbsolutePath();
     Files.createDirectories(abs.getParent());
-    AnswerJob.write(abs, bytes);
+    Storage.writeLocal(abs, bytes);
   }
 }

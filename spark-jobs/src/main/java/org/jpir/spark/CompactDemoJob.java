@@ -15,6 +15,8 @@ import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.Answer;
 import org.jpir.core.wire.CompactQuery;
 import org.jpir.core.wire.Wire;
+import org.jpir.spark.server.DistributedPirServer;
+import org.jpir.spark.source.SyntheticSourceFactory;
 
 /**
  * Compact queries end to end on Spark, and the measurement behind the default expansion mode:

@@ -14,6 +14,7 @@ import org.jpir.datasets.store.DatabaseFiles;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabaseUpdater;
 import org.jpir.datasets.store.UpdateFile;
+import org.jpir.spark.source.Storage;
 
 /**
  * {@code setup update --db DIR --updates FILE}: applies an update file ({@link UpdateFile}: lines

@@ -19,6 +19,8 @@ import org.jpir.core.query.EvaluationKeyStore;
 import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.QueryIdMap;
 import org.jpir.core.wire.Wire;
+import org.jpir.spark.server.DistributedPirServer;
+import org.jpir.spark.source.SyntheticSourceFactory;
 import org.jpir.vmp.KernelProvider;
 
 /**

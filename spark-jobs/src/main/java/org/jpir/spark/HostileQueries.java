@@ -17,6 +17,7 @@ import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.wire.QueryIdMap;
 import org.jpir.core.wire.Wire;
+import org.jpir.spark.source.DatabaseSpec;
 
 /**
  * Bad query files for tests of the answer job (unit tests and {@code deploy/cluster-test.sh}),

@@ -9,6 +9,7 @@ import org.jpir.core.query.EvaluationKeyStore;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.cli.PresetOption;
+import org.jpir.spark.source.Storage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

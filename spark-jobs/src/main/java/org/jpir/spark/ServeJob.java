@@ -8,6 +8,8 @@ import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.jpir.core.params.Params;
+import org.jpir.spark.server.DistributedPirServer;
+import org.jpir.spark.source.Storage;
 
 /**
  * The service mode: the database stays prepared and cached on the executors while query files

@@ -1,6 +1,7 @@
 package org.jpir.spark;
 
 import org.apache.spark.SparkConf;
+import org.jpir.spark.server.PirKryoRegistrator;
 import org.jpir.vmp.JvmOptions;
 
 /**

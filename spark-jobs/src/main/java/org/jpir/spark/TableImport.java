@@ -1,5 +1,6 @@
 package org.jpir.spark;
 
+import org.jpir.spark.source.Storage;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;

@@ -2,6 +2,9 @@ package org.jpir.spark;
 
 import java.util.BitSet;
 import org.jpir.datasets.store.Manifest;
+import org.jpir.spark.server.ColumnPartitioning;
+import org.jpir.spark.server.DistributedPirServer;
+import org.jpir.spark.source.HadoopStoredSourceFactory;
 
 /**
  * Watches a stored database for a new data version and moves a {@link DistributedPirServer} to

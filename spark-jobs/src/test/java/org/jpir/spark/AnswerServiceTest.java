@@ -1,5 +1,10 @@
 package org.jpir.spark;
 
+import org.jpir.spark.server.ColumnPartitioning;
+import org.jpir.spark.server.DistributedPirServer;
+import org.jpir.spark.server.MemoryPlan;
+import org.jpir.spark.server.SparkTestBase;
+import org.jpir.spark.source.SyntheticSourceFactory;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

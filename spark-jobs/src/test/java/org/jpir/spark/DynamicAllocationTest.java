@@ -1,5 +1,7 @@
 package org.jpir.spark;
 
+import org.jpir.spark.server.DistributedPirServer;
+import org.jpir.spark.source.SyntheticSourceFactory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package org.jpir.spark;
 
+import org.jpir.spark.source.HadoopStoredSourceFactory;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

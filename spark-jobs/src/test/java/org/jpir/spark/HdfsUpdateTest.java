@@ -1,5 +1,7 @@
 package org.jpir.spark;
 
+import org.jpir.spark.source.HadoopStoredSourceFactory;
+import org.jpir.spark.source.Storage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,8 @@
 package org.jpir.spark;
 
+import org.jpir.spark.server.DistributedPirServer;
+import org.jpir.spark.server.SparkTestBase;
+import org.jpir.spark.source.SyntheticSourceFactory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package org.jpir.spark;
 
+import org.jpir.spark.server.PirKryoRegistrator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,11 @@
 package org.jpir.spark;
 
+import org.jpir.spark.server.ColumnPartitioning;
+import org.jpir.spark.server.DistributedPirServer;
+import org.jpir.spark.server.SparkTestBase;
+import org.jpir.spark.source.HadoopStoredSourceFactory;
+import org.jpir.spark.source.RecordSourceFactory;
+import org.jpir.spark.source.Storage;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

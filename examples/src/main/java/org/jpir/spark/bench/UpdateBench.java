@@ -18,14 +18,14 @@ import org.jpir.datasets.store.DatabaseFiles;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabaseUpdater;
 import org.jpir.datasets.store.UpdateFile;
-import org.jpir.spark.DistributedPirServer;
-import org.jpir.spark.HadoopStoredSourceFactory;
 import org.jpir.spark.SparkSetup;
-import org.jpir.spark.Storage;
 import org.jpir.spark.VersionWatch;
-import picocli.CommandLine;
+import org.jpir.spark.server.DistributedPirServer;
+import org.jpir.spark.source.HadoopStoredSourceFactory;
+import org.jpir.spark.source.Storage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The update benchmark (a documented harness, not JMH: each point takes seconds). On a stored

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
-import org.jpir.spark.ColumnPartitioning;
-import org.jpir.spark.ColumnTree;
+import org.jpir.spark.server.ColumnPartitioning;
+import org.jpir.spark.server.ColumnTree;
 import org.junit.jupiter.api.Test;
 
 /** The cost model's price of phase-1 passes (narrow partitions read the matrix more often). */

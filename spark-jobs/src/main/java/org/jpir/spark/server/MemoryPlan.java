@@ -1,0 +1,227 @@
+package org.jpir.spark.server;
+
+import java.util.Locale;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.server.PirServer;
+import org.jpir.core.wire.Wire;
+
+/**
+ * What one executor needs for a job, computed from the preset, the geometry, the partitioning
+ * and the batch before anything is prepared, against what it has (Spark's unified memory for
+ * cached blocks and broadcasts, the heap for everything): the cached PVECs of its share of the
+ * partitions (the {@code ceil(partitions / executors)} widest), the batch's broadcast held twice
+ * ({@link #BROADCAST_COPIES}: the torrent pieces stay in the block manager beside the
+ * deserialized value), the executor-side cache of expanded queries (one prepared matrix per query
+ * of a batch) and the phase-1 scratch of every concurrently running task. {@link #check} stops
+ * the job with a message naming the settings to change.
+ *
+ * @param usableHeap heap Spark lets tasks use: {@code heap - 300 MiB} (Spark's reserved memory)
+ * @param unifiedMemory Spark's storage + execution memory ({@code usableHeap * spark.memory.fraction})
+ * @param memoryFraction {@code spark.memory.fraction}
+ * @param queryCacheBytes the bound of the executor-side cache of expanded queries
+ * @param broadcastBytes the batch's broadcast payload (queries, keys, the fold's GGSWs); 0 in
+ *     local mode with the hand-off by reference
+ * @param local true in local mode, where the driver shares the executor's heap
+ */
+public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, long unifiedMemory,
+    double memoryFraction, long queryCacheBytes, boolean queryCacheFromSetting, int partitions,
+    int partitionsPerExecutor, long pvecBytesPerExecutor, int batch,
+    DistributedPirServer.ExpandMode mode, long expandedQueryBytes, long broadcastBytes,
+    long scratchBytesPerTask, long driverBytes, boolean local) {
+
+  /** Spark's reserved system memory (its {@code RESERVED_SYSTEM_MEMORY_BYTES}). */
+  public static final long RESERVED = 300L << 20;
+  /** The Spark setting bounding the executor-side cache of expanded queries, in bytes. */
+  public static final String CACHE_SETTING = "spark.jpir.queryCacheBytes";
+  /** Share of the usable heap everything may fill (the rest is left to the garbage collector). */
+  public static final double HEAP_SHARE = 0.9;
+  /**
+   * Copies of a broadcast an executor (and the driver) holds while a batch runs: the serialized
+   * torrent pieces, which Spark keeps in the block manager to serve other executors, and the
+   * deserialized value the tasks read.
+   */
+  public static final int BROADCAST_COPIES = 2;
+  /** The executor-side fold's fan-in assumed when none is given. */
+  public static final int DEFAULT_FAN_IN = 8;
+
+  /** Bytes of one prepared column per plane: {@code 8 N rows plaintextLimbs}. */
+  public static long pvecBytesPerColumn(Params p, Geometry g) {
+    return 8L * p.n() * g.rows() * p.plaintextLimbs();
+  }
+
+  /** Bytes of one expanded query: {@code 8 N (rows*limbs*2L + levels*2*ggswLevels*2L)}, L = glweLimbs. */
+  public static long expandedQueryBytes(Params p, Geometry g) {
+    long ncols = 2L * p.glweLimbs();
+    return 8L * p.n() * ((long) g.rows() * p.plaintextLimbs() * ncols
+        + (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
+  }
+
+  /**
+   * Phase-1 scratch of one task answering {@code batch} queries over a partition of {@code width}
+   * columns: per query and column of a chunk, the batched pass's result and the normalized
+   * leaves ({@code 2 * 8 N 2L} bytes), chunks of {@link PirServer#chunkColumns} columns.
+   */
+  public static long scratchBytesPerTask(Params p, int width, int batch) {
+    long chunk = PirServer.chunkColumns(Math.max(1, width));
+    return 2L * batch * chunk * 8L * p.n() * 2 * p.glweLimbs();
+  }
+
+  /**
+   * Bytes of the GGSWs the executor-side fold broadcasts per query: the levels above the
+   * partitions' lowest node, when there are more than {@code fanIn} partitions (else 0: the
+   * driver folds alone). One level is {@code 8 N (2 ggswLevels) (2 glweLimbs)} bytes.
+   */
+  public static long foldGgswBytesPerQuery(Params p, Geometry g, ColumnPartitioning parts,
+      int fanIn) {
+    if (parts.count() <= fanIn) {
+      return 0;
+    }
+    long perLevel = 8L * p.n() * 2 * p.ggswLevels() * 2 * p.glweLimbs();
+    int above = Math.max(0, Geometry.levels(g.cols()) - new ColumnTree(g.cols())
+        .lowestLevel(parts.bounds()));
+    return above * perLevel;
+  }
+
+  /**
+   * The plan for {@code parts} and a workload of {@code batch} queries expanded where {@code mode}
+   * says ({@code compact} non-null for compact queries, whose broadcast also carries the keys),
+   * with the executor-side fold's default fan-in.
+   */
+  public static MemoryPlan of(Params p, Geometry g, ColumnPartitioning parts, int batch,
+      DistributedPirServer.ExpandMode mode, CompactParams compact, ExecutorResources r) {
+    return of(p, g, parts, batch, mode, compact, r, DEFAULT_FAN_IN);
+  }
+
+  /** As above with the fold's fan-in {@code fanIn} (spark.jpir.foldFanIn). */
+  public static MemoryPlan of(Params p, Geometry g, ColumnPartitioning parts, int batch,
+      DistributedPirServer.ExpandMode mode, CompactParams compact, ExecutorResources r,
+      int fanIn) {
+    int perExec = (parts.count() + r.executors() - 1) / r.executors();
+    // the busiest executor: the perExec widest partitions
+    long[] sizes = new long[parts.count()];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = pvecBytesPerColumn(p, g) * parts.size(i) * g.planes();
+    }
+    java.util.Arrays.sort(sizes);
+    long pvecExec = 0;
+    for (int i = 0; i < perExec; i++) {
+      pvecExec += sizes[sizes.length - 1 - i];
+    }
+    long expanded = expandedQueryBytes(p, g);
+    long wire = compact != null
+        ? Wire.maxCompactQueryBytes(compact, g) + Wire.maxEvaluationKeysBytes(compact)
+        : Wire.maxQueryBytes(p, g);
+    long bcast = r.localHandoff() ? 0 : (long) batch * ((mode == DistributedPirServer.ExpandMode
+        .DRIVER ? expanded : wire) + foldGgswBytesPerQuery(p, g, parts, fanIn));
+    long scratch = scratchBytesPerTask(p, parts.width(), batch);
+    // the driver of a local job shares the heap: the batch's query files and phase-2 GGSWs,
+    // and in driver mode the batch's expansions themselves
+    long driver = r.local() ? (long) batch * (wire
+        + (mode == DistributedPirServer.ExpandMode.DRIVER ? expanded : 0)) : 0;
+    long cache = r.queryCacheSetting() > 0 ? r.queryCacheSetting()
+        : (long) ((1 - r.memoryFraction()) * r.usableHeap());
+    return new MemoryPlan(r.executors(), r.coresPerExecutor(), r.usableHeap(), r.unifiedMemory(),
+        r.memoryFraction(), cache, r.queryCacheSetting() > 0, parts.count(), perExec, pvecExec,
+        batch, mode, expanded, bcast, scratch, driver, r.local());
+  }
+
+  /** Bytes the executor-side query cache holds for one batch (0 when the driver expands). */
+  public long cacheNeed() {
+    return mode == DistributedPirServer.ExpandMode.EXECUTOR ? (long) batch * expandedQueryBytes
+        : 0;
+  }
+
+  /** Tasks one executor runs at once: its cores, or its partitions when it has fewer. */
+  public int concurrentTasks() {
+    return Math.max(1, Math.min(coresPerExecutor, partitionsPerExecutor));
+  }
+
+  /** Bytes the batch's broadcast occupies on an executor: {@link #BROADCAST_COPIES} copies. */
+  public long broadcastHeld() {
+    return BROADCAST_COPIES * broadcastBytes;
+  }
+
+  /** Everything one executor holds at once during a batch. */
+  public long totalNeed() {
+    return pvecBytesPerExecutor() + broadcastHeld() + cacheNeed()
+        + (long) concurrentTasks() * scratchBytesPerTask + driverBytes;
+  }
+
+  /**
+   * Stops the job when an executor cannot hold its share.
+   *
+   * @throws IllegalArgumentException naming what does not fit and the settings to change
+   */
+  public void check() {
+    String heapSetting = local ? "the driver heap (PIR_DRIVER_MEMORY for ./pir, or"
+        + " spark.driver.memory / -Xmx)" : "spark.executor.memory";
+    StringBuilder why = new StringBuilder();
+    if (pvecBytesPerExecutor() + broadcastHeld() > unifiedMemory) {
+      why.append(String.format(Locale.ROOT, " the cached PVECs (%s: %d of %d partitions) and a"
+          + " batch's broadcast (%s, held twice: pieces and value) exceed Spark's unified memory"
+          + " of %s per executor; raise %s or spark.memory.fraction (%.2f), or use more"
+          + " executors;", mib(pvecBytesPerExecutor()), partitionsPerExecutor, partitions,
+          mib(broadcastHeld()),
+          mib(unifiedMemory), heapSetting, memoryFraction));
+    }
+    if (cacheNeed() > queryCacheBytes) {
+      why.append(String.format(Locale.ROOT, " a batch of %d expanded queries (%s each) does not"
+          + " fit the executor query cache of %s; lower --batch, or raise %s%s;", batch,
+          mib(expandedQueryBytes), mib(queryCacheBytes), CACHE_SETTING,
+          queryCacheFromSetting ? "" : " (default (1 - spark.memory.fraction) x (heap - 300"
+              + " MiB)) or " + heapSetting));
+    }
+    if (totalNeed() > HEAP_SHARE * usableHeap) {
+      why.append(String.format(Locale.ROOT, " in all %s per executor, more than %.0f%% of its"
+          + " usable heap (%s); raise %s, lower --batch or --max-rows, or use more executors or"
+          + " --partitions;", mib(totalNeed()), HEAP_SHARE * 100, mib(usableHeap), heapSetting));
+    }
+    if (why.length() > 0) {
+      throw new IllegalArgumentException("not enough executor memory:" + why + " (" + this
+          .describe() + ")");
+    }
+  }
+
+  /** One line with every figure of the plan. */
+  public String describe() {
+    return String.format(Locale.ROOT, "per executor (%d executor(s) x %d core(s)%s): PVECs %s"
+        + " (%d of %d partitions), broadcast %s x 2, query cache %s of %s allowed (%d x %s),"
+        + " scratch %d x %s, driver %s; total %s of %s usable heap, storage %s of %s unified",
+        executors, coresPerExecutor, local ? ", local mode" : "", mib(pvecBytesPerExecutor()),
+        partitionsPerExecutor, partitions, mib(broadcastBytes), mib(cacheNeed()),
+        mib(queryCacheBytes), batch, mib(expandedQueryBytes), concurrentTasks(),
+        mib(scratchBytesPerTask), mib(driverBytes), mib(totalNeed()), mib(usableHeap),
+        mib(pvecBytesPerExecutor() + broadcastHeld()), mib(unifiedMemory));
+  }
+
+  static String mib(long bytes) {
+    return String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
+  }
+
+  /**
+   * What the executors have: their number and cores, heap figures, the query cache setting (0
+   * when unset), local mode, and whether a local job hands the batch to its tasks by reference
+   * instead of a broadcast ({@code spark.jpir.localHandoff}, default true; never outside local
+   * mode).
+   */
+  public record ExecutorResources(int executors, int coresPerExecutor, long usableHeap,
+      long unifiedMemory, double memoryFraction, long queryCacheSetting, boolean local,
+      boolean localHandoff) {
+    /** The resources of a job with the default hand-off (by reference exactly in local mode). */
+    public ExecutorResources(int executors, int coresPerExecutor, long usableHeap,
+        long unifiedMemory, double memoryFraction, long queryCacheSetting, boolean local) {
+      this(executors, coresPerExecutor, usableHeap, unifiedMemory, memoryFraction,
+          queryCacheSetting, local, local);
+    }
+
+    /** Refuses a hand-off outside local mode. */
+    public ExecutorResources {
+      if (localHandoff && !local) {
+        throw new IllegalArgumentException("the hand-off by reference exists only in local mode");
+      }
+    }
+  }
+}

@@ -1,0 +1,202 @@
+package org.jpir.spark.server;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import org.apache.spark.serializer.KryoRegistrator;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.PreparedGgsw;
+import org.jpir.core.query.PreparedQuery;
+import org.jpir.vmp.Pmat;
+
+/**
+ * Registers every class that crosses the wire (broadcast prepared queries, partition results),
+ * each with an explicit serializer, for {@code spark.kryo.registrationRequired=true}. GLWE digits
+ * travel as 16-bit words (they are normalized); matrices as raw doubles.
+ */
+public final class PirKryoRegistrator implements KryoRegistrator {
+
+  /** Every registered class, in registration order (tests round-trip each one). */
+  public static final Class<?>[] CLASSES = {Glwe.class, Glwe[].class, Glwe[][].class,
+      Pmat.class, Pmat[].class, Pmat[][].class, PreparedGgsw.class, PreparedGgsw[].class,
+      PreparedGgsw[][].class, PreparedQuery.class, PreparedQuery[].class,
+      Glwe[][][].class, FoldSpan.class, double[].class, long[].class, short[].class, double[][].class,
+      byte[].class, byte[][].class, int[].class, java.util.ArrayList.class, java.util.HashMap.class,
+      org.apache.spark.util.StatCounter.class, QueryBatch.class, String[].class};
+
+  @Override
+  public void registerClasses(Kryo kryo) {
+    kryo.register(Glwe.class, new GlweSerializer());
+    kryo.register(Glwe[].class);
+    kryo.register(Glwe[][].class);
+    kryo.register(Pmat.class, new PmatSerializer());
+    kryo.register(Pmat[].class);
+    kryo.register(Pmat[][].class);
+    kryo.register(PreparedGgsw.class, new PreparedGgswSerializer());
+    kryo.register(PreparedGgsw[].class);
+    kryo.register(PreparedGgsw[][].class);
+    kryo.register(PreparedQuery.class, new PreparedQuerySerializer());
+    kryo.register(PreparedQuery[].class);
+    kryo.register(Glwe[][][].class);
+    kryo.register(FoldSpan.class, new FoldSpanSerializer());
+    kryo.register(double[].class);
+    kryo.register(long[].class);
+    kryo.register(short[].class);
+    kryo.register(double[][].class);
+    kryo.register(byte[].class);
+    kryo.register(byte[][].class);
+    kryo.register(int[].class);
+    kryo.register(java.util.ArrayList.class);
+    kryo.register(java.util.HashMap.class);
+    kryo.register(org.apache.spark.util.StatCounter.class);
+    kryo.register(QueryBatch.class, new QueryBatchSerializer());
+    kryo.register(String[].class);
+  }
+
+  /** n, limbs, then the digits as shorts. */
+  static final class GlweSerializer extends Serializer<Glwe> {
+    @Override
+    public void write(Kryo kryo, Output out, Glwe g) {
+      out.writeInt(g.n());
+      out.writeInt(g.limbs());
+      long[] d = g.data();
+      for (long v : d) {
+        if (v < Short.MIN_VALUE || v > Short.MAX_VALUE) {
+          throw new IllegalStateException("GLWE digit " + v + " is not normalized");
+        }
+        out.writeShort((int) v);
+      }
+    }
+
+    @Override
+    public Glwe read(Kryo kryo, Input in, Class<Glwe> type) {
+      int n = in.readInt();
+      int limbs = in.readInt();
+      long[] d = new long[2 * limbs * n];
+      for (int i = 0; i < d.length; i++) {
+        d[i] = in.readShort();
+      }
+      return new Glwe(n, limbs, d);
+    }
+  }
+
+  /** n, nrows, ncols, then the doubles (in chunks of {@value #CHUNK}). */
+  static final class PmatSerializer extends Serializer<Pmat> {
+    static final int CHUNK = 1 << 16;
+
+    @Override
+    public void write(Kryo kryo, Output out, Pmat m) {
+      out.writeInt(m.n());
+      out.writeInt(m.nrows());
+      out.writeInt(m.ncols());
+      double[] buf = new double[Math.min(CHUNK, m.length())];
+      for (int i = 0; i < m.length(); i += CHUNK) {
+        int len = Math.min(CHUNK, m.length() - i);
+        double[] d = len == buf.length ? buf : new double[len];
+        m.copyTo(i, d, 0, len);
+        out.writeDoubles(d);
+      }
+    }
+
+    @Override
+    public Pmat read(Kryo kryo, Input in, Class<Pmat> type) {
+      Pmat m = Pmat.allocate(in.readInt(), in.readInt(), in.readInt());
+      for (int i = 0; i < m.length(); i += CHUNK) {
+        int len = Math.min(CHUNK, m.length() - i);
+        m.copyFrom(in.readDoubles(len), 0, i, len);
+      }
+      return m;
+    }
+  }
+
+  /** The prepared matrix. */
+  static final class PreparedGgswSerializer extends Serializer<PreparedGgsw> {
+    @Override
+    public void write(Kryo kryo, Output out, PreparedGgsw g) {
+      kryo.writeObject(out, g.matrix());
+    }
+
+    @Override
+    public PreparedGgsw read(Kryo kryo, Input in, Class<PreparedGgsw> type) {
+      return new PreparedGgsw(kryo.readObject(in, Pmat.class));
+    }
+  }
+
+  static final class PreparedQuerySerializer extends Serializer<PreparedQuery> {
+    @Override
+    public void write(Kryo kryo, Output out, PreparedQuery q) {
+      out.writeString(q.paramsId());
+      out.writeInt(q.rows());
+      out.writeInt(q.cols());
+      kryo.writeObject(out, q.phase1());
+      kryo.writeObject(out, q.ggsw());
+    }
+
+    @Override
+    public PreparedQuery read(Kryo kryo, Input in, Class<PreparedQuery> type) {
+      String id = in.readString();
+      int rows = in.readInt();
+      int cols = in.readInt();
+      Pmat p1 = kryo.readObject(in, Pmat.class);
+      PreparedGgsw[] g = kryo.readObject(in, PreparedGgsw[].class);
+      return new PreparedQuery(id, rows, cols, p1, g);
+    }
+  }
+
+  static final class FoldSpanSerializer extends Serializer<FoldSpan> {
+    @Override
+    public void write(Kryo kryo, Output out, FoldSpan a) {
+      out.writeInt(a.index());
+      out.writeInt(a.first());
+      out.writeInt(a.end());
+      kryo.writeObject(out, a.levels());
+      kryo.writeObject(out, a.starts());
+      kryo.writeObject(out, a.nodes());
+      out.writeLong(a.phase1Nanos());
+      out.writeLong(a.phase2Nanos());
+      out.writeLong(a.expandNanos());
+      out.writeLong(a.foldNanos());
+      out.writeString(a.executor());
+    }
+
+    @Override
+    public FoldSpan read(Kryo kryo, Input in, Class<FoldSpan> type) {
+      int index = in.readInt();
+      int first = in.readInt();
+      int end = in.readInt();
+      int[] levels = kryo.readObject(in, int[].class);
+      int[] starts = kryo.readObject(in, int[].class);
+      Glwe[][][] nodes = kryo.readObject(in, Glwe[][][].class);
+      return new FoldSpan(index, first, end, levels, starts, nodes, in.readLong(), in.readLong(),
+          in.readLong(), in.readLong(), in.readString());
+    }
+  }
+
+  /**
+   * The kind ids, then per query its kind, its key index and its bytes, then the key blobs and
+   * their digests.
+   */
+  static final class QueryBatchSerializer extends Serializer<QueryBatch> {
+    @Override
+    public void write(Kryo kryo, Output out, QueryBatch b) {
+      kryo.writeObject(out, b.expansionIds());
+      kryo.writeObject(out, b.kindOf());
+      kryo.writeObject(out, b.keysOf());
+      kryo.writeObject(out, b.queries());
+      kryo.writeObject(out, b.keyBlobs());
+      kryo.writeObject(out, b.keyDigests());
+    }
+
+    @Override
+    public QueryBatch read(Kryo kryo, Input in, Class<QueryBatch> type) {
+      String[] ids = kryo.readObject(in, String[].class);
+      int[] kindOf = kryo.readObject(in, int[].class);
+      int[] keysOf = kryo.readObject(in, int[].class);
+      byte[][] queries = kryo.readObject(in, byte[][].class);
+      byte[][] keys = kryo.readObject(in, byte[][].class);
+      return new QueryBatch(ids, kindOf, queries, keysOf, keys,
+          kryo.readObject(in, String[].class));
+    }
+  }
+}

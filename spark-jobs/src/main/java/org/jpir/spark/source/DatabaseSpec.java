@@ -1,0 +1,105 @@
+package org.jpir.spark.source;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.datasets.store.StoredDatabase;
+
+/**
+ * A database named on the command line, and the geometry both client and server derive from it:
+ * {@code synthetic:<count>x<recordSize>[:<seed>]} is the seeded synthetic generator (geometry
+ * from {@link Geometry#choose}); a URI with a scheme ({@code hdfs://nn/db}, {@code file:/db}) is a
+ * stored database read through Hadoop's FileSystem ({@link HadoopStoredSourceFactory}); any other
+ * value is the local directory of a stored database. A stored database's manifest fixes the preset
+ * and the geometry.
+ *
+ * @param storedGeometry the manifest's geometry, null for synthetic databases
+ * @param storedPreset the manifest's preset id, null for synthetic databases
+ * @param manifestExtra the manifest's further lines (e.g. {@code keyword.*}), empty for synthetic
+ *     databases
+ */
+public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSize,
+    Geometry storedGeometry, String storedPreset, java.util.Map<String, String> manifestExtra) {
+
+  /** Parses a spec; the message names what is wrong. */
+  public static DatabaseSpec parse(String spec) {
+    if (spec == null || spec.isBlank()) {
+      throw new IllegalArgumentException("no database given (a stored database directory or"
+          + " synthetic:<count>x<size>[:seed])");
+    }
+    if (spec.startsWith("synthetic:")) {
+      String[] parts = spec.substring("synthetic:".length()).split(":");
+      String[] cs = parts[0].split("x");
+      if (cs.length != 2) {
+        throw new IllegalArgumentException("synthetic database '" + spec
+            + "' must look like synthetic:<count>x<recordSize>[:seed]");
+      }
+      try {
+        long count = Long.parseLong(cs[0]);
+        int size = Integer.parseInt(cs[1]);
+        long seed = parts.length > 1 ? Long.parseLong(parts[1]) : 1;
+        if (count < 1 || size < 1) {
+          throw new IllegalArgumentException("synthetic database '" + spec
+              + "' needs count >= 1 and record size >= 1");
+        }
+        return new DatabaseSpec(new SyntheticSourceFactory(count, size, seed), count, size,
+            null, null, java.util.Map.of());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("synthetic database '" + spec + "': " + e.getMessage());
+      }
+    }
+    if (Storage.hasScheme(spec)) {
+      // hdfs://, s3a://, file:/...: read through Hadoop's FileSystem on the driver and executors
+      org.jpir.datasets.store.Manifest m;
+      try {
+        m = HadoopStoredSourceFactory.manifest(spec);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("unknown database '" + spec + "': not a stored"
+            + " database readable through Hadoop's FileSystem (" + e.getMessage() + ")", e);
+      }
+      // pinned: a partition prepared again later reads the version the job started on
+      return new DatabaseSpec(new HadoopStoredSourceFactory(spec, m.columnsPerChunk(),
+          m.dataVersion()),
+          m.geometry().recordCount(), m.geometry().recordSize(), m.geometry(), m.presetId(),
+          m.extra());
+    }
+    Path dir = Path.of(spec);
+    if (!Files.isDirectory(dir)) {
+      throw new IllegalArgumentException("unknown database '" + spec + "': not a directory"
+          + " (a stored database) nor synthetic:<count>x<recordSize>[:seed]");
+    }
+    try (StoredDatabase db = StoredDatabase.open(dir)) {
+      return new DatabaseSpec(new StoredSourceFactory(dir.toAbsolutePath().toString(),
+          db.manifest().columnsPerChunk(), db.manifest().dataVersion()),
+          db.recordCount(), db.recordSize(), db.geometry(), db.params().id(),
+          db.manifest().extra());
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("cannot open stored database " + dir + ": " + e);
+    }
+  }
+
+  /**
+   * The preset: the manifest's for a stored database (a different {@code requested} id is an
+   * error), else {@code requested} or {@link Presets#DEFAULT}.
+   */
+  public Params params(String requested) {
+    if (storedPreset != null) {
+      if (requested != null && !requested.equals(storedPreset)) {
+        throw new IllegalArgumentException("database was stored for preset '" + storedPreset
+            + "', not '" + requested + "'");
+      }
+      return Presets.byId(storedPreset);
+    }
+    return Presets.byId(requested != null ? requested : Presets.DEFAULT.id());
+  }
+
+  /** The geometry client and server agree on (a compact preset's own chooser for its server). */
+  public Geometry geometry(Params p, int maxRows) {
+    if (storedGeometry != null) {
+      return storedGeometry;
+    }
+    return Presets.geometry(p, count, recordSize, maxRows);
+  }
+}

@@ -1,0 +1,397 @@
+package org.jpir.spark.source;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.deploy.SparkHadoopUtil;
+import org.jpir.core.wire.Wire;
+
+/**
+ * One directory of the job's storage (queries, answers, keys, a stored database) through
+ * Hadoop's {@link FileSystem}: {@code file://}, {@code hdfs://}, {@code s3a://} or whatever the
+ * class path supports; a path without a scheme lives on {@code fs.defaultFS} (the local file
+ * system unless configured). Reads are bounded: a file is refused unread unless it is a regular
+ * file no larger than the caller's limit (on the local file system through {@link Wire#readFile},
+ * which also refuses FIFOs and devices), and at most limit + 1 bytes are read. Writes are atomic
+ * where the file system allows: a temporary file in the same directory, then a rename (an
+ * existing target is replaced: atomically on the local file system, by delete and rename
+ * elsewhere).
+ */
+public final class Storage {
+  private final FileSystem fs;
+  private final Path dir;
+
+  private Storage(FileSystem fs, Path dir) {
+    this.fs = fs;
+    this.dir = dir;
+  }
+
+  /** The directory {@code uri} with the job's Hadoop configuration ({@link #hadoopConf}). */
+  public static Storage at(String uri) {
+    return at(uri, hadoopConf());
+  }
+
+  /** The directory {@code uri} under {@code conf}. */
+  public static Storage at(String uri, Configuration conf) {
+    try {
+      Path p = new Path(uri);
+      FileSystem fs = p.getFileSystem(conf);
+      return new Storage(fs, fs.makeQualified(p));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open the file system of " + uri, e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("cannot open the file system of " + uri + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Hadoop's configuration with Spark's {@code spark.hadoop.*} settings applied: the running
+   * Spark environment's (driver or executor), else the one spark-submit passed in system
+   * properties.
+   */
+  public static Configuration hadoopConf() {
+    SparkEnv env = SparkEnv.get();
+    return SparkHadoopUtil.get().newConfiguration(env != null ? env.conf() : new SparkConf());
+  }
+
+  /** True for a path written with a scheme ({@code hdfs://...}, {@code file:/...}). */
+  public static boolean hasScheme(String spec) {
+    return spec.matches("^[A-Za-z][A-Za-z0-9+.-]*:/.*");
+  }
+
+  /** The qualified directory. */
+  public Path dir() {
+    return dir;
+  }
+
+  /** The directory {@code name} below this one. */
+  public Storage sub(String name) {
+    return new Storage(fs, new Path(dir, name));
+  }
+
+  /** Creates the directory (and its parents) when absent. */
+  public void mkdirs() {
+    try {
+      fs.mkdirs(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + dir, e);
+    }
+  }
+
+  /** True when {@code dir} is a directory. */
+  public boolean isDirectory() {
+    try {
+      return fs.getFileStatus(dir).isDirectory();
+    } catch (java.io.FileNotFoundException e) {
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot look at " + dir, e);
+    }
+  }
+
+  /** Names of the entries of the directory ending with one of {@code suffixes}, sorted. */
+  public List<String> list(String... suffixes) {
+    List<String> out = new ArrayList<>();
+    try {
+      for (FileStatus st : fs.listStatus(dir)) {
+        String n = st.getPath().getName();
+        for (String s : suffixes) {
+          if (n.endsWith(s)) {
+            out.add(n);
+            break;
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir, e);
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** True when the entry {@code name} exists. */
+  public boolean exists(String name) {
+    try {
+      return fs.exists(new Path(dir, name));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot look at " + name + " in " + dir, e);
+    }
+  }
+
+  /** Length of the regular file {@code name}, or -1 when it is absent or not a regular file. */
+  public long length(String name) {
+    try {
+      FileStatus st = fs.getFileStatus(new Path(dir, name));
+      return st.isFile() ? st.getLen() : -1;
+    } catch (java.io.FileNotFoundException e) {
+      return -1;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot look at " + name + " in " + dir, e);
+    }
+  }
+
+  /**
+   * The bytes of the regular file {@code name}, refused unread when it is not one or holds more
+   * than {@code maxBytes}.
+   *
+   * @throws IllegalArgumentException naming the file and the limit
+   * @throws UncheckedIOException when it cannot be read
+   */
+  public byte[] read(String name, long maxBytes, String what) {
+    Path f = new Path(dir, name);
+    if (local()) {
+      return Wire.readFile(localFile(f).toPath(), maxBytes, what);
+    }
+    try {
+      FileStatus st;
+      try {
+        st = fs.getFileStatus(f);
+      } catch (java.io.FileNotFoundException e) {
+        throw new IllegalArgumentException(what + " " + name + " does not exist");
+      }
+      if (!st.isFile()) {
+        throw new IllegalArgumentException(what + " " + name + " is not a regular file");
+      }
+      if (st.getLen() > maxBytes) {
+        throw new IllegalArgumentException(what + " " + name + " has " + st.getLen()
+            + " bytes, more than the largest valid " + maxBytes);
+      }
+      try (java.io.InputStream in = fs.open(f)) {
+        return Wire.readBounded(in, maxBytes, what + " " + name);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + what + " " + name + " in " + dir, e);
+    }
+  }
+
+  /**
+   * Reads exactly {@code expected} bytes of the regular file {@code name} (a stored chunk whose
+   * length the manifest fixes), checking its length before allocating.
+   *
+   * @throws IllegalStateException naming the file when its length differs
+   */
+  public byte[] readExactly(String name, long expected, String what) {
+    if (expected < 0 || expected > Integer.MAX_VALUE - 16) {
+      throw new IllegalStateException(what + " " + name + ": " + expected + " bytes cannot be"
+          + " held in one array");
+    }
+    long len = length(name);
+    if (len != expected) {
+      throw new IllegalStateException(what + " " + name + " in " + dir + " is " + (len < 0
+          ? "missing or not a regular file" : len + " bytes") + ", expected " + expected);
+    }
+    byte[] b = new byte[(int) expected];
+    try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(new Path(dir, name))) {
+      in.readFully(0, b);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + what + " " + name + " in " + dir, e);
+    }
+    return b;
+  }
+
+  /** Writes {@code name} atomically (see the class comment), replacing an existing one. */
+  public void write(String name, byte[] bytes) {
+    Path target = new Path(dir, name);
+    if (local()) {
+      writeLocal(localFile(target).toPath(), bytes);
+      return;
+    }
+    Path tmp = new Path(dir, "." + name + "." + UUID.randomUUID() + ".tmp");
+    try {
+      try (FSDataOutputStream out = fs.create(tmp, false)) {
+        out.write(bytes);
+      }
+      if (fs.exists(target) && !fs.delete(target, false)) {
+        throw new IOException("cannot replace " + target);
+      }
+      if (!fs.rename(tmp, target)) {
+        throw new IOException("cannot rename " + tmp + " to " + target);
+      }
+    } catch (IOException e) {
+      try {
+        fs.delete(tmp, false);
+      } catch (IOException ignored) {
+        // the temporary file stays; its name starts with a dot
+      }
+      throw new UncheckedIOException("cannot write " + target, e);
+    }
+  }
+
+  /**
+   * Copies the local directory {@code local} (and everything below it) to the new entry {@code
+   * name} of this directory: into a hidden sibling {@code .name.tmp-RANDOM} first, then one rename
+   * (atomic on HDFS and the local file system), so {@code name} never holds a partial copy.
+   *
+   * @throws IllegalArgumentException when {@code name} already exists
+   */
+  public void putDirectory(java.nio.file.Path local, String name) {
+    Path target = new Path(dir, name);
+    Path tmp = new Path(dir, "." + name + ".tmp-" + UUID.randomUUID());
+    try {
+      if (fs.exists(target)) {
+        throw new IllegalArgumentException(target + " already exists; choose a new directory");
+      }
+      fs.mkdirs(dir);
+      fs.copyFromLocalFile(false, false, new Path(local.toAbsolutePath().toUri()), tmp);
+      if (!fs.rename(tmp, target)) {
+        throw new IOException("cannot rename " + tmp + " to " + target);
+      }
+    } catch (IOException e) {
+      try {
+        fs.delete(tmp, true);
+      } catch (IOException ignored) {
+        // the partial copy stays under its hidden name
+      }
+      throw new UncheckedIOException("cannot copy " + local + " to " + target, e);
+    }
+  }
+
+  /** Deletes the file {@code name} when present. */
+  public void delete(String name) {
+    try {
+      fs.delete(new Path(dir, name), false);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + name + " in " + dir, e);
+    }
+  }
+
+  /**
+   * This directory as the {@link org.jpir.datasets.store.DatabaseFiles} of a stored database
+   * (updates): on the local file system with fsync and link-then-unlink publishing; elsewhere
+   * written with {@code hsync}, published by a rename that fails when the target exists (HDFS).
+   */
+  public org.jpir.datasets.store.DatabaseFiles databaseFiles() {
+    if (local()) {
+      return new org.jpir.datasets.store.LocalDatabaseFiles(localFile(dir).toPath());
+    }
+    return new org.jpir.datasets.store.DatabaseFiles() {
+      @Override
+      public List<String> list() {
+        return Storage.this.list("");
+      }
+
+      @Override
+      public long length(String name) {
+        return Storage.this.length(name);
+      }
+
+      @Override
+      public byte[] read(String name, long maxBytes) {
+        return Storage.this.read(name, maxBytes, "database file");
+      }
+
+      private Path writeTemp(String name, byte[] bytes) throws IOException {
+        Path tmp = new Path(dir, "." + name + ".tmp-" + UUID.randomUUID());
+        try (FSDataOutputStream out = fs.create(tmp, false)) {
+          out.write(bytes);
+          out.hsync();
+        }
+        return tmp;
+      }
+
+      @Override
+      public void writeDurable(String name, byte[] bytes) {
+        Path target = new Path(dir, name);
+        try {
+          Path tmp = writeTemp(name, bytes);
+          if (fs.exists(target)) {
+            fs.delete(target, false); // a stale file of an unpublished version
+          }
+          if (!fs.rename(tmp, target)) {
+            fs.delete(tmp, false);
+            throw new IOException("cannot rename " + tmp + " to " + target);
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot write " + target, e);
+        }
+      }
+
+      @Override
+      public void publish(String name, byte[] bytes) {
+        Path target = new Path(dir, name);
+        try {
+          if (fs.exists(target)) {
+            throw new org.jpir.datasets.store.StoredDatabaseException(target + " already exists");
+          }
+          Path tmp = writeTemp(name, bytes);
+          if (!fs.rename(tmp, target)) {
+            fs.delete(tmp, false);
+            throw new org.jpir.datasets.store.StoredDatabaseException("cannot rename " + tmp
+                + " to " + target + " (it exists, or the file system refused)");
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot publish " + target, e);
+        }
+      }
+
+      @Override
+      public boolean createExclusive(String name, byte[] bytes) {
+        try (FSDataOutputStream out = fs.create(new Path(dir, name), false)) {
+          out.write(bytes);
+          return true;
+        } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+          return false;
+        } catch (IOException e) {
+          if (exists(name)) {
+            return false;
+          }
+          throw new UncheckedIOException("cannot create " + name + " in " + dir, e);
+        }
+      }
+
+      @Override
+      public void delete(String name) {
+        Storage.this.delete(name);
+      }
+
+      @Override
+      public String describe() {
+        return dir.toString();
+      }
+    };
+  }
+
+  private boolean local() {
+    return fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
+  }
+
+  private java.io.File localFile(Path p) {
+    return new java.io.File(p.toUri());
+  }
+
+  @Override
+  public String toString() {
+    return dir.toString();
+  }
+
+  /** Writes a local file atomically: a temporary file in the same directory, then a rename. */
+  public static void writeLocal(java.nio.file.Path target, byte[] bytes) {
+    try {
+      java.nio.file.Path tmp =
+          Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+      try {
+        Files.write(tmp, bytes);
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING,
+            StandardCopyOption.ATOMIC_MOVE);
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + target, e);
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package org.jpir.spark.server;
+
+import org.jpir.spark.AnswerJob;
+import org.jpir.spark.source.DatabaseSpec;
+import org.jpir.spark.source.SyntheticSourceFactory;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.SecureRandom;
+import java.util.List;
+import org.jpir.core.client.CompactClient;
+import org.jpir.core.client.PirClient;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.query.AcceptedQuery;
+import org.jpir.core.query.ClassicQueries;
+import org.jpir.core.query.CompactQueries;
+import org.jpir.core.query.EvaluationKeyStore;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.Answer;
+import org.jpir.core.wire.CompactQuery;
+import org.junit.jupiter.api.Test;
+
+class CompactSparkTest extends SparkTestBase {
+  static final CompactParams CP = CompactParams.TEST_INSECURE_256_COMPACT;
+  static final SecureRandom RANDOM = new SecureRandom();
+
+  @Test
+  void compactQueriesExpandedOnDriverOrExecutorsGiveTheSameExactRecords() {
+    int recordSize = CP.server().bytesPerPolynomial();
+    SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 21, recordSize, 12);
+    Geometry g = Geometry.of(CP.server(), 8 * 21, recordSize, 8);
+    DistributedPirServer server = DistributedPirServer.prepare(sc, CP.server(), g, src, 3);
+    CompactClient alice = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
+        "alice", RANDOM);
+    EvaluationKeyStore store = new EvaluationKeyStore(CP);
+    store.register(alice.evaluationKeys());
+    List<CompactQuery> qs = List.of(alice.query(0), alice.query(8 * 21 - 1), alice.query(77));
+    long[] idx = {0, 8 * 21 - 1, 77};
+    DistributedPirServer.BatchResult driver = Batches.compact(server, store, qs,
+        DistributedPirServer.ExpandMode.DRIVER);
+    assertTrue(driver.stats().expandNanos() > 0);
+    Answer[] onDriver = driver.answers();
+    Answer[] onExecutors = Batches.compact(server, store, qs,
+        DistributedPirServer.ExpandMode.EXECUTOR).answers();
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    for (int i = 0; i < idx.length; i++) {
+      assertArrayEquals(onDriver[i].data(), onExecutors[i].data(), "same answer, query " + i);
+      assertArrayEquals(truth.record(idx[i]), alice.decode(onExecutors[i], idx[i]));
+    }
+    CompactClient mallory = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
+        "mallory", RANDOM);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new CompactQueries(store).accept(mallory.query(1), g));
+    assertTrue(e.getMessage().contains("no evaluation keys for client 'mallory'"),
+        e.getMessage());
+    // a query made for other keys than the server holds for that client
+    CompactClient alice2 = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
+        "alice", RANDOM);
+    e = assertThrows(IllegalArgumentException.class,
+        () -> new CompactQueries(store).accept(alice2.query(1), g));
+    assertTrue(e.getMessage().contains("upload the current keys"), e.getMessage());
+  }
+
+  @Test
+  void recordsSpanningPlanesGetOneSharedMaskWhenTheClientUploadedAPackingKey() {
+    int recordSize = 2 * CP.server().bytesPerPolynomial() + 17; // three planes
+    SyntheticSourceFactory src = new SyntheticSourceFactory(40, recordSize, 5);
+    Geometry g = Geometry.of(CP.server(), 40, recordSize, 4);
+    assertEquals(3, g.planes());
+    DistributedPirServer server = DistributedPirServer.prepare(sc, CP.server(), g, src, 2);
+    CompactClient carol = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
+        "carol", RANDOM);
+    EvaluationKeyStore store = new EvaluationKeyStore(CP);
+    store.register(carol.evaluationKeys());
+    List<CompactQuery> qs = List.of(carol.query(3), carol.query(39));
+    long[] idx = {3, 39};
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    Answer[] perPlane = Batches.compact(server, store, qs,
+        DistributedPirServer.ExpandMode.EXECUTOR).answers();
+    store.registerPackingKey("carol", org.jpir.core.wire.Wire.writePackingKey(CP.server(),
+        carol.packingKey().upload()));
+    for (DistributedPirServer.ExpandMode mode : DistributedPirServer.ExpandMode.values()) {
+      Answer[] shared = Batches.compact(server, store, qs, mode).answers();
+      for (int i = 0; i < idx.length; i++) {
+        byte[] wire = org.jpir.core.wire.Wire.writeAnswer(shared[i]);
+        assertTrue(wire.length < org.jpir.core.wire.Wire.writeAnswer(perPlane[i]).length,
+            "one mask for three planes is smaller");
+        assertArrayEquals(truth.record(idx[i]), carol.decode(org.jpir.core.wire.Wire.readAnswer(
+            wire, CP.server(), g), idx[i]), mode + " query " + i);
+        assertArrayEquals(truth.record(idx[i]), carol.decode(perPlane[i], idx[i]));
+      }
+    }
+  }
+
+  @Test
+  void answerJobServesCompactQueryFilesWithKeysFromADirectory(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    int recordSize = 300;
+    SyntheticSourceFactory src = new SyntheticSourceFactory(500, recordSize, 13);
+    Geometry g = DatabaseSpec.parse("synthetic:500x300:13").geometry(CP.server(), 1024);
+    DistributedPirServer server = DistributedPirServer.prepare(sc, CP.server(), g, src, 2);
+    CompactClient bob = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM), "bob",
+        RANDOM);
+    java.nio.file.Path keys = java.nio.file.Files.createDirectories(dir.resolve("keys"));
+    java.nio.file.Files.write(keys.resolve("bob.evk"),
+        org.jpir.core.wire.Wire.writeEvaluationKeys(bob.evaluationKeys()));
+    java.nio.file.Path q = java.nio.file.Files.createDirectories(dir.resolve("q"));
+    for (long i : new long[] {0, 499, 250}) {
+      java.nio.file.Files.write(q.resolve(i + ".cquery"),
+          org.jpir.core.wire.Wire.writeCompactQuery(bob.query(i)));
+    }
+    CompactClient eve = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM), "eve",
+        RANDOM);
+    java.nio.file.Files.write(q.resolve("77.cquery"),
+        org.jpir.core.wire.Wire.writeCompactQuery(eve.query(77)));
+    AnswerJob.Summary s = AnswerJob.run(server, CP.server(), q, dir.resolve("a"), 2,
+        new AnswerJob.Compact(CP, new EvaluationKeyStore(CP, keys),
+            DistributedPirServer.ExpandMode.EXECUTOR), DistributedPirServer.ExpandMode.EXECUTOR);
+    org.junit.jupiter.api.Assertions.assertEquals(3, s.answered());
+    org.junit.jupiter.api.Assertions.assertEquals(1, s.rejected());
+    String err = java.nio.file.Files.readString(dir.resolve("a/77.error"));
+    assertTrue(err.contains("no evaluation keys for client 'eve'"), err);
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    for (long i : new long[] {0, 499, 250}) {
+      Answer a = org.jpir.core.wire.Wire.readAnswer(
+          java.nio.file.Files.readAllBytes(dir.resolve("a/" + i + ".answer")), CP.server());
+      assertArrayEquals(truth.record(i), bob.decode(a, i), "record " + i);
+    }
+  }
+
+  @Test
+  void aMixedBatchIsOneSparkJobAndCarriesEachClientsKeysOnce() {
+    int recordSize = CP.server().bytesPerPolynomial();
+    SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 21, recordSize, 13);
+    Geometry g = Geometry.of(CP.server(), 8 * 21, recordSize, 8);
+    DistributedPirServer server = DistributedPirServer.prepare(sc, CP.server(), g, src, 3);
+    server.localHandoff(false); // the broadcast path, as on a cluster
+    CompactClient alice = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
+        "alice", RANDOM);
+    EvaluationKeyStore store = new EvaluationKeyStore(CP);
+    store.register(alice.evaluationKeys());
+    PirClient carol = new PirClient(CP.server(), g,
+        org.jpir.core.lwe.SecretKey.generate(CP.server(), RANDOM), RANDOM);
+    CompactQueries compact = new CompactQueries(store);
+    long[] idx = {5, 100, 167, 42};
+    List<AcceptedQuery> qs = List.of(compact.accept(alice.query(idx[0]), g),
+        compact.accept(alice.query(idx[1]), g), compact.accept(alice.query(idx[2]), g),
+        new ClassicQueries(CP.server()).accept(carol.query(idx[3]), g));
+    long queryBytes = 0;
+    for (AcceptedQuery q : qs) {
+      queryBytes += q.wire().length;
+    }
+    long keyBytes = store.wire("alice").length;
+    DistributedPirServer.BatchResult r = server.answer(qs,
+        DistributedPirServer.ExpandMode.EXECUTOR);
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    for (int i = 0; i < 3; i++) {
+      assertArrayEquals(truth.record(idx[i]), alice.decode(r.answers()[i], idx[i]));
+    }
+    assertArrayEquals(truth.record(idx[3]), carol.decode(r.answers()[3], idx[3]));
+    SparkBatchMetrics m = r.stats().spark();
+    assertEquals(server.partitioning().count(), m.tasks(), "one job over the partitions: " + m);
+    // alice's keys travel once for her three queries (three copies would be 3 x keyBytes)
+    assertTrue(m.broadcastBytes() >= keyBytes + queryBytes
+        && m.broadcastBytes() < 1.5 * keyBytes + queryBytes + (1 << 16),
+        "broadcast " + m.broadcastBytes() + " for keys of " + keyBytes + " and queries of "
+        + queryBytes + " bytes");
+  }
+}
