@@ -29,7 +29,7 @@ public final class CliContract {
   }
 
   /** What parsing {@code args} gave: picocli's exit code and what it wrote to stderr. */
-  public record Outcome(List<String> args, int exitCode, String err) {}
+  private record Outcome(List<String> args, int exitCode, String err) {}
 
   /** Every command of every root (the roots first, then their subcommands, depth first). */
   public static List<Command> walk(List<Supplier<CommandLine>> roots) {
@@ -56,7 +56,7 @@ public final class CliContract {
    * type), so that {@code option} is the only problem; the execution strategy returns 0 without
    * running anything.
    */
-  public static Outcome parse(Command c, String option, Map<String, String> values) {
+  private static Outcome parse(Command c, String option, Map<String, String> values) {
     CommandLine cl = c.root().get();
     CommandLine sub = cl;
     for (String p : c.path()) {
