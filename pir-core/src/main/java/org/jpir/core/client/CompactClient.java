@@ -103,12 +103,13 @@ public final class CompactClient {
     int depth = cp.keyDepth(geometry.rows(), geometry.cols());
     short[] ksk = new short[depth * cp.ksLevels() * per];
     long[] sAut = new long[n];
+    org.jpir.core.lwe.Gadget ks = cp.ksGadget();
     for (int j = 0; j < depth; j++) {
       int p = n / (1 << j) + 1;
       org.jpir.vmp.Znx.automorphism(n, p, s, 0, sAut, 0);
       for (int i = 0; i < cp.ksLevels(); i++) {
         long[] msg = new long[per];
-        System.arraycopy(sAut, 0, msg, i * n, n);
+        ks.addScaled(msg, n, i, sAut, 0);
         kops.encryptSeeded(sk, msg, seed, EvaluationKeys.kskStream(cp, j, i), noise, cp.keyBits())
             .copyBodyTo(ksk, (j * cp.ksLevels() + i) * per);
       }
@@ -133,14 +134,15 @@ public final class CompactClient {
     byte[] seed = Prg.newSeed(random);
     Prg noise = Prg.fromSecureRandom(random);
     CompactParams.Layout layout = cp.layout(rows, cols);
-    // phase-1 value r*plaintextLimbs + l holds [r == target] 2^(-K(l+1)) 2^-l1, i.e. digit
-    // 2^(K - l1) at limb l + 1; phase-2 value t*ggswLevels + j holds bit_t 2^(-K(j+1)) 2^-l2
+    // phase-1 value r*plaintextLimbs + l holds [r == target] 2^-(phase1ScaleBits(l) + l1);
+    // phase-2 value t*ggswLevels + j holds bit_t g_j 2^-l2 (g_j the server's GGSW gadget)
     int l1 = layout.phase1Depth();
     long[] m1 = new long[per];
     for (int l = 0; l < sp.plaintextLimbs(); l++) {
-      m1[(l + 1) * n + layout.phase1Slot(targetRow * sp.plaintextLimbs() + l)] =
-          1L << (kp.base2k() - l1);
+      org.jpir.core.lwe.Gadget.addPowerOfTwo(m1, n, kp.base2k(), sp.phase1ScaleBits(l) + l1,
+          layout.phase1Slot(targetRow * sp.plaintextLimbs() + l), 1);
     }
+    org.jpir.core.lwe.Gadget g2 = sp.ggswGadget();
     int levels = Geometry.levels(cols);
     long[] m2 = layout.packed() ? m1 : new long[per];
     int l2 = layout.phase2Depth();
@@ -148,7 +150,7 @@ public final class CompactClient {
     for (int t = 0; t < levels; t++) {
       if (((targetCol >> t) & 1) == 1) {
         for (int j = 0; j < lg; j++) {
-          m2[(j + 1) * n + layout.phase2Slot(t * lg + j)] = 1L << (kp.base2k() - l2);
+          g2.addScaled(m2, n, j, layout.phase2Slot(t * lg + j), 1, l2);
         }
       }
     }

@@ -68,10 +68,12 @@ public final class PirClient {
     long[] msg = new long[perGlwe];
     for (int r = 0; r < rows; r++) {
       for (int l = 0; l < p.plaintextLimbs(); l++) {
-        msg[l * n] = r == targetRow ? 1 : 0;
+        // row (r, l) encrypts [r == target] 2^-phase1ScaleBits(l)
+        java.util.Arrays.fill(msg, 0L);
+        org.jpir.core.lwe.Gadget.addPowerOfTwo(msg, n, p.base2k(), p.phase1ScaleBits(l), 0,
+            r == targetRow ? 1 : 0);
         ops.encryptSeeded(sk, msg, seed, ClientQuery.phase1Stream(p, r, l), noise)
             .copyBodyTo(b1, (r * p.plaintextLimbs() + l) * perGlwe);
-        msg[l * n] = 0;
       }
     }
     int levels = Geometry.levels(cols);
@@ -186,7 +188,12 @@ public final class PirClient {
     checkAnswer(a);
     Glwe c = a.toGlwe(plane, p.base2k());
     long[] msg = new long[Math.max(c.limbs(), p.plaintextLimbs()) * p.n()];
-    System.arraycopy(expectedDigits, 0, msg, 0, p.plaintextLimbs() * p.n());
+    if (p.scaledPlaintext()) {
+      org.jpir.core.lwe.Gadget.addPowerOfTwo(msg, p.n(), p.base2k(), p.plaintextBits(),
+          java.util.Arrays.copyOf(expectedDigits, p.n()));
+    } else {
+      System.arraycopy(expectedDigits, 0, msg, 0, p.plaintextLimbs() * p.n());
+    }
     return ops.noise(secretOf(a, plane), c, msg);
   }
 }

@@ -2,8 +2,8 @@ package org.jpir.core.lwe;
 
 /**
  * A GGSW ciphertext of a bit mu in standard form: {@code 2 L} GLWE rows ({@code L =
- * ggswLevels}); row {@code kk*L + j} has phase {@code mu * 2^(-K(j+1))} (kk = 0) or {@code mu *
- * 2^(-K(j+1)) * s} (kk = 1). {@link GlweOps#prepare(Ggsw)} gives the form the external product
+ * ggswLevels}); row {@code kk*L + j} has phase {@code mu * g_j} (kk = 0) or {@code mu * g_j * s}
+ * (kk = 1), {@code g_j = 2^-(ggswBits (j+1))} ({@link Gadget}). {@link GlweOps#prepare(Ggsw)} gives the form the external product
  * reads. Immutable once built (the rows are not copied: do not modify them).
  */
 public final class Ggsw {

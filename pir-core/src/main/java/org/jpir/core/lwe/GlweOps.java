@@ -27,6 +27,8 @@ public final class GlweOps {
   private final long[] prod;
   private final long[] carry;
   private final long[] digits;
+  private final Gadget gadget;
+  private final long[] gadgetScratch;
   private final double[] vec;
   private final double[] res;
   private final double[] vmpTmp;
@@ -45,6 +47,8 @@ public final class GlweOps {
     this.prod = new long[n];
     this.carry = new long[n];
     this.digits = new long[2 * lg * n];
+    this.gadget = p.ggswGadget();
+    this.gadgetScratch = new long[gadget.scratchLength(n)];
     // the transforms start on 64-byte boundaries (index Aligned.LEAD; N is a multiple of 8)
     this.vec = Aligned.doubles(2 * lg * n);
     this.res = Aligned.doubles(cols * n);
@@ -186,8 +190,9 @@ public final class GlweOps {
 
   /**
    * A GGSW of the bit {@code mu} (0 or 1) with {@code ggswLevels} levels: row {@code kk*L + j}
-   * (kk = 0, 1) is a fresh GLWE whose phase is {@code mu * 2^(-K(j+1))} (kk = 0) or {@code mu *
-   * 2^(-K(j+1)) * s} (kk = 1), so that {@link #externalProduct} multiplies a phase by mu.
+   * (kk = 0, 1) is a fresh GLWE whose phase is {@code mu * g_j} (kk = 0) or {@code mu * g_j * s}
+   * (kk = 1), {@code g_j = 2^-(ggswBits (j+1))}, so that {@link #externalProduct} multiplies a
+   * phase by mu.
    */
   public Ggsw encryptGgsw(SecretKey sk, int mu, Prg mask, Prg noise) {
     return encryptGgsw(sk, mu, row -> mask, noise);
@@ -260,7 +265,8 @@ public final class GlweOps {
 
   /**
    * A seeded GGSW of the polynomial {@code m} (N small integer coefficients): row {@code kk*L +
-   * j} has phase {@code m * 2^(-K(j+1))} (kk = 0) or {@code m * s * 2^(-K(j+1))} (kk = 1), mask
+   * j} has phase {@code m * g_j} (kk = 0) or {@code m * s * g_j} (kk = 1), {@code g_j =
+   * 2^-(ggswBits (j+1))}, mask
    * stream {@code streams.applyAsLong(kk*L + j)} of {@code seed}, b rounded to {@code bBits} bits.
    *
    * @throws IllegalArgumentException when m does not have N coefficients, or the seed or bBits is
@@ -293,7 +299,8 @@ public final class GlweOps {
 
   /**
    * The messages of the 2 ggswLevels rows of a GGSW of m: row {@code kk*L + j} holds m (kk = 0)
-   * or {@code m * s mod X^N + 1} (kk = 1, exact) at limb j, i.e. at {@code [j*N, (j+1)*N)}.
+   * or {@code m * s mod X^N + 1} (kk = 1, exact) times the gadget value {@code 2^-(ggswBits
+   * (j+1))} (at limb j when the digits are the limbs).
    */
   private long[][] ggswMessages(SecretKey sk, long[] m) {
     if (m.length != n) {
@@ -306,7 +313,7 @@ public final class GlweOps {
     for (int kk = 0; kk < 2; kk++) {
       for (int j = 0; j < lg; j++) {
         long[] msg = new long[p.glweLimbs() * n];
-        System.arraycopy(kk == 0 ? m : ms, 0, msg, j * n, n);
+        gadget.addScaled(msg, n, j, kk == 0 ? m : ms, 0);
         msgs[kk * lg + j] = msg;
       }
     }
@@ -353,8 +360,9 @@ public final class GlweOps {
 
   /**
    * The external product {@code x (.) G}: a GLWE of glweLimbs limbs whose phase is {@code mu *
-   * phase(x)} plus noise, where G (prepared) encrypts mu. x is rounded to ggswLevels limbs per
-   * component first (its digits are the gadget decomposition). Writes into {@code out}.
+   * phase(x)} plus noise, where G (prepared) encrypts mu. x is decomposed by the preset's GGSW
+   * gadget ({@link Params#ggswGadget}: rounded to {@code ggswBits * ggswLevels} bits per
+   * component, at bits = K its limbs). Writes into {@code out}.
    */
   public void externalProduct(Glwe x, PreparedGgsw g, Glwe out) {
     Pmat ggsw = g.matrix();
@@ -367,7 +375,8 @@ public final class GlweOps {
     }
     long[] xd = x.data();
     for (int kk = 0; kk < 2; kk++) {
-      Znx.normalize(n, k, xd, x.offset(kk, 0), x.limbs(), digits, kk * lg * n, lg, carry);
+      gadget.decompose(n, xd, x.offset(kk, 0), x.limbs(), digits, kk * lg * n, carry,
+          gadgetScratch);
     }
     final int a0 = Aligned.LEAD;
     for (int r = 0; r < 2 * lg; r++) {

@@ -7,7 +7,10 @@ import org.jpir.core.params.Params;
  * [j*B, (j+1)*B)} ({@code B = plaintextBits/8}, big-endian) as the integer v; the plaintext is
  * the torus value {@code v * 2^-plaintextBits}, written as {@code plaintextLimbs} signed digits
  * of K bits: limb l at {@code digits[l*N + j]}, limb 0 most significant. The {@code
- * K*plaintextLimbs - plaintextBits} low bits are zero: they are the guard against noise.
+ * K*plaintextLimbs - plaintextBits} low bits are zero: they are the guard against noise. With
+ * the scaled encoding ({@link Params#scaledPlaintext}) the one digit is v itself, centred in
+ * {@code [-2^(plaintextBits-1), 2^(plaintextBits-1))}, and the query row carries {@code
+ * 2^-plaintextBits}: the phase is the same, the decoding unchanged.
  */
 public final class PlaintextCodec {
   private final int n;
@@ -15,6 +18,8 @@ public final class PlaintextCodec {
   private final int limbs;
   private final int bytesPer;
   private final int shift;
+  private final boolean scaled;
+  private final int plaintextBits;
 
   /** The codec of a parameter set (needs {@code K * plaintextLimbs <= 64}). */
   public PlaintextCodec(Params p) {
@@ -27,6 +32,8 @@ public final class PlaintextCodec {
     this.limbs = p.plaintextLimbs();
     this.bytesPer = p.bytesPerCoefficient();
     this.shift = k * limbs - p.plaintextBits();
+    this.scaled = p.scaledPlaintext();
+    this.plaintextBits = p.plaintextBits();
   }
 
   /** Bytes per polynomial. */
@@ -50,6 +57,10 @@ public final class PlaintextCodec {
       for (int b = 0; b < bytesPer; b++) {
         int idx = base + b;
         v = (v << 8) | (idx < len ? (src[off + idx] & 0xFF) : 0);
+      }
+      if (scaled) {
+        digits[dOff + j] = (v << (64 - plaintextBits)) >> (64 - plaintextBits);
+        continue;
       }
       long x = v << shift;
       // signed base-2^K digits of the (K*limbs)-bit torus value, least significant first

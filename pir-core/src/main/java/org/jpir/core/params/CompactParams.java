@@ -25,11 +25,21 @@ import java.util.List;
  * through {@link Noise.Compact}, which this record implements.
  */
 public record CompactParams(Params server, Params keys, int ksLevels, int queryBits,
-    int keyBits) implements Noise.Compact {
+    int keyBits, int ksBits) implements Noise.Compact {
 
   /** Compact parameters whose query and key b parts travel at full precision (no rounding). */
   public CompactParams(Params server, Params keys, int ksLevels) {
     this(server, keys, ksLevels, keys.logQ(), keys.logQ());
+  }
+
+  /** Compact parameters whose key-switching digits are the keys' K-bit limbs. */
+  public CompactParams(Params server, Params keys, int ksLevels, int queryBits, int keyBits) {
+    this(server, keys, ksLevels, queryBits, keyBits, keys.base2k());
+  }
+
+  /** The gadget of the key-switching keys: ksLevels digits of ksBits bits. */
+  public org.jpir.core.lwe.Gadget ksGadget() {
+    return new org.jpir.core.lwe.Gadget(keys.base2k(), ksBits, ksLevels);
   }
 
   /** Noise of the production keys in units of 1/q at q = 2^112: 3.2 * 2^7 (torus 3.2 * 2^-105). */
@@ -58,6 +68,30 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
       new Params("test-insecure-1024-compact", 1024, 16, 40, 3, 5, 4, 4, 3.2, 0),
       new Params("test-insecure-1024-compact-keys", 1024, 16, 40, 3, 7, 5, 7, KEY_SIGMA, 0), 6);
 
+  /** Noise of the N = 2048 keys in units of 1/q at q = 2^64: 3.2 * 2^13 (torus 3.2 * 2^-51). */
+  public static final double KEY_SIGMA_2048 = 3.2 * 8192;
+
+  /**
+   * Production, small answers: N = 2048, the scaled (plaintext-modulus) encoding of 8-bit
+   * plaintexts, so a database digit is the byte itself; server q = 2^48 (3 limbs, noise 3.2/q:
+   * log2 q = 48 <= 51, the 2024 guideline bound 53 at N = 2048 less 2 bits), GGSWs of 5 digits of
+   * 4 bits, answers switched as derived; keys q = 2^64 with sigma = 3.2 * 2^13 units of 1/q
+   * (torus 3.2 * 2^-51: log2(q * 3.2 / sigma) = 51), key switching with 8 digits of 6 bits,
+   * GGSW(s) with 6 digits of 6 bits. The fine gadgets keep key switching and external products
+   * quiet enough that the expansion's 4^l growth leaves the byte plaintexts room at N = 2048.
+   */
+  public static final CompactParams ONIONPIR_2048_COMPACT = switched(
+      new Params("onionpir-2048-compact-128", 2048, 16, 8, 1, 3, 5, 3, 3.2, 128, 48, 48, 4, true),
+      new Params("onionpir-2048-compact-128-keys", 2048, 16, 8, 1, 4, 6, 4, KEY_SIGMA_2048, 128,
+          64, 64, 6, true), 8, 6);
+
+  /** Tests only: the shape of {@link #ONIONPIR_2048_COMPACT} at N = 256. */
+  public static final CompactParams TEST_INSECURE_256_COMPACT_SCALED = switched(
+      new Params("test-insecure-256-compact-scaled", 256, 16, 8, 1, 3, 5, 3, 3.2, 0, 48, 48, 4,
+          true),
+      new Params("test-insecure-256-compact-scaled-keys", 256, 16, 8, 1, 4, 6, 4, KEY_SIGMA_2048,
+          0, 64, 64, 6, true), 8, 6);
+
   /**
    * The compact preset with its roundings derived, each the fewest bits that keep the failure
    * probability per coefficient at {@link #maxRows} rows (of the unrounded preset) x {@link
@@ -67,18 +101,24 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
    * switched), then the keys' b ({@link #deriveKeyBits}, with both).
    */
   static CompactParams switched(Params server, Params keys, int ksLevels) {
-    CompactParams base = new CompactParams(server, keys, ksLevels);
+    return switched(server, keys, ksLevels, keys.base2k());
+  }
+
+  /** {@link #switched(Params, Params, int)} with key-switching digits of ksBits bits. */
+  static CompactParams switched(Params server, Params keys, int ksLevels, int ksBits) {
+    CompactParams base = new CompactParams(server, keys, ksLevels, keys.logQ(), keys.logQ(),
+        ksBits);
     int rows = base.maxRows();
     double v = Noise.compactAnswerBeforeSwitch(base, rows, BUDGET_COLS);
     CompactParams a = new CompactParams(AnswerSwitch.derive(server, v, MAX_LOG2_FAILURE), keys,
-        ksLevels);
+        ksLevels, keys.logQ(), keys.logQ(), ksBits);
     CompactParams q = a.withRounding(deriveQueryBits(a, rows), a.keyBits());
     return q.withRounding(q.queryBits(), deriveKeyBits(q, rows));
   }
 
   /** These parameters with b parts rounded to the given bits. */
   public CompactParams withRounding(int queryBits, int keyBits) {
-    return new CompactParams(server, keys, ksLevels, queryBits, keyBits);
+    return new CompactParams(server, keys, ksLevels, queryBits, keyBits, ksBits);
   }
 
   /**
@@ -127,10 +167,13 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
       throw new IllegalArgumentException("key parameters have " + keys.glweLimbs()
           + " limbs, fewer than the server's " + server.glweLimbs());
     }
-    if (server.plaintextLimbs() + 1 >= keys.glweLimbs()
-        || server.ggswLevels() + 1 >= keys.glweLimbs()) {
-      throw new IllegalArgumentException("packed values need plaintextLimbs and ggswLevels"
-          + " below keys.glweLimbs - 1");
+    int logN = Integer.numberOfTrailingZeros(server.n());
+    int deepest = Math.max(server.phase1ScaleBits(server.plaintextLimbs() - 1),
+        server.ggswBits() * server.ggswLevels());
+    if (deepest + logN + keys.base2k() > keys.logQ()) {
+      throw new IllegalArgumentException("packed values reach 2^-" + (deepest + logN)
+          + " (phase-1 scale or GGSW gadget, times 2^-log2 N): keys need a limb of room below"
+          + " it within their " + keys.logQ() + " bits");
     }
     for (int bits : new int[] {queryBits, keyBits}) {
       if (bits <= keys.base2k() || bits > keys.logQ()) {
@@ -138,9 +181,12 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
             + keys.base2k() + ", " + keys.logQ() + "]");
       }
     }
-    if (ksLevels < 1 || ksLevels > keys.glweLimbs()) {
-      throw new IllegalArgumentException("ksLevels = " + ksLevels + " must be in [1, "
-          + keys.glweLimbs() + "]");
+    if (ksBits < 1 || ksBits > keys.base2k() || ksLevels < 1
+        || ksBits * ksLevels > keys.base2k() * keys.glweLimbs()
+        || (ksBits < keys.base2k() && ksBits * ksLevels > 62)) {
+      throw new IllegalArgumentException("ksLevels = " + ksLevels + " digits of ksBits = "
+          + ksBits + " bits must be at least one, with ksBits in [1, K = " + keys.base2k()
+          + "], spanning at most the keys' " + keys.glweLimbs() + " limbs (and 62 bits below K)");
     }
     if (server.secure() != keys.secure()) {
       throw new IllegalArgumentException("server and key parameters must both be secure or both"
@@ -332,7 +378,8 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
 
   /** Every compact preset. */
   public static List<CompactParams> all() {
-    return List.of(ONIONPIR_4096_COMPACT, TEST_INSECURE_256_COMPACT, TEST_INSECURE_1024_COMPACT);
+    return List.of(ONIONPIR_4096_COMPACT, TEST_INSECURE_256_COMPACT, TEST_INSECURE_1024_COMPACT,
+        ONIONPIR_2048_COMPACT, TEST_INSECURE_256_COMPACT_SCALED);
   }
 
   /**

@@ -25,8 +25,11 @@ public final class Noise {
     /** The parameters of every ciphertext the client makes (packed query, keys, GGSW of s). */
     Params keys();
 
-    /** Gadget levels (K-bit digits) of the key-switching keys. */
+    /** Gadget levels of the key-switching keys. */
     int ksLevels();
+
+    /** Bits per digit of the key-switching gadget (K when the digits are the limbs). */
+    int ksBits();
 
     /** Bits to which the b parts of the packed query GLWEs are rounded. */
     int queryBits();
@@ -68,22 +71,26 @@ public final class Noise {
 
   /**
    * Phase 1 over {@code rows} database rows: the sum of {@code rows * plaintextLimbs * N} fresh
-   * noises times database digits of at most {@code 2^(K-1)} (worst case).
+   * noises times database digits of at most {@code 2^(databaseDigitBits-1)} (worst case).
    */
   public static double phase1(Params p, int rows) {
-    double dbDigit = Math.pow(2, 2 * (p.base2k() - 1));
-    return (double) rows * p.plaintextLimbs() * p.n() * dbDigit * fresh(p);
+    return (double) rows * p.plaintextLimbs() * p.n() * databaseDigitSquare(p) * fresh(p);
+  }
+
+  /** The worst-case square of a database digit: {@code 2^(2 (databaseDigitBits - 1))}. */
+  static double databaseDigitSquare(Params p) {
+    return Math.pow(2, 2 * (p.databaseDigitBits() - 1));
   }
 
   /**
    * Noise added by one external product (and so by one CMux level): {@code 2 L N E[d^2]} fresh
-   * noises of the GGSW rows, plus the rounding of the input to L limbs ({@code u^2/12} on b and
-   * {@code N (2/3) u^2/12} through a*s, {@code u = 2^(-K L)}).
+   * noises of the GGSW rows (d a ggswBits-bit digit), plus the input's decomposition rounding
+   * ({@code u^2/12} on b and {@code N (2/3) u^2/12} through a*s, {@code u = 2^-(ggswBits L)}).
    */
   public static double externalProduct(Params p) {
     int lg = p.ggswLevels();
-    double u2 = Math.pow(2, -2 * p.base2k() * lg);
-    return 2.0 * lg * p.n() * uniformDigitSquare(p.base2k()) * fresh(p)
+    double u2 = Math.pow(2, -2 * p.ggswBits() * lg);
+    return 2.0 * lg * p.n() * uniformDigitSquare(p.ggswBits()) * fresh(p)
         + u2 / 12 * (1 + p.n() * 2.0 / 3);
   }
 
@@ -138,24 +145,30 @@ public final class Noise {
     return fresh(cp.keys()) + bRounding(cp.keyBits(), cp.keys().logQ());
   }
 
-  /** Rounding a GLWE to {@code limbs} limbs: {@code u^2/12 (1 + N 2/3)}, {@code u = 2^(-K limbs)}. */
+  /** Rounding a GLWE to {@code limbs} limbs: {@link #roundingToBits} at {@code K limbs} bits. */
   public static double rounding(Params p, int limbs) {
-    double u2 = Math.pow(2, -2 * p.base2k() * limbs);
+    return roundingToBits(p, p.base2k() * limbs);
+  }
+
+  /** Rounding a GLWE to {@code bits} bits: {@code u^2/12 (1 + N 2/3)}, {@code u = 2^-bits}. */
+  public static double roundingToBits(Params p, int bits) {
+    double u2 = Math.pow(2, -2.0 * bits);
     return u2 / 12 * (1 + p.n() * 2.0 / 3);
   }
 
   /**
    * Noise added by one automorphism key switch: {@code ksLevels N E[d^2]} key-row noises ({@link
-   * #keyFresh}: the rounding of the keys' b enters here, multiplied by the gadget digits of
-   * a(X^p)), plus the rounding of a(X^p) to ksLevels digits times s(X^p) ({@code N
-   * (2/3) u^2/12}, {@code u = 2^(-K ksLevels)}, zero when no limb is dropped).
+   * #keyFresh}: the rounding of the keys' b enters here, multiplied by the ksBits-bit gadget
+   * digits of a(X^p)), plus the rounding of a(X^p) to those digits times s(X^p) ({@code N
+   * (2/3) u^2/12}, {@code u = 2^-(ksBits ksLevels)}, zero when no bit is dropped).
    */
   public static double keySwitch(Compact cp) {
     Params k = cp.keys();
     int l = cp.ksLevels();
-    double u2 = Math.pow(2, -2 * k.base2k() * l);
-    double trunc = l < k.glweLimbs() ? k.n() * 2.0 / 3 * u2 / 12 : 0;
-    return l * k.n() * uniformDigitSquare(k.base2k()) * keyFresh(cp) + trunc;
+    int span = cp.ksBits() * l;
+    double u2 = Math.pow(2, -2.0 * span);
+    double trunc = span < k.logQ() ? k.n() * 2.0 / 3 * u2 / 12 : 0;
+    return l * k.n() * uniformDigitSquare(cp.ksBits()) * keyFresh(cp) + trunc;
   }
 
   /**
@@ -197,14 +210,14 @@ public final class Noise {
     Params k = cp.keys();
     int ls = k.ggswLevels();
     double n = k.n();
-    double u2 = Math.pow(2, -2 * k.base2k() * ls);
-    return n * 2.0 / 3 * v0 + 2.0 * ls * n * uniformDigitSquare(k.base2k()) * keyFresh(cp)
+    double u2 = Math.pow(2, -2.0 * k.ggswBits() * ls);
+    return n * 2.0 / 3 * v0 + 2.0 * ls * n * uniformDigitSquare(k.ggswBits()) * keyFresh(cp)
         + u2 / 12 * (n * 2.0 / 3 + n * n * 8.0 / 9);
   }
 
   /**
    * One CMux level with GGSWs built by expansion: {@code L N E[d^2] (v0 + v1)} (rows of the two
-   * halves, after rounding to the server's limbs) plus the input's rounding to L limbs.
+   * halves, after rounding to the server's limbs) plus the input's decomposition rounding.
    */
   public static double compactExternalProduct(Compact cp, int cols) {
     return compactExternalProductAtDepth(cp, Compact.depth(Math.max(1,
@@ -218,10 +231,14 @@ public final class Noise {
     double r = rounding(s, s.glweLimbs());
     double v1 = ggswConversion(cp, v0) + r;
     int lg = s.ggswLevels();
-    return lg * s.n() * uniformDigitSquare(s.base2k()) * (v0 + r + v1) + rounding(s, lg);
+    return lg * s.n() * uniformDigitSquare(s.ggswBits()) * (v0 + r + v1)
+        + roundingToBits(s, s.ggswBits() * lg);
   }
 
-  /** Phase 1 of a compact query: {@code rows * plaintextLimbs * N * 2^(2(K-1))} times a row's. */
+  /**
+   * Phase 1 of a compact query: {@code rows * plaintextLimbs * N * 2^(2(databaseDigitBits-1))}
+   * times a row's.
+   */
   public static double compactPhase1(Compact cp, int rows) {
     return compactPhase1AtDepth(cp, rows, Compact.depth(cp.phase1Slots(rows)));
   }
@@ -229,8 +246,8 @@ public final class Noise {
   /** {@link #compactPhase1} with rows expanded at depth l. */
   public static double compactPhase1AtDepth(Compact cp, int rows, int l) {
     Params s = cp.server();
-    double dbDigit = Math.pow(2, 2 * (s.base2k() - 1));
-    return (double) rows * s.plaintextLimbs() * s.n() * dbDigit * compactRowAtDepth(cp, l);
+    return (double) rows * s.plaintextLimbs() * s.n() * databaseDigitSquare(s)
+        * compactRowAtDepth(cp, l);
   }
 
   /** The noise variance of a decrypted answer to a compact query on a rows x cols database. */

@@ -24,10 +24,29 @@ package org.jpir.core.params;
  *     rounds b to a multiple of {@code 2^-answerBitsB} ({@link AnswerSwitch})
  * @param answerBitsA bits per coefficient of an answer's a part (a multiple of {@code
  *     2^-answerBitsA}); the rounding of a reaches the phase through a*s, so it needs more bits
+ * @param ggswBits bits per digit of the GGSW gadget ({@link org.jpir.core.lwe.Gadget}: row j
+ *     has phase {@code mu 2^-(ggswBits (j+1))}); K for the presets whose digits are the limbs
+ * @param scaledPlaintext the plaintext-modulus encoding (BFV-like; {@code plaintextLimbs = 1}):
+ *     a database digit is the {@code plaintextBits}-bit value itself, centred, and the phase-1
+ *     query row carries the scale {@code 2^-plaintextBits}; otherwise the digits are the K-bit
+ *     limbs of {@code v 2^-plaintextBits} and query row l carries {@code 2^-K(l+1)}. Both give
+ *     the phase {@code v 2^-plaintextBits}; the scaled digits are {@code 2^(K-plaintextBits)}
+ *     times smaller, and so is the noise phase 1 multiplies by them
  */
 public record Params(String id, int n, int base2k, int plaintextBits, int plaintextLimbs,
     int glweLimbs, int ggswLevels, int answerLimbs, double sigma, int securityBits,
-    int answerBitsB, int answerBitsA) {
+    int answerBitsB, int answerBitsA, int ggswBits, boolean scaledPlaintext) {
+
+  /**
+   * Parameters whose GGSW digits are the K-bit limbs and whose plaintext digits are limbs (every
+   * preset before finer gadgets).
+   */
+  public Params(String id, int n, int base2k, int plaintextBits, int plaintextLimbs,
+      int glweLimbs, int ggswLevels, int answerLimbs, double sigma, int securityBits,
+      int answerBitsB, int answerBitsA) {
+    this(id, n, base2k, plaintextBits, plaintextLimbs, glweLimbs, ggswLevels, answerLimbs, sigma,
+        securityBits, answerBitsB, answerBitsA, base2k, false);
+  }
 
   /**
    * Parameters whose answers travel as whole limbs: {@code answerBitsB = answerBitsA = min(64, K
@@ -42,7 +61,28 @@ public record Params(String id, int n, int base2k, int plaintextBits, int plaint
   /** These parameters with the answer's modulus switched to the given bits (same id). */
   public Params withAnswerBits(int bitsB, int bitsA) {
     return new Params(id, n, base2k, plaintextBits, plaintextLimbs, glweLimbs, ggswLevels,
-        answerLimbs, sigma, securityBits, bitsB, bitsA);
+        answerLimbs, sigma, securityBits, bitsB, bitsA, ggswBits, scaledPlaintext);
+  }
+
+  /** The gadget of this preset's GGSWs: ggswLevels digits of ggswBits bits. */
+  public org.jpir.core.lwe.Gadget ggswGadget() {
+    return new org.jpir.core.lwe.Gadget(base2k, ggswBits, ggswLevels);
+  }
+
+  /**
+   * The exponent e of phase-1 query row l's scale {@code 2^-e}: {@code plaintextBits} for the
+   * scaled encoding, {@code K (l+1)} otherwise.
+   */
+  public int phase1ScaleBits(int l) {
+    return scaledPlaintext ? plaintextBits : base2k * (l + 1);
+  }
+
+  /**
+   * Bits of the largest database digit magnitude, {@code |digit| <= 2^(bits-1)}:
+   * plaintextBits for the scaled encoding, K otherwise.
+   */
+  public int databaseDigitBits() {
+    return scaledPlaintext ? plaintextBits : base2k;
   }
 
   /** Validates every field; the exception names the field and the rule. */
@@ -53,14 +93,18 @@ public record Params(String id, int n, int base2k, int plaintextBits, int plaint
     require(base2k >= 8 && base2k <= 16, "base2k = " + base2k + " must be in [8, 16] (digits travel as 16-bit words)");
     require(plaintextBits > 0 && plaintextBits % 8 == 0,
         "plaintextBits = " + plaintextBits + " must be a positive multiple of 8");
+    require(!scaledPlaintext || (plaintextLimbs == 1 && plaintextBits < base2k),
+        "the scaled plaintext encoding needs plaintextLimbs = 1 and plaintextBits < K, got "
+            + plaintextLimbs + " limbs of " + plaintextBits + " bits");
     require(plaintextLimbs >= 1 && plaintextBits < base2k * plaintextLimbs,
         "plaintextBits = " + plaintextBits + " must leave guard bits inside plaintextLimbs = "
             + plaintextLimbs + " limbs of " + base2k + " bits");
     require(plaintextBits <= 56, "plaintextBits = " + plaintextBits + " must be at most 56");
     require(glweLimbs > plaintextLimbs, "glweLimbs = " + glweLimbs
         + " must exceed plaintextLimbs = " + plaintextLimbs + " (room for the noise)");
-    require(ggswLevels >= 1 && ggswLevels <= glweLimbs,
-        "ggswLevels = " + ggswLevels + " must be in [1, glweLimbs = " + glweLimbs + "]");
+    require(ggswLevels >= 1 && ggswBits * ggswLevels <= base2k * glweLimbs,
+        "ggswLevels = " + ggswLevels + " digits of " + ggswBits + " bits must be at least one"
+            + " and span at most the glweLimbs = " + glweLimbs + " limbs");
     require(answerLimbs > plaintextLimbs - 1 && answerLimbs <= glweLimbs,
         "answerLimbs = " + answerLimbs + " must be in [plaintextLimbs, glweLimbs]");
     for (int bits : new int[] {answerBitsB, answerBitsA}) {
@@ -69,6 +113,10 @@ public record Params(String id, int n, int base2k, int plaintextBits, int plaint
           + " must exceed plaintextBits = " + plaintextBits + " and fit both K * answerLimbs = "
           + base2k * answerLimbs + " and 64 bits in whole limbs");
     }
+    require(ggswBits >= 1 && ggswBits <= base2k && ggswBits * ggswLevels <= base2k * glweLimbs
+        && (ggswBits == base2k || ggswBits * ggswLevels <= 62), "ggswBits = " + ggswBits
+        + " must be in [1, K = " + base2k + "] with ggswBits * ggswLevels = "
+        + ggswBits * ggswLevels + " at most K * glweLimbs (and 62 below K)");
     require(sigma >= 1 && sigma < 1e6, "sigma = " + sigma + " must be in [1, 1e6)");
     require(securityBits == 0 || securityBits == 128,
         "securityBits = " + securityBits + " must be 0 (insecure test preset) or 128");

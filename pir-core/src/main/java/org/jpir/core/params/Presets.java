@@ -67,6 +67,16 @@ public final class Presets {
   public static final Params TEST_INSECURE_1024_COMPACT =
       CompactParams.TEST_INSECURE_1024_COMPACT.server();
 
+  /**
+   * Production, compact queries with small answers ({@link CompactParams#ONIONPIR_2048_COMPACT}):
+   * N = 2048, byte plaintexts in the scaled encoding, q = 2^48, GGSWs of 5 digits of 4 bits.
+   */
+  public static final Params ONIONPIR_2048_COMPACT = CompactParams.ONIONPIR_2048_COMPACT.server();
+
+  /** Tests only: the N = 2048 compact shape at N = 256 (no security). */
+  public static final Params TEST_INSECURE_256_COMPACT_SCALED =
+      CompactParams.TEST_INSECURE_256_COMPACT_SCALED.server();
+
   /** The compact preset whose server parameters are {@code p}, or null for a classic preset. */
   public static CompactParams compactFor(Params p) {
     for (CompactParams c : CompactParams.all()) {
@@ -90,7 +100,8 @@ public final class Presets {
   /** Every preset. */
   public static List<Params> all() {
     return List.of(ONIONPIR_4096, TEST_INSECURE_256, TEST_INSECURE_1024, ONIONPIR_4096_COMPACT,
-        TEST_INSECURE_256_COMPACT, TEST_INSECURE_1024_COMPACT);
+        TEST_INSECURE_256_COMPACT, TEST_INSECURE_1024_COMPACT, ONIONPIR_2048_COMPACT,
+        TEST_INSECURE_256_COMPACT_SCALED);
   }
 
   static {

@@ -24,7 +24,8 @@ import org.jpir.vmp.Znx;
  * with.
  *
  * <p>Key switching of an automorphism: for c = (b, a) under s, {@code Aut_p(c) = (b(X^p),
- * a(X^p))} is under s(X^p); with d_i the ksLevels gadget digits of a(X^p), {@code b' = b(X^p) +
+ * a(X^p))} is under s(X^p); with d_i the ksLevels gadget digits of a(X^p) ({@link
+ * CompactParams#ksGadget}), {@code b' = b(X^p) +
  * sum_i d_i KSK_i.b}, {@code a' = sum_i d_i KSK_i.a} (one {@code applyDftToDft} against the
  * prepared key), whose phase under s is {@code phase(c)(X^p)} plus {@link Noise#keySwitch}.
  *
@@ -50,6 +51,8 @@ public final class CompactExpander {
   private final long[] aut;
   private final long[] digits;
   private final long[] carry;
+  private final org.jpir.core.lwe.Gadget ksGadget;
+  private final long[] gadgetScratch;
   private final double[] vec;
   private final double[] res;
   private final double[] tmp;
@@ -83,6 +86,8 @@ public final class CompactExpander {
     this.aut = new long[2 * limbs * n];
     this.digits = new long[cp.ksLevels() * n];
     this.carry = new long[n];
+    this.ksGadget = cp.ksGadget();
+    this.gadgetScratch = new long[ksGadget.scratchLength(n)];
     this.ksScratch = new Glwe[0];
     this.oddScratch = new Glwe[0];
     // the transforms start on 64-byte boundaries (index Aligned.LEAD; N is a multiple of 8)
@@ -147,7 +152,7 @@ public final class CompactExpander {
       }
     }
     int ks = cp.ksLevels();
-    Znx.normalize(n, kp.base2k(), aut, limbs * n, limbs, digits, 0, ks, carry);
+    ksGadget.decompose(n, aut, limbs * n, limbs, digits, 0, carry, gadgetScratch);
     final int a0 = Aligned.LEAD;
     for (int r = 0; r < ks; r++) {
       Reim.fromZnx(n, digits, r * n, vec, a0 + r * n);

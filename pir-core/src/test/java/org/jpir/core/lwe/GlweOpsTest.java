@@ -55,6 +55,22 @@ class GlweOpsTest {
 
   @Test
   void externalProductMultipliesPhaseByBitAndKeepsNoiseBelowEstimate() {
+    checkExternalProduct(P);
+  }
+
+  /** GGSW digits of 4 bits (the N = 2048 compact shape): the estimate still holds. */
+  @Test
+  void externalProductWithFourBitDigitsHasTheEstimatedNoise() {
+    Params p = Presets.TEST_INSECURE_256_COMPACT_SCALED;
+    assertEquals(4, p.ggswBits());
+    double ratio = checkExternalProduct(p);
+    // the input's rounding to 20 bits dominates here and reaches the result only when the GGSW
+    // encrypts 1: averaged over mu = 0 and 1 the measurement is half the (mu = 1) estimate
+    assertTrue(ratio >= 0.4, "the noise is really there: measured / estimate = " + ratio);
+  }
+
+  /** External products of fresh GGSWs of 0 and 1 at P; returns measured / estimated variance. */
+  static double checkExternalProduct(Params P) {
     SecretKey sk = SecretKey.generate(P, RANDOM);
     GlweOps ops = new GlweOps(P);
     Prg prg = Prg.fromSecureRandom(RANDOM);
@@ -84,11 +100,12 @@ class GlweOpsTest {
     }
     double measured = sum / count;
     double est = Noise.externalProduct(P);
-    System.out.printf(java.util.Locale.ROOT, "external product: measured / estimate = %.3f%n",
-        measured / est);
+    System.out.printf(java.util.Locale.ROOT, "%s external product (%d digits of %d bits):"
+        + " measured / estimate = %.3f%n", P.id(), P.ggswLevels(), P.ggswBits(), measured / est);
     assertTrue(measured <= est * NoiseSamples.tolerance(count * n),
         "external product noise " + measured + " above estimate " + est);
-    assertTrue(Math.sqrt(measured) < Noise.margin(P) / 1000, "noise far below the margin");
+    assertTrue(Math.sqrt(measured) < Noise.margin(P) / 100, "noise far below the margin");
+    return measured / est;
   }
 
   @Test

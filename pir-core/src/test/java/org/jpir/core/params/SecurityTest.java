@@ -77,7 +77,7 @@ class SecurityTest {
         assertTrue(e.classicalBits() < 64, p.id() + " " + e.describe());
       }
     }
-    assertEquals(3, production, "classic, compact server, compact keys");
+    assertEquals(5, production, "classic, compact server and keys at N = 4096 and N = 2048");
     // the old compact keys (sigma 3.2 * 2^3 at q = 2^112: 109) are refused by the rule
     Params old = new Params("old-keys", 4096, 16, 40, 3, 7, 6, 7, 3.2 * 8, 128);
     assertTrue(!Security.meets128(old));

@@ -8,7 +8,8 @@ import org.jpir.core.params.Params;
  * records below {@code aligned} have every digit at {@code -2^(K-1)} (all signs aligned, the
  * FFT's worst case), every other record draws each digit from {@code -2^(K-1)} and the largest positive digit ({@code
  * 2^(K-1) - 1}, or {@code 2^(K-1) - 2^guard} in the last limb, whose guard bits are zero) with a
- * seeded coin, so records differ and a wrong selection shows.
+ * seeded coin, so records differ and a wrong selection shows. With the scaled encoding the digit
+ * is the byte: -128 or 127.
  */
 public final class ExtremeRecords implements RecordSource {
   private final Params p;
@@ -41,6 +42,13 @@ public final class ExtremeRecords implements RecordSource {
     int bpc = p.bytesPerCoefficient();
     long min = -(1L << (k - 1));
     SplittableRandom r = new SplittableRandom(seed * 1_000_003L + index);
+    if (p.scaledPlaintext()) {
+      // the scaled encoding's digit is the centred byte itself: -128 (0x80) or 127 (0x7f)
+      for (int j = 0; j < p.n(); j++) {
+        dst[off + j] = (byte) (index < aligned || r.nextBoolean() ? 0x80 : 0x7f);
+      }
+      return;
+    }
     for (int j = 0; j < p.n(); j++) {
       long x = 0;
       for (int l = 0; l < limbs; l++) {

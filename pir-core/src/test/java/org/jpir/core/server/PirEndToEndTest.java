@@ -39,6 +39,15 @@ class PirEndToEndTest {
     }
   }
 
+  /** Classic queries at the scaled encoding (byte digits, 4-bit GGSW digits) decode too. */
+  @Test
+  void scaledEncodingDecodesWithClassicQueries() {
+    Params p = Presets.TEST_INSECURE_256_COMPACT_SCALED;
+    SyntheticRecords src = new SyntheticRecords(150, 100, 5);
+    Geometry g = Geometry.of(p, 150, 100, 8);
+    roundTrip(p, g, src, 0, 1, 77, 149);
+  }
+
   @Test
   void decodesExactRecordsWithNonPowerOfTwoColumns() {
     Params p = Presets.TEST_INSECURE_256;

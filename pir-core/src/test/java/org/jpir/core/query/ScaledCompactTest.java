@@ -1,0 +1,98 @@
+package org.jpir.core.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.jpir.core.client.CompactClient;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Noise;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Security;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.Wire;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The N = 2048 compact preset and its N = 256 test shape: the scaled (plaintext-modulus)
+ * encoding of byte plaintexts and gadgets finer than the limbs (key switching 8 x 6 bits, GGSW(s)
+ * 6 x 6, phase-2 GGSWs 5 x 4), each noise measured against its estimate, and records decoded
+ * exactly through the wire.
+ */
+class ScaledCompactTest {
+  static final CompactParams CP = CompactParams.TEST_INSECURE_256_COMPACT_SCALED;
+  static final CompactParams PROD = CompactParams.ONIONPIR_2048_COMPACT;
+
+  @Test
+  void presetShapeAndSecurity() {
+    Params s = PROD.server();
+    assertTrue(s.scaledPlaintext() && s.plaintextBits() == 8 && s.n() == 2048);
+    assertEquals(4, s.ggswBits());
+    assertEquals(6, PROD.ksBits());
+    assertEquals(6, PROD.keys().ggswBits());
+    assertTrue(Security.meets128(s) && Security.meets128(PROD.keys()));
+    assertTrue(Security.effectiveLogQ(PROD.keys()) <= 51 + 1e-9, "keys' noise at the floor");
+  }
+
+  @Test
+  void keySwitchWithSixBitDigitsHasTheEstimatedNoise() {
+    Params p = CP.server();
+    // 200 rows of one polynomial: 200 phase-1 slots, depth 8 = every automorphism key of N=256
+    CompactQueryTest.checkKeySwitch(CP, Geometry.of(p, 200, p.bytesPerPolynomial(), 200));
+  }
+
+  @Test
+  void ggswOfSWithSixBitDigitsHasTheEstimatedNoise() {
+    Params p = CP.server();
+    CompactQueryTest.checkGgswOfS(CP, Geometry.of(p, 16 * 5, 100, 16));
+  }
+
+  @Test
+  void scaledQueriesDecodeExactRecords() {
+    Params p = CP.server();
+    Geometry g = Geometry.of(p, 16 * 5 * 2 - 3, 100, 16);
+    assertEquals(16, g.rows());
+    CompactQueryTest.roundTrip(CP, g, new SyntheticRecords(g.recordCount(), 100, 31), 0, 1, 15,
+        77, g.recordCount() - 1);
+    Geometry one = Geometry.of(p, 20, 60, 64);
+    assertEquals(1, one.cols());
+    CompactQueryTest.roundTrip(CP, one, new SyntheticRecords(20, 60, 32), 0, 19);
+    Geometry planes = Geometry.of(p, 9, 700, 4);
+    assertEquals(3, planes.planes());
+    CompactQueryTest.roundTrip(CP, planes, new SyntheticRecords(9, 700, 33), 0, 5, 8);
+  }
+
+  /**
+   * The production N = 2048 preset end to end at 1 GiB's row count (241 rows, 16 columns of 2 KiB
+   * polynomials), with the issue's size targets: query <= 14.5 KB, answer <= 11 KB per 2 KiB
+   * plane, keys <= 1.4 MiB.
+   */
+  @Test
+  void productionPresetEndToEndWithSizesWithinTargets() {
+    Params p = PROD.server();
+    Geometry big = PROD.chooseGeometry(349_696L, 3072);
+    int rows = big.rows();
+    Geometry g = Geometry.of(p, (long) rows * 16, p.bytesPerPolynomial(), rows);
+    CompactQueryTest.roundTrip(PROD, g, new SyntheticRecords(g.recordCount(),
+        p.bytesPerPolynomial(), 41), 0, (long) rows * 16 - 1, 333);
+    CompactClient c = CompactQueryTest.client(PROD, big, "size");
+    int queryBytes = Wire.writeCompactQuery(c.query(0)).length;
+    int keyBytes = Wire.writeEvaluationKeys(c.evaluationKeys()).length;
+    long answerBytes = Wire.maxAnswerBytes(p, g);
+    System.out.printf(java.util.Locale.ROOT, "%s at 1 GiB / 3 KiB (%d x %d): query %d B, keys %d"
+        + " B, answer %d B per 2 KiB plane%n", PROD.id(), big.rows(), big.cols(), queryBytes,
+        keyBytes, answerBytes);
+    assertTrue(queryBytes <= 14_500, "query " + queryBytes + " B above 14.5 KB");
+    assertTrue(answerBytes <= 11_000, "answer " + answerBytes + " B above 11 KB per plane");
+    assertTrue(keyBytes <= 1.4 * 1024 * 1024, "keys " + keyBytes + " B above 1.4 MiB");
+  }
+
+  @Test
+  void productionPresetDecodesAtItsLargestGeometryWithWorstCaseDigits() {
+    double var = CompactQueryTest.checkLargestGeometry(PROD, 1 << 16);
+    double lf = Noise.log2FailureProbability(PROD.server(), var);
+    System.out.printf(java.util.Locale.ROOT, "%s: failure per coefficient from the measured"
+        + " noise 2^%.0f%n", PROD.id(), lf);
+    assertTrue(lf <= -40, "measured failure 2^" + lf + " above 2^-40");
+  }
+}
