@@ -206,13 +206,21 @@ public final class ParamTable implements Callable<Integer> {
     Geometry large = geometry(p, SIZE_BYTES, LARGE_RECORD);
     long query = cp != null ? Sizes.compactQuery(cp, g).total() : Sizes.query(p, g).total();
     long keys = cp != null ? Sizes.evaluationKeys(cp, g).total() : 0;
-    double vShared = v + PlanePacking.variance(p, large.planes());
+    // beyond PlanePacking.MAX_PLANES planes answers stay per plane: no packing key, no shared mask
+    boolean packs = packs(large);
+    double vShared = packs ? v + PlanePacking.variance(p, large.planes()) : v;
+    long perPlane = Sizes.answer(p, large).total();
     return new Row(p, cp, rows, cols, Math.log(v) / Math.log(4),
         Noise.log2FailureProbability(p, v), p.estimatedSecurity(),
         cp != null ? cp.keys().estimatedSecurity() : null, g, query, Sizes.answer(p, g).total(),
-        keys, large, Sizes.answer(p, large).total(), Sizes.sharedAnswer(p, large).total(),
-        Sizes.packingKey(p, large.planes()).total(),
+        keys, large, perPlane, packs ? Sizes.sharedAnswer(p, large).total() : perPlane,
+        packs ? Sizes.packingKey(p, large.planes()).total() : 0,
         Noise.log2FailureProbability(p, vShared));
+  }
+
+  /** Whether answers at g can share one mask ({@link PlanePacking}: 2 to MAX_PLANES planes). */
+  public static boolean packs(Geometry g) {
+    return g.planes() >= 2 && g.planes() <= PlanePacking.MAX_PLANES;
   }
 
   /**
@@ -308,7 +316,8 @@ public final class ParamTable implements Callable<Integer> {
     db = null;
     return new Measurement(g, Math.log(Math.sqrt(sumSq / count)) / Math.log(2),
         Math.log(est) / Math.log(4), median(expand), median(ph1), median(ph2), median(total),
-        ok, largeMib > 0 ? measureLarge(p, largeMib, queries + 1) : null);
+        ok, largeMib > 0 && packs(geometry(p, largeMib << 20, LARGE_RECORD))
+            ? measureLarge(p, largeMib, queries + 1) : null);
   }
 
   /**
@@ -396,12 +405,14 @@ public final class ParamTable implements Callable<Integer> {
   public static String sizeCells(Row r) {
     Geometry g = r.sizeGeometry();
     Geometry l = r.largeGeometry();
+    String shared = packs(l) ? String.format(Locale.ROOT, "shared mask %,d B (**%.3f**), packing"
+        + " key %,d B", r.largeSharedBytes(), r.largeSharedRate(), r.packingKeyBytes())
+        : String.format(Locale.ROOT, "no shared mask (%d planes > %d)", l.planes(),
+            PlanePacking.MAX_PLANES);
     return String.format(Locale.ROOT, "%d x %d | %,d | %,d | %s | %d x %d x %d: per-plane %,d B"
-        + " (%.3f); shared mask %,d B (**%.3f**), packing key %,d B", g.rows(), g.cols(),
-        r.queryBytes(), r.answerBytes(),
+        + " (%.3f); %s", g.rows(), g.cols(), r.queryBytes(), r.answerBytes(),
         r.keyBytes() > 0 ? String.format(Locale.ROOT, "%,d", r.keyBytes()) : "none", l.rows(),
-        l.cols(), l.planes(), r.largeAnswerBytes(), r.largeRate(), r.largeSharedBytes(),
-        r.largeSharedRate(), r.packingKeyBytes());
+        l.cols(), l.planes(), r.largeAnswerBytes(), r.largeRate(), shared);
   }
 
   /** The markdown table (measurements may be null: those cells say "not measured"). */

@@ -95,6 +95,40 @@ class CompactSparkTest extends SparkTestBase {
     }
   }
 
+  /**
+   * The production N = 2048 preset on Spark: 3 KiB records (two 2 KiB planes) decode exactly with
+   * queries expanded on the driver and on the executors, and with the client's packing key the
+   * answer is one shared mask, at most 11 KB on the wire.
+   */
+  @Test
+  void smallAnswerPresetServesThreeKibRecordsInElevenKb() {
+    CompactParams cp = CompactParams.ONIONPIR_2048_COMPACT;
+    SyntheticSourceFactory src = new SyntheticSourceFactory(60, 3072, 21);
+    Geometry g = Geometry.of(cp.server(), 60, 3072, 8);
+    assertEquals(2, g.planes());
+    DistributedPirServer server = DistributedPirServer.prepare(sc, cp.server(), g, src, 2);
+    CompactClient dana = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM),
+        "dana", RANDOM);
+    EvaluationKeyStore store = new EvaluationKeyStore(cp);
+    store.register(dana.evaluationKeys());
+    List<CompactQuery> qs = List.of(dana.query(0), dana.query(59), dana.query(31));
+    long[] idx = {0, 59, 31};
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    Answer[] perPlane = Batches.compact(server, store, qs,
+        DistributedPirServer.ExpandMode.DRIVER).answers();
+    store.registerPackingKey("dana", org.jpir.core.wire.Wire.writePackingKey(cp.server(),
+        dana.packingKey().upload()));
+    Answer[] shared = Batches.compact(server, store, qs,
+        DistributedPirServer.ExpandMode.EXECUTOR).answers();
+    for (int i = 0; i < idx.length; i++) {
+      assertArrayEquals(truth.record(idx[i]), dana.decode(perPlane[i], idx[i]), "per plane " + i);
+      byte[] wire = org.jpir.core.wire.Wire.writeAnswer(shared[i]);
+      assertTrue(wire.length <= 11_000, "shared-mask answer " + wire.length + " B above 11 KB");
+      assertArrayEquals(truth.record(idx[i]), dana.decode(org.jpir.core.wire.Wire.readAnswer(
+          wire, cp.server(), g), idx[i]), "shared mask " + i);
+    }
+  }
+
   @Test
   void answerJobServesCompactQueryFilesWithKeysFromADirectory(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
