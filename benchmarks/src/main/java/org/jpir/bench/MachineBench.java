@@ -1,9 +1,6 @@
 package org.jpir.bench;
 
 import java.util.concurrent.TimeUnit;
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorSpecies;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -20,7 +17,8 @@ import org.openjdk.jmh.annotations.State;
  * 4 cycles x 2 pipes needs at least 8 chains; 12 is what a C loop uses to reach the peak). The
  * report takes the larger width of each as the ceiling ({@link #STREAM_BYTES}, {@link #flops}).
  * Under {@code -XX:UseAVX=2} the 512-bit species is not compiled to vector code, so the 256-bit
- * figures are the ceilings there.
+ * figures are the ceilings there. The loops are generated ({@link Ceilings}): each width needs
+ * its own with a constant species to be compiled to vector code.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -34,8 +32,6 @@ public class MachineBench {
   static final int CHAINS = 12;
   /** Flops of one {@link #peakFma} call: iterations x 12 chains x 4 lanes x 2. */
   public static final long FMA_FLOPS = peakFmaFlops(CHAINS);
-  private static final VectorSpecies<Double> S256 = DoubleVector.SPECIES_256;
-  private static final VectorSpecies<Double> S512 = DoubleVector.SPECIES_512;
 
   private double[] big;
   private double[] seed;
@@ -78,124 +74,24 @@ public class MachineBench {
   /** Sums 1 GiB with 256-bit vectors and 8 independent accumulators. */
   @Benchmark
   public double streamRead() {
-    double[] a = big;
-    DoubleVector s0 = DoubleVector.zero(S256);
-    DoubleVector s1 = DoubleVector.zero(S256);
-    DoubleVector s2 = DoubleVector.zero(S256);
-    DoubleVector s3 = DoubleVector.zero(S256);
-    DoubleVector s4 = DoubleVector.zero(S256);
-    DoubleVector s5 = DoubleVector.zero(S256);
-    DoubleVector s6 = DoubleVector.zero(S256);
-    DoubleVector s7 = DoubleVector.zero(S256);
-    int step = 32;
-    int bound = a.length - a.length % step;
-    for (int i = 0; i < bound; i += step) {
-      s0 = s0.add(DoubleVector.fromArray(S256, a, i + 0));
-      s1 = s1.add(DoubleVector.fromArray(S256, a, i + 4));
-      s2 = s2.add(DoubleVector.fromArray(S256, a, i + 8));
-      s3 = s3.add(DoubleVector.fromArray(S256, a, i + 12));
-      s4 = s4.add(DoubleVector.fromArray(S256, a, i + 16));
-      s5 = s5.add(DoubleVector.fromArray(S256, a, i + 20));
-      s6 = s6.add(DoubleVector.fromArray(S256, a, i + 24));
-      s7 = s7.add(DoubleVector.fromArray(S256, a, i + 28));
-    }
-    return s0.add(s1).add(s2).add(s3).add(s4).add(s5).add(s6).add(s7).reduceLanes(VectorOperators.ADD);
+    return Ceilings.streamRead256(big);
   }
 
   /** Sums 1 GiB with 512-bit vectors and 8 independent accumulators. */
   @Benchmark
   public double streamRead512() {
-    double[] a = big;
-    DoubleVector s0 = DoubleVector.zero(S512);
-    DoubleVector s1 = DoubleVector.zero(S512);
-    DoubleVector s2 = DoubleVector.zero(S512);
-    DoubleVector s3 = DoubleVector.zero(S512);
-    DoubleVector s4 = DoubleVector.zero(S512);
-    DoubleVector s5 = DoubleVector.zero(S512);
-    DoubleVector s6 = DoubleVector.zero(S512);
-    DoubleVector s7 = DoubleVector.zero(S512);
-    int step = 64;
-    int bound = a.length - a.length % step;
-    for (int i = 0; i < bound; i += step) {
-      s0 = s0.add(DoubleVector.fromArray(S512, a, i + 0));
-      s1 = s1.add(DoubleVector.fromArray(S512, a, i + 8));
-      s2 = s2.add(DoubleVector.fromArray(S512, a, i + 16));
-      s3 = s3.add(DoubleVector.fromArray(S512, a, i + 24));
-      s4 = s4.add(DoubleVector.fromArray(S512, a, i + 32));
-      s5 = s5.add(DoubleVector.fromArray(S512, a, i + 40));
-      s6 = s6.add(DoubleVector.fromArray(S512, a, i + 48));
-      s7 = s7.add(DoubleVector.fromArray(S512, a, i + 56));
-    }
-    return s0.add(s1).add(s2).add(s3).add(s4).add(s5).add(s6).add(s7).reduceLanes(VectorOperators.ADD);
+    return Ceilings.streamRead512(big);
   }
 
   /** 12 independent chains of 256-bit FMAs. */
   @Benchmark
   public double peakFma() {
-    DoubleVector m = DoubleVector.broadcast(S256, 0.999999999);
-    DoubleVector c = DoubleVector.broadcast(S256, 1e-12);
-    DoubleVector a0 = DoubleVector.fromArray(S256, seed, 0);
-    DoubleVector a1 = DoubleVector.fromArray(S256, seed, 4);
-    DoubleVector a2 = DoubleVector.fromArray(S256, seed, 8);
-    DoubleVector a3 = DoubleVector.fromArray(S256, seed, 12);
-    DoubleVector a4 = DoubleVector.fromArray(S256, seed, 16);
-    DoubleVector a5 = DoubleVector.fromArray(S256, seed, 20);
-    DoubleVector a6 = DoubleVector.fromArray(S256, seed, 24);
-    DoubleVector a7 = DoubleVector.fromArray(S256, seed, 28);
-    DoubleVector a8 = DoubleVector.fromArray(S256, seed, 32);
-    DoubleVector a9 = DoubleVector.fromArray(S256, seed, 36);
-    DoubleVector a10 = DoubleVector.fromArray(S256, seed, 40);
-    DoubleVector a11 = DoubleVector.fromArray(S256, seed, 44);
-    for (int i = 0; i < FMA_ITERS; i++) {
-      a0 = a0.fma(m, c);
-      a1 = a1.fma(m, c);
-      a2 = a2.fma(m, c);
-      a3 = a3.fma(m, c);
-      a4 = a4.fma(m, c);
-      a5 = a5.fma(m, c);
-      a6 = a6.fma(m, c);
-      a7 = a7.fma(m, c);
-      a8 = a8.fma(m, c);
-      a9 = a9.fma(m, c);
-      a10 = a10.fma(m, c);
-      a11 = a11.fma(m, c);
-    }
-    DoubleVector s = a0.add(a1).add(a2).add(a3).add(a4).add(a5).add(a6).add(a7).add(a8).add(a9).add(a10).add(a11);
-    return s.reduceLanes(VectorOperators.ADD);
+    return Ceilings.peakFma256(seed);
   }
 
   /** 12 independent chains of 512-bit FMAs. */
   @Benchmark
   public double peakFma512() {
-    DoubleVector m = DoubleVector.broadcast(S512, 0.999999999);
-    DoubleVector c = DoubleVector.broadcast(S512, 1e-12);
-    DoubleVector a0 = DoubleVector.fromArray(S512, seed, 0);
-    DoubleVector a1 = DoubleVector.fromArray(S512, seed, 8);
-    DoubleVector a2 = DoubleVector.fromArray(S512, seed, 16);
-    DoubleVector a3 = DoubleVector.fromArray(S512, seed, 24);
-    DoubleVector a4 = DoubleVector.fromArray(S512, seed, 32);
-    DoubleVector a5 = DoubleVector.fromArray(S512, seed, 40);
-    DoubleVector a6 = DoubleVector.fromArray(S512, seed, 48);
-    DoubleVector a7 = DoubleVector.fromArray(S512, seed, 56);
-    DoubleVector a8 = DoubleVector.fromArray(S512, seed, 64);
-    DoubleVector a9 = DoubleVector.fromArray(S512, seed, 72);
-    DoubleVector a10 = DoubleVector.fromArray(S512, seed, 80);
-    DoubleVector a11 = DoubleVector.fromArray(S512, seed, 88);
-    for (int i = 0; i < FMA_ITERS; i++) {
-      a0 = a0.fma(m, c);
-      a1 = a1.fma(m, c);
-      a2 = a2.fma(m, c);
-      a3 = a3.fma(m, c);
-      a4 = a4.fma(m, c);
-      a5 = a5.fma(m, c);
-      a6 = a6.fma(m, c);
-      a7 = a7.fma(m, c);
-      a8 = a8.fma(m, c);
-      a9 = a9.fma(m, c);
-      a10 = a10.fma(m, c);
-      a11 = a11.fma(m, c);
-    }
-    DoubleVector s = a0.add(a1).add(a2).add(a3).add(a4).add(a5).add(a6).add(a7).add(a8).add(a9).add(a10).add(a11);
-    return s.reduceLanes(VectorOperators.ADD);
+    return Ceilings.peakFma512(seed);
   }
 }

@@ -28,7 +28,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-public class SimdVmpBench {
+public class SimdVmpBench extends VmpApplies {
   /** Database columns of the multi-column pass; its score is per column. */
   public static final int COLUMNS = 8;
   /**
@@ -43,17 +43,9 @@ public class SimdVmpBench {
   public String shape;
 
   private int n;
-  private int nrows;
-  private int ncols;
-  private Vmp ops;
   private FftPlan plan;
-  private Pmat pmat;
-  private Pvec pvec;
   private Pvec[] cols;
-  private double[] vec;
-  private double[] res;
   private double[][] multiRes;
-  private double[] tmp;
   private long[] znxRows;
   private double[] rowBuf;
   private int nextRow;
@@ -120,20 +112,6 @@ public class SimdVmpBench {
       default:
         break;
     }
-  }
-
-  /** PMAT times a plain (reim) vector: extracts reim4 blocks of the vector on the fly. */
-  @Benchmark
-  public double[] applyDftToDft() {
-    ops.applyDftToDft(pmat, vec, 0, nrows, res, 0, ncols, tmp);
-    return res;
-  }
-
-  /** PMAT times a prepared vector (PVEC, already in reim4 blocks). */
-  @Benchmark
-  public double[] applyPvecToDft() {
-    ops.applyPvecToDft(pmat, pvec, res, 0, ncols, tmp);
-    return res;
   }
 
   /** The multi-column pass over {@value #COLUMNS} PVECs; the score is per column. */

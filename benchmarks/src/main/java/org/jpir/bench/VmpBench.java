@@ -5,7 +5,6 @@ import java.util.concurrent.TimeUnit;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Vmp;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
@@ -30,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
-public class VmpBench {
+public class VmpBench extends VmpApplies {
 
   /** {@code N:nrows:ncols}. */
   @Param({"4096:512:12", "4096:4096:12", "16384:15:30"})
@@ -39,15 +38,6 @@ public class VmpBench {
   /** {@code ref} or {@code panama} (also {@code panama256}, {@code panama512}). */
   @Param({"ref", "panama"})
   public String kernel;
-
-  private Vmp ops;
-  private Pmat pmat;
-  private Pvec pvec;
-  private double[] vec;
-  private double[] res;
-  private double[] tmp;
-  private int nrows;
-  private int ncols;
 
   /** A deterministic pattern in [-0.5, 0.5), cheap to generate for GiB-sized inputs. */
   static void fill(double[] a, long salt) {
@@ -94,17 +84,5 @@ public class VmpBench {
     if (!Arrays.equals(a, b) || !Arrays.equals(a, res)) {
       throw new IllegalStateException(kernel + " disagrees with ref at " + shape);
     }
-  }
-
-  @Benchmark
-  public double[] applyDftToDft() {
-    ops.applyDftToDft(pmat, vec, 0, nrows, res, 0, ncols, tmp);
-    return res;
-  }
-
-  @Benchmark
-  public double[] applyPvecToDft() {
-    ops.applyPvecToDft(pmat, pvec, res, 0, ncols, tmp);
-    return res;
   }
 }

@@ -2,7 +2,6 @@ package org.jpir.vmp;
 
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.function.IntToDoubleFunction;
 
 /**
  * A prepared matrix (PMAT) of {@code nrows x ncols} transformed polynomials, in the spqlios
@@ -20,20 +19,15 @@ import java.util.function.IntToDoubleFunction;
  * e.g. N=4096, nrows=4096, ncols=12 is 2^27 * 1.5,
  * fine; N=16384, nrows=4096, ncols=32 is not).
  */
-public final class Pmat {
+public final class Pmat extends PreparedLayout {
   /** Largest supported {@code N*nrows*ncols}. */
   public static final int MAX_LENGTH = Integer.MAX_VALUE - 16;
 
-  private final int n;
-  private final int nrows;
   private final int ncols;
-  private final double[] data;
 
   private Pmat(int n, int nrows, int ncols) {
-    this.n = n;
-    this.nrows = nrows;
+    super(n, nrows, n * nrows * ncols);
     this.ncols = ncols;
-    this.data = Aligned.doubles(n * nrows * ncols);
   }
 
   /**
@@ -71,34 +65,9 @@ public final class Pmat {
     return ((ncols & 1) == 1 && col == ncols - 1) ? 8 : 16;
   }
 
-  /** Ring degree N. */
-  public int n() {
-    return n;
-  }
-
-  /** Number of rows. */
-  public int nrows() {
-    return nrows;
-  }
-
   /** Number of columns. */
   public int ncols() {
     return ncols;
-  }
-
-  /** Number of doubles in the layout above. */
-  public int length() {
-    return Aligned.length(data);
-  }
-
-  /** Bytes held: {@code 8 * length()}. */
-  public long sizeBytes() {
-    return 8L * length();
-  }
-
-  /** A copy of the doubles in the layout above. */
-  public double[] toArray() {
-    return Aligned.copyOf(data);
   }
 
   /**
@@ -123,11 +92,6 @@ public final class Pmat {
     System.arraycopy(src, srcOff, data, Aligned.LEAD + to, len);
   }
 
-  /** Sets double {@code i} of the layout to {@code f(i)} for every i (benchmark inputs). */
-  public void setAll(IntToDoubleFunction f) {
-    Aligned.setAll(data, f);
-  }
-
   /**
    * True when {@code other} has the same shape and equal doubles as {@link
    * Arrays#equals(double[], double[])} compares them (0.0 and -0.0 differ, NaNs are equal).
@@ -135,16 +99,6 @@ public final class Pmat {
   public boolean contentEquals(Pmat other) {
     return other != null && other.n == n && other.nrows == nrows && other.ncols == ncols
         && Arrays.equals(other.data, data);
-  }
-
-  /** The backing array (not a copy), for the kernels of this package: layout at {@link #base}. */
-  double[] data() {
-    return data;
-  }
-
-  /** Index in {@link #data} of the layout's double 0. */
-  int base() {
-    return Aligned.LEAD;
   }
 
   /**

@@ -1,7 +1,5 @@
 package org.jpir.vmp;
 
-import java.util.function.IntToDoubleFunction;
-
 /**
  * A prepared vector (PVEC) of {@code nrows} transformed polynomials in reim4-block order: block
  * {@code b}, row {@code r} at {@code data[b*8*nrows + 8r .. +8]} = {@code re[4b..4b+3],
@@ -11,15 +9,9 @@ import java.util.function.IntToDoubleFunction;
  * how database columns are stored: {@link Vmp#applyPvecToDft} reads a block of all rows as one
  * contiguous run.
  */
-public final class Pvec {
-  private final int n;
-  private final int nrows;
-  private final double[] data;
-
+public final class Pvec extends PreparedLayout {
   private Pvec(int n, int nrows) {
-    this.n = n;
-    this.nrows = nrows;
-    this.data = Aligned.doubles(Math.toIntExact((long) n * nrows));
+    super(n, nrows, Math.toIntExact((long) n * nrows));
   }
 
   /**
@@ -38,46 +30,6 @@ public final class Pvec {
   /** Index of block b, row r: {@code b*8*nrows + 8r}. */
   public static int offset(int n, int nrows, int block, int row) {
     return block * 8 * nrows + 8 * row;
-  }
-
-  /** Ring degree N. */
-  public int n() {
-    return n;
-  }
-
-  /** Number of rows (polynomials). */
-  public int nrows() {
-    return nrows;
-  }
-
-  /** Number of doubles in the layout above. */
-  public int length() {
-    return Aligned.length(data);
-  }
-
-  /** Bytes held: {@code 8 * length()}. */
-  public long sizeBytes() {
-    return 8L * length();
-  }
-
-  /** A copy of the doubles in the layout above. */
-  public double[] toArray() {
-    return Aligned.copyOf(data);
-  }
-
-  /** Sets double {@code i} of the layout to {@code f(i)} for every i (benchmark inputs). */
-  public void setAll(IntToDoubleFunction f) {
-    Aligned.setAll(data, f);
-  }
-
-  /** The backing array (not a copy), for the kernels of this package: layout at {@link #base}. */
-  double[] data() {
-    return data;
-  }
-
-  /** Index in {@link #data} of the layout's double 0. */
-  int base() {
-    return Aligned.LEAD;
   }
 
   /**

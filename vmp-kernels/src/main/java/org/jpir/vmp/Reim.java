@@ -39,16 +39,7 @@ public final class Reim {
    */
   public static void mul(int n, double[] a, int aOff, double[] b, int bOff, double[] res,
       int resOff) {
-    check3(n, "mul", a, aOff, b, bOff, res, resOff);
-    int m = n >> 1;
-    for (int j = 0; j < m; j++) {
-      double ar = a[aOff + j];
-      double ai = a[aOff + m + j];
-      double br = b[bOff + j];
-      double bi = b[bOff + m + j];
-      res[resOff + j] = ar * br - ai * bi;
-      res[resOff + m + j] = ar * bi + ai * br;
-    }
+    product(n, "mul", false, a, aOff, b, bOff, res, resOff);
   }
 
   /**
@@ -58,16 +49,7 @@ public final class Reim {
    */
   public static void mulAdd(int n, double[] a, int aOff, double[] b, int bOff, double[] res,
       int resOff) {
-    check3(n, "mulAdd", a, aOff, b, bOff, res, resOff);
-    int m = n >> 1;
-    for (int j = 0; j < m; j++) {
-      double ar = a[aOff + j];
-      double ai = a[aOff + m + j];
-      double br = b[bOff + j];
-      double bi = b[bOff + m + j];
-      res[resOff + j] += ar * br - ai * bi;
-      res[resOff + m + j] += ar * bi + ai * br;
-    }
+    product(n, "mulAdd", true, a, aOff, b, bOff, res, resOff);
   }
 
   /** {@code res[resOff + k] = a[aOff + k] + b[bOff + k]} for {@code k < N}. */
@@ -85,6 +67,29 @@ public final class Reim {
     check3(n, "sub", a, aOff, b, bOff, res, resOff);
     for (int k = 0; k < n; k++) {
       res[resOff + k] = a[aOff + k] - b[bOff + k];
+    }
+  }
+
+  // res_j = a_j * b_j, or res_j += a_j * b_j when accumulating; a_j and b_j read before res_j
+  // is written, so that res may alias a or b
+  private static void product(int n, String op, boolean accumulate, double[] a, int aOff,
+      double[] b, int bOff, double[] res, int resOff) {
+    check3(n, op, a, aOff, b, bOff, res, resOff);
+    int m = n >> 1;
+    for (int j = 0; j < m; j++) {
+      double ar = a[aOff + j];
+      double ai = a[aOff + m + j];
+      double br = b[bOff + j];
+      double bi = b[bOff + m + j];
+      double re = ar * br - ai * bi;
+      double im = ar * bi + ai * br;
+      if (accumulate) {
+        res[resOff + j] += re;
+        res[resOff + m + j] += im;
+      } else {
+        res[resOff + j] = re;
+        res[resOff + m + j] = im;
+      }
     }
   }
 
