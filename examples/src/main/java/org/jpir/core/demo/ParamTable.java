@@ -93,12 +93,15 @@ public final class ParamTable implements Callable<Integer> {
    * @param packingKeyBytes wire bytes of the client's packing key for that geometry
    * @param log2FailureShared log2 failure per coefficient at the largest geometry with the
    *     packing's noise added
+   * @param sharedBytes wire bytes of a shared-mask answer at the 3 KiB geometry when its records
+   *     span 2 to MAX_PLANES planes (else answerBytes)
+   * @param sharedKeyBytes wire bytes of the packing key for that geometry (0 when none)
    */
   public record Row(Params params, CompactParams compact, int maxRows, int maxCols,
       double log2Std, double log2Failure, Security.Estimate security,
       Security.Estimate keySecurity, Geometry sizeGeometry, long queryBytes, long answerBytes,
       long keyBytes, Geometry largeGeometry, long largeAnswerBytes, long largeSharedBytes,
-      long packingKeyBytes, double log2FailureShared) {
+      long packingKeyBytes, double log2FailureShared, long sharedBytes, long sharedKeyBytes) {
 
     /** Record bytes per answer byte at 30 KiB records, per-plane answers. */
     public double largeRate() {
@@ -215,7 +218,9 @@ public final class ParamTable implements Callable<Integer> {
         cp != null ? cp.keys().estimatedSecurity() : null, g, query, Sizes.answer(p, g).total(),
         keys, large, perPlane, packs ? Sizes.sharedAnswer(p, large).total() : perPlane,
         packs ? Sizes.packingKey(p, large.planes()).total() : 0,
-        Noise.log2FailureProbability(p, vShared));
+        Noise.log2FailureProbability(p, vShared),
+        packs(g) ? Sizes.sharedAnswer(p, g).total() : Sizes.answer(p, g).total(),
+        packs(g) ? Sizes.packingKey(p, g.planes()).total() : 0);
   }
 
   /** Whether answers at g can share one mask ({@link PlanePacking}: 2 to MAX_PLANES planes). */
@@ -409,8 +414,11 @@ public final class ParamTable implements Callable<Integer> {
         + " key %,d B", r.largeSharedBytes(), r.largeSharedRate(), r.packingKeyBytes())
         : String.format(Locale.ROOT, "no shared mask (%d planes > %d)", l.planes(),
             PlanePacking.MAX_PLANES);
-    return String.format(Locale.ROOT, "%d x %d | %,d | %,d | %s | %d x %d x %d: per-plane %,d B"
-        + " (%.3f); %s", g.rows(), g.cols(), r.queryBytes(), r.answerBytes(),
+    String answer = packs(g) ? String.format(Locale.ROOT, "%,d (%d planes); shared mask **%,d**,"
+        + " packing key %,d", r.answerBytes(), g.planes(), r.sharedBytes(), r.sharedKeyBytes())
+        : String.format(Locale.ROOT, "%,d", r.answerBytes());
+    return String.format(Locale.ROOT, "%d x %d | %,d | %s | %s | %d x %d x %d: per-plane %,d B"
+        + " (%.3f); %s", g.rows(), g.cols(), r.queryBytes(), answer,
         r.keyBytes() > 0 ? String.format(Locale.ROOT, "%,d", r.keyBytes()) : "none", l.rows(),
         l.cols(), l.planes(), r.largeAnswerBytes(), r.largeRate(), shared);
   }
@@ -420,7 +428,7 @@ public final class ParamTable implements Callable<Integer> {
       String header) {
     StringBuilder sb = new StringBuilder();
     sb.append(header).append("\n\n");
-    sb.append("| preset | N | q (log2) | plaintext | gadgets (digits of 2^K) | answer modulus"
+    sb.append("| preset | N | q (log2) | plaintext | gadgets (levels x digit bits) | answer modulus"
         + " b / a | largest geometry | noise std, estimated there | failure per coefficient"
         + " there | noise std measured / estimated (measured geometry) | security classical /"
         + " quantum |\n");
@@ -434,10 +442,12 @@ public final class ParamTable implements Callable<Integer> {
           "server 2^%d, client ciphertexts and keys 2^%d (noise 2^%.0f/q)", p.logQ(),
           cp.keys().logQ(), Math.log(cp.keys().sigma() / 3.2) / Math.log(2));
       String gadgets = cp == null
-          ? String.format(Locale.ROOT, "GGSW %d levels, K = %d", p.ggswLevels(), p.base2k())
-          : String.format(Locale.ROOT, "GGSW %d levels, key switching %d, GGSW(s) %d; K = %d;"
-              + " query b %d bits, key b %d bits", p.ggswLevels(), cp.ksLevels(),
-              cp.keys().ggswLevels(), p.base2k(), cp.queryBits(), cp.keyBits());
+          ? String.format(Locale.ROOT, "GGSW %d x %d; limbs of K = %d", p.ggswLevels(),
+              p.ggswBits(), p.base2k())
+          : String.format(Locale.ROOT, "GGSW %d x %d, key switching %d x %d, GGSW(s) %d x %d;"
+              + " limbs of K = %d; query b %d bits, key b %d bits", p.ggswLevels(), p.ggswBits(),
+              cp.ksLevels(), cp.ksBits(), cp.keys().ggswLevels(), cp.keys().ggswBits(),
+              p.base2k(), cp.queryBits(), cp.keyBits());
       String sec = cp == null
           ? String.format(Locale.ROOT, "%.0f / %.0f", r.security().classicalBits(),
               r.security().quantumBits())
@@ -447,9 +457,11 @@ public final class ParamTable implements Callable<Integer> {
       String meas = m == null ? "not measured" : String.format(Locale.ROOT,
           "2^%.2f / 2^%.2f (%d x %d)", m.log2MeasuredStd(), m.log2EstimatedStd(),
           m.geometry().rows(), m.geometry().cols());
-      sb.append(String.format(Locale.ROOT, "| `%s` | %d | %s | %d bits in %d limbs | %s |"
+      sb.append(String.format(Locale.ROOT, "| `%s` | %d | %s | %d bits in %d limbs%s | %s |"
           + " %d / %d bits | %d x %d | 2^%.1f | 2^%.0f | %s | %s |\n", p.id(), p.n(), q,
-          p.plaintextBits(), p.plaintextLimbs(), gadgets, p.answerBitsB(), p.answerBitsA(),
+          p.plaintextBits(), p.plaintextLimbs(), p.scaledPlaintext()
+              ? " (scaled: the digit is the byte, the query row 2^-" + p.plaintextBits() + ")"
+              : "", gadgets, p.answerBitsB(), p.answerBitsA(),
           r.maxRows(), r.maxCols(), r.log2Std(), r.log2Failure(), meas, sec));
     }
     List<String> tests = new ArrayList<>();
