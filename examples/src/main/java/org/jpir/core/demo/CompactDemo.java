@@ -67,13 +67,15 @@ public final class CompactDemo implements Callable<Integer> {
   public Integer call() {
     CompactParams cp = preset.compact();
     Params p = cp.server();
-    Geometry big = cp.chooseGeometry((Math.max(geometryMib, mib) << 20) / recordSize,
-        recordSize);
+    CompactParams.GeometryChoice choice = cp.chooseGeometryWithReason(
+        (Math.max(geometryMib, mib) << 20) / recordSize, recordSize);
+    Geometry big = choice.geometry();
     int rows = rowsOpt > 0 ? rowsOpt : big.rows();
     Geometry g = Geometry.of(p, (mib << 20) / recordSize, recordSize, rows);
     SecureRandom random = new SecureRandom();
     out("preset %s (keys %s), N=%d; database %d MiB as %d rows x %d cols x %d planes", cp.id(),
         cp.keys().id(), p.n(), mib, g.rows(), g.cols(), g.planes());
+    out("geometry of %d MiB: %s", Math.max(geometryMib, mib), choice.reason());
     long t0 = System.nanoTime();
     CompactClient client = new CompactClient(cp, g, CompactClient.generateSecret(cp, random),
         "demo", random);

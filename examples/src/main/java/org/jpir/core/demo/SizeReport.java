@@ -52,6 +52,7 @@ public final class SizeReport implements Runnable {
         + " (%d MiB): %d rows x %d columns x %d planes, %d records per polynomial", p.id(),
         p.n(), count, recordSize, mib, g.rows(), g.cols(), g.planes(), g.recordsPerPoly()));
     if (cp != null) {
+      System.out.println("geometry: " + cp.chooseGeometryWithReason(count, recordSize).reason());
       System.out.print(Sizes.compactQuery(cp, g).describe());
       System.out.print(Sizes.answer(p, g).describe());
       System.out.print(Sizes.evaluationKeys(cp, g).describe());

@@ -359,21 +359,63 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
   }
 
   /**
-   * The default geometry for compact queries. Expansion costs about {@code plaintextLimbs} key
-   * switches per row and phase 2 one CMux per column, both independent of the data, so rows are
-   * {@code sqrt(polys * cmux / (plaintextLimbs * keySwitch))}: with the measured ratio cmux /
-   * keySwitch of about 1/2 at N = 4096, {@code rows = sqrt(polys / 6)}, capped by {@link
-   * #maxRows}. (Geometry.choose, about sqrt(polys / 2), suits expanded
-   * queries, whose preparation per row is cheaper.)
+   * Measured cost of one CMux level per column over one automorphism key switch, about 1/2 at
+   * both production presets (N = 4096: 0.5; N = 2048 with its fine gadgets: 0.198 / 0.38 ms =
+   * 0.52, {@code CompactDemo} on one core).
+   */
+  public static final double CMUX_PER_KEY_SWITCH = 0.5;
+
+  /**
+   * The default geometry for compact queries ({@link #chooseGeometryWithReason}).
+   *
+   * @throws IllegalArgumentException when no geometry fits the preset
    */
   public Geometry chooseGeometry(long recordCount, int recordSize) {
+    return chooseGeometryWithReason(recordCount, recordSize).geometry();
+  }
+
+  /** A chosen geometry and, in words, why it has its rows. */
+  public record GeometryChoice(Geometry geometry, String reason) {}
+
+  /**
+   * The default geometry for compact queries, with the reason. Expansion costs about {@code
+   * plaintextLimbs} key switches per row and phase 2 one CMux per column and plane, both
+   * independent of the data, so the cheapest rows are {@code sqrt(polys * planes *
+   * CMUX_PER_KEY_SWITCH / plaintextLimbs)} (N = 4096, one plane: {@code sqrt(polys / 6)}),
+   * capped by {@link #maxRows}; then lowered, by at most half, to the most rows whose query
+   * still packs into one GLWE ({@link #layout}), which halves the query. Depends only on the
+   * preset and the sizes, so client and server agree. ({@link Geometry#choose}, about {@code
+   * sqrt(polys / 2)}, suits expanded queries, whose preparation per row is cheaper.)
+   */
+  public GeometryChoice chooseGeometryWithReason(long recordCount, int recordSize) {
     Geometry g = Geometry.of(server, recordCount, recordSize, 1);
     long polys = g.polynomials();
     int maxRows = maxRows();
-    int rows = (int) Math.max(1, Math.min(maxRows, Math.round(Math.sqrt(polys / 6.0))));
+    double ideal = Math.sqrt(polys * (double) g.planes() * CMUX_PER_KEY_SWITCH
+        / server.plaintextLimbs());
+    int rows = (int) Math.max(1, Math.min(maxRows, Math.round(ideal)));
+    String why = String.format(java.util.Locale.ROOT, "rows = sqrt(%d polynomials x %d planes x"
+        + " %.2f (CMux / key switch) / %d limbs) = %.0f", polys, g.planes(), CMUX_PER_KEY_SWITCH,
+        server.plaintextLimbs(), ideal);
+    if (ideal > maxRows) {
+      why += ", capped at the " + maxRows + " rows the noise budget allows";
+    }
     Geometry out = Geometry.of(server, recordCount, recordSize, rows);
+    if (out.cols() > 1 && !layout(out.rows(), out.cols()).packed()) {
+      for (int r = rows - 1; r >= Math.max(1, rows / 2); r--) {
+        Geometry lower = Geometry.of(server, recordCount, recordSize, r);
+        if (layout(lower.rows(), lower.cols()).packed()) {
+          why += ", lowered to " + r + " so that the query packs into one GLWE (half the query)";
+          out = lower;
+          break;
+        }
+      }
+    }
     checkGeometry(out.rows(), out.cols());
-    return out;
+    CompactParams.Layout l = layout(out.rows(), out.cols());
+    why += String.format(java.util.Locale.ROOT, ": %d x %d x %d, query %s", out.rows(),
+        out.cols(), out.planes(), l.packed() ? "one GLWE" : "two GLWEs");
+    return new GeometryChoice(out, why);
   }
 
   /** Every compact preset. */

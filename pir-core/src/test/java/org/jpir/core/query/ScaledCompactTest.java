@@ -87,6 +87,23 @@ class ScaledCompactTest {
     assertTrue(keyBytes <= 1.4 * 1024 * 1024, "keys " + keyBytes + " B above 1.4 MiB");
   }
 
+  /**
+   * The chooser's cheapest rows at 1 GiB / 3 KiB (591) exceed the budget's 512, and at 512 the
+   * query would need two GLWEs: it takes the most rows that pack into one, and says so.
+   */
+  @Test
+  void geometryChooserKeepsTheQueryInOneGlweAndSaysWhy() {
+    CompactParams.GeometryChoice c = PROD.chooseGeometryWithReason(349_525L, 3072);
+    Geometry g = c.geometry();
+    assertTrue(PROD.layout(g.rows(), g.cols()).packed(), c.reason());
+    Geometry more = Geometry.of(PROD.server(), 349_525L, 3072, g.rows() + 1);
+    assertTrue(!PROD.layout(more.rows(), more.cols()).packed(), "one more row does not pack");
+    assertTrue(c.reason().contains("capped at the 512 rows") && c.reason().contains("lowered to "
+        + g.rows()), c.reason());
+    // the N = 4096 preset's 1 GiB / 3 KiB geometry is the one its cost formula gives
+    assertEquals(99, CompactParams.ONIONPIR_4096_COMPACT.chooseGeometry(349_525L, 3072).rows());
+  }
+
   @Test
   void productionPresetDecodesAtItsLargestGeometryWithWorstCaseDigits() {
     double var = CompactQueryTest.checkLargestGeometry(PROD, 1 << 16);
