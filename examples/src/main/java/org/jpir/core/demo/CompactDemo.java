@@ -55,6 +55,10 @@ public final class CompactDemo implements Callable<Integer> {
       + " (default: ${DEFAULT-VALUE})")
   int queries = 4;
 
+  @Option(names = "--batch", description = "also time phase 1 for this many queries in one"
+      + " pass over the database, per query (0: not; default: ${DEFAULT-VALUE})")
+  int batch = 0;
+
   @Option(names = "--geometry-mib", description = "database whose geometry is timed, MiB"
       + " (default: ${DEFAULT-VALUE})")
   long geometryMib = 1024;
@@ -157,6 +161,19 @@ public final class CompactDemo implements Callable<Integer> {
     // system time is mostly first-touch page faults (fresh heap pages); allocation drives them
     out("per query expansion: user %.3f s, system %.3f s; allocated %.1f MB", userExpand / 1e9
         / timed, Math.max(0, cpuExpand - userExpand) / 1e9 / timed, allocExpand / 1e6 / timed);
+    if (batch > 0) {
+      PreparedQuery[] qs = new PreparedQuery[batch];
+      for (int i = 0; i < batch; i++) {
+        qs[i] = ex.expand(Wire.readCompactQuery(Wire.writeCompactQuery(client.query(idx[i
+            % idx.length])), cp), g, store, null);
+      }
+      server.phase1Only(db, qs); // warm-up
+      long c0 = mx.getCurrentThreadCpuTime();
+      server.phase1Only(db, qs);
+      double per = (mx.getCurrentThreadCpuTime() - c0) / 1e9 / batch;
+      out("phase 1 of plane 0 for %d queries in one pass: %.3f s CPU per query (one query alone"
+          + " per plane: %.3f s)", batch, per, ph1 / g.planes());
+    }
     if (geometryMib > 0) {
       CompactClient bc = new CompactClient(cp, big, CompactClient.generateSecret(cp, random),
           "big", random);
