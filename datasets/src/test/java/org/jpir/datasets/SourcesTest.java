@@ -44,19 +44,18 @@ class SourcesTest {
     byte[] back = new byte[codec.polynomialBytes()];
     long[] digits = new long[p.plaintextLimbs() * p.n()];
     byte[] rec = new byte[src.recordSize()];
-    for (int plane = 0; plane < g.planes(); plane++) {
-      for (long i = 0; i < src.recordCount(); i++) {
-        long polyIdx = g.polynomialOf(i);
+    byte[] slot = new byte[Math.toIntExact(g.slotBytes())];
+    for (long i = 0; i < src.recordCount(); i++) {
+      long polyIdx = g.polynomialOf(i);
+      for (int plane = 0; plane < g.planes(); plane++) {
         enc.polynomialBytes(plane, polyIdx, poly);
         codec.encode(poly, 0, poly.length, digits, 0);
         codec.decode(digits, back, 0);
-        src.read(i, rec, 0);
-        int start = g.planes() == 1 ? g.offsetInPolynomial(i) : 0;
-        int from = plane * g.polyBytes();
-        int len = g.planes() == 1 ? rec.length : Math.min(g.polyBytes(), rec.length - from);
-        assertArrayEquals(Arrays.copyOfRange(rec, from, from + len),
-            Arrays.copyOfRange(back, start, start + len), "record " + i + " plane " + plane);
+        System.arraycopy(back, 0, slot, plane * g.polyBytes(), back.length);
       }
+      src.read(i, rec, 0);
+      int start = g.offsetInSlot(i);
+      assertArrayEquals(rec, Arrays.copyOfRange(slot, start, start + rec.length), "record " + i);
     }
   }
 

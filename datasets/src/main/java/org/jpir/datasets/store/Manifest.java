@@ -385,7 +385,7 @@ public record Manifest(int version, String presetId, String source, Geometry geo
 
   /** Records per column in the grid (records are consecutive down a column). */
   public static long recordsPerColumn(Geometry g) {
-    return (long) g.rows() * (g.planes() == 1 ? g.recordsPerPoly() : 1);
+    return (long) g.rows() * g.recordsPerPoly();
   }
 
   /** First record of column {@code col}. */

@@ -152,16 +152,12 @@ public final class PirClient {
     geometry.checkRecord(index);
     long[][] ph = phases(a);
     int polyBytes = codec.polynomialBytes();
-    byte[] poly = new byte[polyBytes];
-    byte[] record = new byte[geometry.recordSize()];
-    int off = geometry.offsetInPolynomial(index);
+    byte[] slot = new byte[Math.toIntExact(geometry.slotBytes())];
     for (int pl = 0; pl < ph.length; pl++) {
-      codec.decode(ph[pl], poly, 0);
-      int start = pl * polyBytes;
-      int len = Math.min(polyBytes - (ph.length == 1 ? off : 0), record.length - start);
-      System.arraycopy(poly, ph.length == 1 ? off : 0, record, start, len);
+      codec.decode(ph[pl], slot, pl * polyBytes);
     }
-    return record;
+    int off = geometry.offsetInSlot(index);
+    return java.util.Arrays.copyOfRange(slot, off, off + geometry.recordSize());
   }
 
   /**

@@ -66,8 +66,8 @@ public final class AnswerSwitch {
 
   /**
    * Coefficients of b the last plane of an answer needs for geometry {@code g}: those that hold
-   * record bytes when every polynomial holds one record ({@code ceil(bytes in the last plane /
-   * bytes per coefficient)}: the whole record for one plane, {@code recordSize - (planes - 1)
+   * record bytes when every slot holds one record ({@code ceil(bytes in the last plane / bytes
+   * per coefficient)}: the whole record for one plane, {@code recordSize - (planes - 1)
    * polyBytes} for a record spanning planes), else N; the other planes carry N. The count depends
    * only on the geometry, never on the index.
    */

@@ -2,11 +2,15 @@ package org.jpir.core.params;
 
 /**
  * How records sit in the database grid of plaintext polynomials: {@code planes} grids of
- * {@code rows x cols} polynomials. Small records are packed {@code recordsPerPoly} to a
- * polynomial; a record larger than a polynomial spans {@code planes} polynomials, one per plane,
- * all answered by one query. Polynomial p of a plane sits at row {@code p % rows}, column {@code
- * p / rows} (column-major: a column holds consecutive records). Record i is in polynomial {@code
- * i / recordsPerPoly} at byte {@code (i % recordsPerPoly) * recordSize}.
+ * {@code rows x cols} polynomials. Slot s is polynomial s of every plane, read as one string of
+ * {@code planes * polyBytes} bytes (plane pl holds its bytes {@code [pl * polyBytes, (pl + 1) *
+ * polyBytes)}), and holds the {@code recordsPerPoly = floor(planes * polyBytes / recordSize)}
+ * records {@code s * recordsPerPoly ..}, record i at byte {@code (i % recordsPerPoly) *
+ * recordSize} of slot {@code i / recordsPerPoly}; one query answers a whole slot. Small records
+ * are packed to one plane; a record larger than a polynomial spans planes, and two such records
+ * may share a slot of one plane more when that wastes less ({@link #slotPlanes}). Slot p of a plane
+ * sits at row {@code p % rows}, column {@code p / rows} (column-major: a column holds
+ * consecutive records).
  *
  * @param polyBytes bytes per polynomial ({@link
  *     org.jpir.core.lwe.PlaintextCodec#polynomialBytes()})
@@ -22,12 +26,17 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
     if (recordSize < 1) {
       throw new IllegalArgumentException("record size " + recordSize + " must be at least 1");
     }
-    int expectRpp = recordSize <= polyBytes ? polyBytes / recordSize : 1;
-    int expectPlanes = recordSize <= polyBytes ? 1 : (recordSize + polyBytes - 1) / polyBytes;
-    if (recordsPerPoly != expectRpp || planes != expectPlanes) {
+    if (planes < 1 || planes > MAX_PLANES) {
+      throw new IllegalArgumentException("planes " + planes + " must be in [1, " + MAX_PLANES
+          + "]");
+    }
+    long fit = (long) planes * polyBytes / recordSize;
+    if (fit < 1 || recordsPerPoly != fit
+        || (long) (planes - 1) * polyBytes >= (long) recordsPerPoly * recordSize) {
       throw new IllegalArgumentException("records per polynomial " + recordsPerPoly
-          + " and planes " + planes + " do not match record size " + recordSize + " (expected "
-          + expectRpp + " and " + expectPlanes + ")");
+          + " and planes " + planes + " do not match record size " + recordSize + " (a slot of "
+          + planes + " polynomials of " + polyBytes + " bytes holds " + fit + " records, and no"
+          + " plane of a slot may be all padding)");
     }
     if (rows < 1 || cols < 1) {
       throw new IllegalArgumentException("rows " + rows + " and cols " + cols
@@ -42,6 +51,56 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
       throw new IllegalArgumentException(cols + " columns of " + rows
           + " rows leave a whole column empty for " + polys + " polynomials");
     }
+  }
+
+  /** Most planes a slot may span (a record of up to {@code MAX_PLANES} polynomials). */
+  public static final int MAX_PLANES = 1 << 12;
+
+  /**
+   * Planes of the slot for records of {@code recordSize} bytes in polynomials of {@code polyBytes}:
+   * one for a record that fits a polynomial; else {@code P = ceil(recordSize / polyBytes)}, or
+   * {@code P + 1} when that slot holds enough records to need fewer polynomials per record
+   * ({@code (P + 1) / floor((P + 1) polyBytes / recordSize) < P}; e.g. two 3 KiB records in
+   * three 2 KiB planes instead of one in two, a quarter less database to stream). The answer
+   * grows by one plane; {@link #slotPlanes(int, int, boolean)} without sharing keeps P.
+   */
+  public static int slotPlanes(int recordSize, int polyBytes) {
+    return slotPlanes(recordSize, polyBytes, true);
+  }
+
+  /**
+   * Whether the default geometries ({@link #of(Params, long, int, int)}, {@link #choose}) let
+   * records spanning planes share slots: no, because the extra plane costs more answer bytes
+   * (N = 2048, 3 KiB records: shared-mask answer 14,388 B against 9,396) than the quarter of the
+   * database it saves costs server time; {@link #of(Params, long, int, int, boolean)} opts in.
+   */
+  public static final boolean SHARE_SLOTS_BY_DEFAULT = false;
+
+  /** {@link #slotPlanes(int, int)}, or always {@code ceil(recordSize / polyBytes)} when not {@code share}. */
+  public static int slotPlanes(int recordSize, int polyBytes, boolean share) {
+    if (recordSize < 1 || polyBytes < 1) {
+      throw new IllegalArgumentException("record size " + recordSize + " and polynomial bytes "
+          + polyBytes + " must be at least 1");
+    }
+    if (recordSize <= polyBytes) {
+      return 1;
+    }
+    long p1 = ((long) recordSize + polyBytes - 1) / polyBytes;
+    if (p1 > MAX_PLANES) {
+      throw new IllegalArgumentException("record size " + recordSize + " spans " + p1
+          + " polynomials of " + polyBytes + " bytes, more than " + MAX_PLANES);
+    }
+    long p2 = p1 + 1;
+    long fit2 = p2 * polyBytes / recordSize;
+    if (share && p2 <= MAX_PLANES && fit2 >= 2 && p2 < p1 * fit2) {
+      return (int) p2;
+    }
+    return (int) p1;
+  }
+
+  /** Records a slot of {@code planes} polynomials holds: {@code floor(planes polyBytes / recordSize)}. */
+  public static int slotRecords(int recordSize, int polyBytes, int planes) {
+    return (int) ((long) planes * polyBytes / Math.max(1, recordSize));
   }
 
   /**
@@ -104,9 +163,17 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
    * @throws IllegalArgumentException when the rows exceed {@link #maxRows}
    */
   public static Geometry of(Params p, long recordCount, int recordSize, int rows) {
+    return of(p, recordCount, recordSize, rows, SHARE_SLOTS_BY_DEFAULT);
+  }
+
+  /**
+   * {@link #of(Params, long, int, int)}, with slots shared by records spanning planes only when
+   * {@code share} ({@link #slotPlanes(int, int, boolean)}).
+   */
+  public static Geometry of(Params p, long recordCount, int recordSize, int rows, boolean share) {
     int polyBytes = p.bytesPerPolynomial();
-    int rpp = recordSize <= polyBytes ? polyBytes / Math.max(1, recordSize) : 1;
-    int planes = recordSize <= polyBytes ? 1 : (recordSize + polyBytes - 1) / polyBytes;
+    int planes = slotPlanes(Math.max(1, recordSize), polyBytes, share);
+    int rpp = slotRecords(recordSize, polyBytes, planes);
     long polys = (recordCount + rpp - 1) / Math.max(1, rpp);
     int r = (int) Math.min(rows, Math.max(1, polys));
     long cols = (polys + r - 1) / r;
@@ -131,10 +198,21 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
     }
     maxRows = Math.min(maxRows, maxRows(p));
     int polyBytes = p.bytesPerPolynomial();
-    int rpp = recordSize <= polyBytes ? polyBytes / Math.max(1, recordSize) : 1;
+    int rpp = slotRecords(recordSize, polyBytes,
+        slotPlanes(Math.max(1, recordSize), polyBytes, SHARE_SLOTS_BY_DEFAULT));
     long polys = (recordCount + rpp - 1) / Math.max(1, rpp);
     int rows = (int) Math.max(1, Math.min(maxRows, Math.round(Math.sqrt(polys / 2.0))));
     return of(p, recordCount, recordSize, rows);
+  }
+
+  /** Bytes of a slot: {@code planes * polyBytes}. */
+  public long slotBytes() {
+    return (long) planes * polyBytes;
+  }
+
+  /** Bytes of a slot that hold records: {@code recordsPerPoly * recordSize}. */
+  public long usedSlotBytes() {
+    return (long) recordsPerPoly * recordSize;
   }
 
   /** Polynomials per plane that hold records. */
@@ -158,10 +236,10 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
     return (int) (polynomialOf(record) / rows);
   }
 
-  /** Byte offset of record i inside its polynomial (0 when records span planes). */
-  public int offsetInPolynomial(long record) {
+  /** Byte offset of record i inside its slot: {@code (i % recordsPerPoly) * recordSize}. */
+  public int offsetInSlot(long record) {
     checkRecord(record);
-    return (int) (record % recordsPerPoly) * (planes == 1 ? recordSize : 0);
+    return (int) (record % recordsPerPoly) * recordSize;
   }
 
   /** Throws a message naming the range when {@code record} is not in the database. */

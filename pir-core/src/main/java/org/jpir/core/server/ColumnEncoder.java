@@ -35,24 +35,34 @@ public final class ColumnEncoder {
     this.digits = new long[g.rows() * p.plaintextLimbs() * p.n()];
   }
 
-  /** Fills {@code dst} with the bytes of polynomial {@code poly} of {@code plane}. */
+  /**
+   * Fills {@code dst} with the bytes of polynomial {@code poly} of {@code plane}: bytes {@code
+   * [plane * polyBytes, (plane + 1) * polyBytes)} of slot {@code poly} ({@link Geometry}), zero
+   * past the last record.
+   */
   public void polynomialBytes(int plane, long poly, byte[] dst) {
     java.util.Arrays.fill(dst, (byte) 0);
     int pb = codec.polynomialBytes();
-    if (g.planes() == 1) {
-      long first = poly * g.recordsPerPoly();
-      for (int s = 0; s < g.recordsPerPoly(); s++) {
-        long rec = first + s;
-        if (rec >= g.recordCount()) {
-          break;
-        }
-        source.read(rec, dst, s * g.recordSize());
+    int rs = g.recordSize();
+    long start = (long) plane * pb;
+    long first = poly * g.recordsPerPoly();
+    for (int s = 0; s < g.recordsPerPoly(); s++) {
+      long rec = first + s;
+      long from = (long) s * rs;
+      if (rec >= g.recordCount() || from >= start + pb) {
+        break;
       }
-    } else if (poly < g.recordCount()) {
-      source.read(poly, recordBuf, 0);
-      int start = plane * pb;
-      int len = Math.min(pb, g.recordSize() - start);
-      System.arraycopy(recordBuf, start, dst, 0, len);
+      if (from + rs <= start) {
+        continue;
+      }
+      if (from >= start && from + rs <= start + pb) {
+        source.read(rec, dst, (int) (from - start));
+      } else {
+        source.read(rec, recordBuf, 0);
+        long lo = Math.max(from, start);
+        long hi = Math.min(from + rs, start + pb);
+        System.arraycopy(recordBuf, (int) (lo - from), dst, (int) (lo - start), (int) (hi - lo));
+      }
     }
   }
 

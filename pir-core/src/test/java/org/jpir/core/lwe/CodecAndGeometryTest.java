@@ -48,7 +48,7 @@ class CodecAndGeometryTest {
     assertEquals(0, g.rowOf(16));
     assertEquals(1, g.rowOf(17));
     assertEquals(1, g.columnOf(17 * 8));
-    assertEquals(100, g.offsetInPolynomial(18));
+    assertEquals(100, g.offsetInSlot(18));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> g.checkRecord(1000));
     assertTrue(e.getMessage().contains("out of range"));

@@ -67,6 +67,30 @@ class PirEndToEndTest {
     roundTrip(p, g, src, 0, 5, 10);
   }
 
+  /**
+   * Records of 1.0-1.5 polynomials share a slot of one plane more when asked: two 2,500-byte
+   * records in three 1,792-byte planes, the second straddling planes 1 and 2; every record of
+   * both halves of a slot, and the odd last slot, decodes exactly.
+   */
+  @Test
+  void recordsSharingASlotOfThreePlanesDecode() {
+    Params p = Presets.TEST_INSECURE_256;
+    assertEquals(3, Geometry.slotPlanes(2500, 1792));
+    assertEquals(2, Geometry.slotPlanes(2500, 1792, false));
+    assertEquals(2, Geometry.slotPlanes(3000, 1792)); // two would need four planes: no gain
+    SyntheticRecords src = new SyntheticRecords(13, 2500, 4);
+    Geometry g = Geometry.of(p, 13, 2500, 2, true);
+    assertEquals(3, g.planes());
+    assertEquals(2, g.recordsPerPoly());
+    assertEquals(2500, g.offsetInSlot(5));
+    assertEquals(4, g.cols()); // 7 slots in 2 rows
+    roundTrip(p, g, src, 0, 1, 6, 7, 12);
+    assertEquals(2, Geometry.of(p, 13, 2500, 2).planes()); // not by default
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new Geometry(13, 2500, 1792, 1, 3, 2, 7));
+    assertTrue(e.getMessage().contains("holds 2 records"), e.getMessage());
+  }
+
   @Test
   void aOneColumnLastChunkSurvivesTheReusedPhase1Scratch() {
     // CHUNK + 1 columns: the last chunk folds to one of the thread's scratch leaves, which the
