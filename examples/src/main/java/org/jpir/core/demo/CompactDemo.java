@@ -59,6 +59,10 @@ public final class CompactDemo implements Callable<Integer> {
       + " pass over the database, per query (0: not; default: ${DEFAULT-VALUE})")
   int batch = 0;
 
+  @Option(names = "--share-slots", description = "let two records spanning 1 to 1.5"
+      + " polynomials share a slot of one plane more (less database, larger answer)")
+  boolean shareSlots = false;
+
   @Option(names = "--geometry-mib", description = "database whose geometry is timed, MiB"
       + " (default: ${DEFAULT-VALUE})")
   long geometryMib = 1024;
@@ -72,10 +76,10 @@ public final class CompactDemo implements Callable<Integer> {
     CompactParams cp = preset.compact();
     Params p = cp.server();
     CompactParams.GeometryChoice choice = cp.chooseGeometryWithReason(
-        (Math.max(geometryMib, mib) << 20) / recordSize, recordSize);
+        (Math.max(geometryMib, mib) << 20) / recordSize, recordSize, shareSlots);
     Geometry big = choice.geometry();
     int rows = rowsOpt > 0 ? rowsOpt : big.rows();
-    Geometry g = Geometry.of(p, (mib << 20) / recordSize, recordSize, rows);
+    Geometry g = Geometry.of(p, (mib << 20) / recordSize, recordSize, rows, shareSlots);
     SecureRandom random = new SecureRandom();
     out("preset %s (keys %s), N=%d; database %d MiB as %d rows x %d cols x %d planes", cp.id(),
         cp.keys().id(), p.n(), mib, g.rows(), g.cols(), g.planes());

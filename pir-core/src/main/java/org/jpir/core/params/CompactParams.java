@@ -388,7 +388,16 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
    * sqrt(polys / 2)}, suits expanded queries, whose preparation per row is cheaper.)
    */
   public GeometryChoice chooseGeometryWithReason(long recordCount, int recordSize) {
-    Geometry g = Geometry.of(server, recordCount, recordSize, 1);
+    return chooseGeometryWithReason(recordCount, recordSize, Geometry.SHARE_SLOTS_BY_DEFAULT);
+  }
+
+  /**
+   * {@link #chooseGeometryWithReason(long, int)}, with records spanning planes sharing slots
+   * when {@code share} and that wastes less ({@link Geometry#slotPlanes(int, int, boolean)}).
+   */
+  public GeometryChoice chooseGeometryWithReason(long recordCount, int recordSize,
+      boolean share) {
+    Geometry g = Geometry.of(server, recordCount, recordSize, 1, share);
     long polys = g.polynomials();
     int maxRows = maxRows();
     double ideal = Math.sqrt(polys * (double) g.planes() * CMUX_PER_KEY_SWITCH
@@ -400,10 +409,10 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
     if (ideal > maxRows) {
       why += ", capped at the " + maxRows + " rows the noise budget allows";
     }
-    Geometry out = Geometry.of(server, recordCount, recordSize, rows);
+    Geometry out = Geometry.of(server, recordCount, recordSize, rows, share);
     if (out.cols() > 1 && !layout(out.rows(), out.cols()).packed()) {
       for (int r = rows - 1; r >= Math.max(1, rows / 2); r--) {
-        Geometry lower = Geometry.of(server, recordCount, recordSize, r);
+        Geometry lower = Geometry.of(server, recordCount, recordSize, r, share);
         if (layout(lower.rows(), lower.cols()).packed()) {
           why += ", lowered to " + r + " so that the query packs into one GLWE (half the query)";
           out = lower;

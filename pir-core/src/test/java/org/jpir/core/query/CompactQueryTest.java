@@ -345,6 +345,22 @@ class CompactQueryTest {
    * at the production preset the 1 GiB / 3 KiB geometry packs, deeper or wider ones do not.
    */
   @Test
+  void sharedSlotsAreChosenOnlyWhenAsked() {
+    CompactParams cp = CompactParams.ONIONPIR_2048_COMPACT;
+    long count = (1L << 30) / 3072;
+    Geometry plain = cp.chooseGeometryWithReason(count, 3072).geometry();
+    Geometry shared = cp.chooseGeometryWithReason(count, 3072, true).geometry();
+    assertEquals(2, plain.planes(), "3 KiB in 2 KiB planes: two planes, one record per slot");
+    assertEquals(1, plain.recordsPerPoly());
+    assertEquals(3, shared.planes(), "two 3 KiB records in three 2 KiB planes");
+    assertEquals(2, shared.recordsPerPoly());
+    assertTrue(shared.polynomials() * shared.planes() < plain.polynomials() * plain.planes(),
+        "sharing stores fewer polynomials: " + shared + " against " + plain);
+    assertTrue(shared.rows() * (long) shared.cols() * shared.recordsPerPoly() >= count);
+    assertEquals(plain, cp.chooseGeometryWithReason(count, 3072, false).geometry());
+  }
+
+  @Test
   void packedLayoutIsAPerGeometryChoiceByTheNoiseBudget() {
     CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;
     Geometry gib = cp.chooseGeometry((1L << 30) / 3072, 3072);
