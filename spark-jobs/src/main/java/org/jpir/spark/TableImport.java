@@ -34,6 +34,7 @@ import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.server.RecordSource;
+import org.jpir.core.server.SizedRecordSource;
 import org.jpir.datasets.KeyValueList;
 import org.jpir.datasets.LengthPrefix;
 import org.jpir.datasets.ValueTooLargeException;
@@ -387,10 +388,8 @@ public final class TableImport {
    * reads): record k is row k's value as a length-prefixed field; a row whose key is not k (a
    * repeated or missing index) is an error naming it.
    */
-  static final class SortedRecords implements RecordSource {
+  static final class SortedRecords extends SizedRecordSource {
     private final Iterator<Row> rows;
-    private final long count;
-    private final int size;
     private final boolean truncate;
     private final String keyName;
     private final String what;
@@ -398,22 +397,11 @@ public final class TableImport {
 
     SortedRecords(Iterator<Row> rows, long count, int size, boolean truncate, String keyName,
         String what) {
+      super(count, size);
       this.rows = rows;
-      this.count = count;
-      this.size = size;
       this.truncate = truncate;
       this.keyName = keyName;
       this.what = what;
-    }
-
-    @Override
-    public long recordCount() {
-      return count;
-    }
-
-    @Override
-    public int recordSize() {
-      return size;
     }
 
     @Override
@@ -430,10 +418,10 @@ public final class TableImport {
       if (k != index) {
         throw new IllegalArgumentException(what + ": key column '" + keyName + "' "
             + (k < index ? "repeats index " + k : "lacks index " + index)
-            + "; it must hold every record index 0.." + (count - 1) + " once");
+            + "; it must hold every record index 0.." + (recordCount() - 1) + " once");
       }
       byte[] v = (byte[]) r.get(1);
-      LengthPrefix.write(v, 0, v.length, dst, off, size, truncate, what + " key " + k);
+      LengthPrefix.write(v, 0, v.length, dst, off, recordSize(), truncate, what + " key " + k);
       next++;
     }
   }

@@ -3,21 +3,18 @@ package org.jpir.datasets.source;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
-import org.jpir.core.server.RecordSource;
+import org.jpir.core.server.SizedRecordSource;
 
 /**
  * A binary file of fixed-size records: record i is bytes {@code [i*size, (i+1)*size)} (offsets
  * computed, no index). The file length must be a multiple of the record size. Not thread-safe.
  */
-public final class FixedSizeRecords implements RecordSource, Closeable {
+public final class FixedSizeRecords extends SizedRecordSource implements Closeable {
   private final FileWindow window;
-  private final int size;
-  private final long count;
 
   private FixedSizeRecords(FileWindow window, int size, long count) {
+    super(count, size);
     this.window = window;
-    this.size = size;
-    this.count = count;
   }
 
   /** Opens {@code path} as records of {@code recordSize} bytes. */
@@ -37,21 +34,9 @@ public final class FixedSizeRecords implements RecordSource, Closeable {
   }
 
   @Override
-  public long recordCount() {
-    return count;
-  }
-
-  @Override
-  public int recordSize() {
-    return size;
-  }
-
-  @Override
   public void read(long index, byte[] dst, int off) {
-    if (index < 0 || index >= count) {
-      throw new IllegalArgumentException("record " + index + " out of range [0, " + count + ")");
-    }
-    window.read(index * size, dst, off, size);
+    checkIndex(index);
+    window.read(index * recordSize(), dst, off, recordSize());
   }
 
   @Override

@@ -199,10 +199,7 @@ public final class StoredDatabase implements RecordSource, Closeable {
     byte[] b;
     try {
       FileChannel ch = channel(k);
-      if (ch.size() != c.bytes()) {
-        throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is " + ch.size()
-            + " bytes but the manifest says " + c.bytes() + " (truncated or replaced)");
-      }
+      checkSize(c, ch.size());
       b = new byte[Math.toIntExact(c.bytes())];
       readFully(ch, 0, ByteBuffer.wrap(b));
     } catch (IOException e) {
@@ -210,14 +207,7 @@ public final class StoredDatabase implements RecordSource, Closeable {
     }
     CRC32C crc = new CRC32C();
     crc.update(b);
-    if ((int) crc.getValue() != c.crc32c()) {
-      throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is corrupted: CRC32C "
-          + String.format("%08x", (int) crc.getValue()) + " but the manifest says "
-          + String.format("%08x", c.crc32c()));
-    }
-    synchronized (this) {
-      verified[k] = true;
-    }
+    markVerified(k, (int) crc.getValue());
     return b;
   }
 
@@ -229,11 +219,7 @@ public final class StoredDatabase implements RecordSource, Closeable {
     long pos = 0;
     try {
       FileChannel ch = channel(k);
-      if (ch.size() != c.bytes()) {
-        throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is " + ch.size()
-            + " bytes but the manifest says " + c.bytes() + (ch.size() < c.bytes()
-            ? " (truncated)" : " (extra bytes)"));
-      }
+      checkSize(c, ch.size());
       while (pos < c.bytes()) {
         bb.clear();
         bb.limit((int) Math.min(bb.capacity(), c.bytes() - pos));
@@ -245,9 +231,24 @@ public final class StoredDatabase implements RecordSource, Closeable {
     } catch (IOException e) {
       throw new StoredDatabaseException(dir + ": chunk " + c.file() + " cannot be read: " + e, e);
     }
-    if ((int) crc.getValue() != c.crc32c()) {
+    markVerified(k, (int) crc.getValue());
+  }
+
+  /** Throws, naming chunk c, unless its file is the manifest's length. */
+  private void checkSize(Manifest.Chunk c, long size) {
+    if (size != c.bytes()) {
+      throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is " + size
+          + " bytes but the manifest says " + c.bytes() + (size < c.bytes()
+          ? " (truncated)" : " (extra bytes)"));
+    }
+  }
+
+  /** Records chunk k as verified when {@code crc} is its manifest CRC32C; throws otherwise. */
+  private void markVerified(int k, int crc) {
+    Manifest.Chunk c = manifest.chunks().get(k);
+    if (crc != c.crc32c()) {
       throw new StoredDatabaseException(dir + ": chunk " + c.file() + " is corrupted: CRC32C "
-          + String.format("%08x", (int) crc.getValue()) + " but the manifest says "
+          + String.format("%08x", crc) + " but the manifest says "
           + String.format("%08x", c.crc32c()));
     }
     synchronized (this) {

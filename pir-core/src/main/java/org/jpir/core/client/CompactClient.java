@@ -122,15 +122,13 @@ public final class CompactClient {
 
   /** A compact query for record {@code index}, made for this client's evaluation keys. */
   public CompactQuery query(long index) {
-    geometry.checkRecord(index);
+    Geometry.Cell target = geometry.cellOf(index);
     Params sp = cp.server();
     Params kp = cp.keys();
     int n = kp.n();
     int per = kp.glweLimbs() * n;
     int rows = geometry.rows();
     int cols = geometry.cols();
-    int targetRow = geometry.rowOf(index);
-    int targetCol = geometry.columnOf(index);
     byte[] seed = Prg.newSeed(random);
     Prg noise = Prg.fromSecureRandom(random);
     CompactParams.Layout layout = cp.layout(rows, cols);
@@ -140,7 +138,7 @@ public final class CompactClient {
     long[] m1 = new long[per];
     for (int l = 0; l < sp.plaintextLimbs(); l++) {
       org.jpir.core.lwe.Gadget.addPowerOfTwo(m1, n, kp.base2k(), sp.phase1ScaleBits(l) + l1,
-          layout.phase1Slot(targetRow * sp.plaintextLimbs() + l), 1);
+          layout.phase1Slot(target.row() * sp.plaintextLimbs() + l), 1);
     }
     org.jpir.core.lwe.Gadget g2 = sp.ggswGadget();
     int levels = Geometry.levels(cols);
@@ -148,7 +146,7 @@ public final class CompactClient {
     int l2 = layout.phase2Depth();
     int lg = sp.ggswLevels();
     for (int t = 0; t < levels; t++) {
-      if (((targetCol >> t) & 1) == 1) {
+      if (((target.column() >> t) & 1) == 1) {
         for (int j = 0; j < lg; j++) {
           g2.addScaled(m2, n, j, layout.phase2Slot(t * lg + j), 1, l2);
         }

@@ -54,14 +54,12 @@ public final class PirClient {
 
   /** A query for record {@code index}. */
   public ClientQuery query(long index) {
-    geometry.checkRecord(index);
+    Geometry.Cell target = geometry.cellOf(index);
     int n = p.n();
     int lg = p.ggswLevels();
     int perGlwe = p.glweLimbs() * n;
     int rows = geometry.rows();
     int cols = geometry.cols();
-    int targetRow = geometry.rowOf(index);
-    int targetCol = geometry.columnOf(index);
     byte[] seed = Prg.newSeed(random);
     Prg noise = Prg.fromSecureRandom(random);
     short[] b1 = new short[rows * p.plaintextLimbs() * perGlwe];
@@ -71,7 +69,7 @@ public final class PirClient {
         // row (r, l) encrypts [r == target] 2^-phase1ScaleBits(l)
         java.util.Arrays.fill(msg, 0L);
         org.jpir.core.lwe.Gadget.addPowerOfTwo(msg, n, p.base2k(), p.phase1ScaleBits(l), 0,
-            r == targetRow ? 1 : 0);
+            r == target.row() ? 1 : 0);
         ops.encryptSeeded(sk, msg, seed, ClientQuery.phase1Stream(p, r, l), noise)
             .copyBodyTo(b1, (r * p.plaintextLimbs() + l) * perGlwe);
       }
@@ -80,7 +78,7 @@ public final class PirClient {
     short[] b2 = new short[levels * 2 * lg * perGlwe];
     for (int t = 0; t < levels; t++) {
       final int bit = t;
-      ops.encryptSeededGgsw(sk, (targetCol >> t) & 1, seed,
+      ops.encryptSeededGgsw(sk, (target.column() >> t) & 1, seed,
           q -> ClientQuery.ggswStream(p, rows, bit, q), noise)
           .copyBodiesTo(b2, t * 2 * lg * perGlwe);
     }

@@ -59,22 +59,28 @@ public final class BPacking {
     }
   }
 
-  /** u[i] = the unsigned K-bit chunks of the value (u[0] most significant), mod 1. */
+  /** u[i] = the unsigned K-bit chunks of the value d[at + i*N] (u[0] most significant), mod 1. */
   private static void toUnsigned(long[] d, int at, int n, int limbs, int k, long[] u) {
-    long carry = 0;
-    long mask = (1L << k) - 1;
-    for (int i = limbs - 1; i >= 0; i--) {
-      long v = d[at + i * n] + carry;
-      u[i] = v & mask;
-      carry = v >> k;
+    for (int i = 0; i < limbs; i++) {
+      u[i] = d[at + i * n];
     }
+    carryToUnsigned(u, limbs, k);
   }
 
+  /** {@link #toUnsigned(long[], int, int, int, int, long[])} of 16-bit digits. */
   private static void toUnsigned(short[] d, int at, int n, int limbs, int k, long[] u) {
+    for (int i = 0; i < limbs; i++) {
+      u[i] = d[at + i * n];
+    }
+    carryToUnsigned(u, limbs, k);
+  }
+
+  /** Replaces the signed digits in u by the unsigned K-bit chunks of their value, mod 1. */
+  private static void carryToUnsigned(long[] u, int limbs, int k) {
     long carry = 0;
     long mask = (1L << k) - 1;
     for (int i = limbs - 1; i >= 0; i--) {
-      long v = d[at + i * n] + carry;
+      long v = u[i] + carry;
       u[i] = v & mask;
       carry = v >> k;
     }

@@ -92,13 +92,7 @@ public final class GlweOps {
   public void completeB(SecretKey sk, Glwe c, long[] msg, Prg noise) {
     int limbs = c.limbs();
     long[] d = c.data();
-    for (int i = 0; i < limbs; i++) {
-      mulBySecret(sk, d, c.offset(1, i), prod, 0);
-      int bo = c.offset(0, i);
-      for (int j = 0; j < n; j++) {
-        d[bo + j] = -prod[j] + (msg == null ? 0 : msg[i * n + j]);
-      }
-    }
+    addMaskTimesSecret(sk, c, -1, msg, d);
     int last = c.offset(0, limbs - 1);
     for (int j = 0; j < n; j++) {
       d[last + j] += noise.nextDiscreteGaussian(p.sigma());
@@ -106,17 +100,24 @@ public final class GlweOps {
     Znx.normalize(n, k, d, 0, limbs, d, 0, limbs, carry);
   }
 
+  /**
+   * {@code dst[i*N + j] = src[i*N + j] + sign * (a*s)[i*N + j]} for every limb i of c ({@code src}
+   * null: 0); the b part of c is {@code c.data()[i*N + j]}, so dst or src may be it.
+   */
+  private void addMaskTimesSecret(SecretKey sk, Glwe c, long sign, long[] src, long[] dst) {
+    long[] d = c.data();
+    for (int i = 0; i < c.limbs(); i++) {
+      mulBySecret(sk, d, c.offset(1, i), prod, 0);
+      for (int j = 0; j < n; j++) {
+        dst[i * n + j] = (src == null ? 0 : src[i * n + j]) + sign * prod[j];
+      }
+    }
+  }
+
   /** The phase {@code b + a*s} of c, normalized, into {@code out} ({@code c.limbs()*N} longs). */
   public void phase(SecretKey sk, Glwe c, long[] out) {
     int limbs = c.limbs();
-    long[] d = c.data();
-    for (int i = 0; i < limbs; i++) {
-      mulBySecret(sk, d, c.offset(1, i), prod, 0);
-      int bo = c.offset(0, i);
-      for (int j = 0; j < n; j++) {
-        out[i * n + j] = d[bo + j] + prod[j];
-      }
-    }
+    addMaskTimesSecret(sk, c, 1, c.data(), out);
     Znx.normalize(n, k, out, 0, limbs, out, 0, limbs, carry);
   }
 

@@ -236,6 +236,15 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
     return (int) (polynomialOf(record) / rows);
   }
 
+  /** Where a record lies: the row and column of its slot. */
+  public record Cell(int row, int column) {}
+
+  /** The cell of record i ({@link #rowOf}, {@link #columnOf}); throws when i is out of range. */
+  public Cell cellOf(long record) {
+    long poly = polynomialOf(record);
+    return new Cell((int) (poly % rows), (int) (poly / rows));
+  }
+
   /** Byte offset of record i inside its slot: {@code (i % recordsPerPoly) * recordSize}. */
   public int offsetInSlot(long record) {
     checkRecord(record);

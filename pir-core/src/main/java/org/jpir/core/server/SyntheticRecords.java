@@ -7,37 +7,19 @@ import java.util.SplittableRandom;
  * any answer can be checked without storing the database. Not cryptographic; for tests, demos
  * and benchmarks.
  */
-public final class SyntheticRecords implements RecordSource {
-  private final long count;
-  private final int size;
+public final class SyntheticRecords extends SizedRecordSource {
   private final long seed;
 
   /** {@code count} records of {@code size} bytes generated from {@code seed}. */
   public SyntheticRecords(long count, int size, long seed) {
-    if (count < 1 || size < 1) {
-      throw new IllegalArgumentException("synthetic database needs count >= 1 and size >= 1, got "
-          + count + " x " + size);
-    }
-    this.count = count;
-    this.size = size;
+    super(count, size);
     this.seed = seed;
   }
 
   @Override
-  public long recordCount() {
-    return count;
-  }
-
-  @Override
-  public int recordSize() {
-    return size;
-  }
-
-  @Override
   public void read(long index, byte[] dst, int off) {
-    if (index < 0 || index >= count) {
-      throw new IllegalArgumentException("record " + index + " out of range [0, " + count + ")");
-    }
+    checkIndex(index);
+    int size = recordSize();
     SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + index);
     int i = 0;
     for (; i + 8 <= size; i += 8) {
@@ -55,7 +37,7 @@ public final class SyntheticRecords implements RecordSource {
 
   /** Record i as a new array. */
   public byte[] record(long index) {
-    byte[] b = new byte[size];
+    byte[] b = new byte[recordSize()];
     read(index, b, 0);
     return b;
   }
