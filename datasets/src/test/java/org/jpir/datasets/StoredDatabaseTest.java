@@ -52,6 +52,29 @@ class StoredDatabaseTest {
   static final SyntheticRecords SRC = new SyntheticRecords(8 * 17 * 19 + 5, 100, 42);
 
   @Test
+  void aPairedTailGeometrySurvivesTheManifestAndABadFlagIsNamed() throws IOException {
+    int size = P.bytesPerPolynomial() + 40;
+    SyntheticRecords src = new SyntheticRecords(30, size, 43);
+    Geometry g = Geometry.of(P, 30, size, 6).withPairedTail();
+    Path dir = tmp.resolve("paired");
+    StoredDatabaseWriter.write(dir, P, g, src, 2, "paired", Map.of(), null);
+    try (StoredDatabase db = StoredDatabase.open(dir, P)) {
+      assertEquals(g, db.geometry());
+      byte[] rec = new byte[size];
+      db.read(29, rec, 0);
+      assertArrayEquals(src.record(29), rec);
+    }
+    String text = new String(Files.readAllBytes(dir.resolve(Manifest.FILE)),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(text.contains("geometry.pairedTail=true"), text);
+    Manifest m = Manifest.parse(text, "paired");
+    assertEquals(m, Manifest.parse(m.toText(), "again"));
+    assertEquals(Geometry.of(P, 30, size, 6), Manifest.parse(
+        new Manifest(1, P.id(), "plain", g.withoutPairedTail(), m.columnsPerChunk(), m.chunks(),
+            Map.of()).toText(), "plain").geometry());
+  }
+
+  @Test
   void everyRecordReadsBackAndChunksTileTheColumns() throws IOException {
     Path dir = writeSynthetic("db", SRC);
     try (StoredDatabase db = StoredDatabase.open(dir, P)) {

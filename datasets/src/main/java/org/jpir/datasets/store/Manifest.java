@@ -20,6 +20,7 @@ import org.jpir.core.params.Geometry;
  * source=...                                  (free text: what was imported)
  * record.count=..., record.size=...
  * geometry.polyBytes, geometry.recordsPerPoly, geometry.planes, geometry.rows, geometry.cols
+ * geometry.pairedTail=true                    (only when the last plane pairs tails)
  * chunk.columns=...                           (columns per chunk, a power of two)
  * chunk.count=...
  * checksum=crc32c
@@ -136,6 +137,9 @@ public record Manifest(int version, String presetId, String source, Geometry geo
     line(b, "geometry.planes", g.planes());
     line(b, "geometry.rows", g.rows());
     line(b, "geometry.cols", g.cols());
+    if (g.pairedTail()) {
+      line(b, "geometry.pairedTail", "true");
+    }
     line(b, "chunk.columns", columnsPerChunk);
     line(b, "chunk.count", chunks.size());
     line(b, "checksum", "crc32c");
@@ -235,6 +239,14 @@ public record Manifest(int version, String presetId, String source, Geometry geo
           intNum(kv, "geometry.polyBytes", where), intNum(kv, "geometry.recordsPerPoly", where),
           intNum(kv, "geometry.planes", where), intNum(kv, "geometry.rows", where),
           intNum(kv, "geometry.cols", where));
+      String paired = kv.getOrDefault("geometry.pairedTail", "false");
+      if (!paired.equals("false") && !paired.equals("true")) {
+        throw new IllegalArgumentException("geometry.pairedTail is '" + printable(paired)
+            + "', not true or false");
+      }
+      if (paired.equals("true")) {
+        g = g.withPairedTail();
+      }
       if (g.polyBytes() < 1) {
         throw new IllegalArgumentException("geometry.polyBytes " + g.polyBytes()
             + " must be positive");

@@ -63,6 +63,11 @@ public final class CompactDemo implements Callable<Integer> {
       + " polynomials share a slot of one plane more (less database, larger answer)")
   boolean shareSlots = false;
 
+  @Option(names = "--pair-tails", negatable = true, description = "pair the half-used last"
+      + " planes of rows 2k and 2k + 1 (less database, same answer; records of 1-1.5"
+      + " polynomials; default: ${DEFAULT-VALUE})")
+  boolean pairTails = Geometry.PAIR_TAILS_BY_DEFAULT;
+
   @Option(names = "--geometry-mib", description = "database whose geometry is timed, MiB"
       + " (default: ${DEFAULT-VALUE})")
   long geometryMib = 1024;
@@ -77,9 +82,14 @@ public final class CompactDemo implements Callable<Integer> {
     Params p = cp.server();
     CompactParams.GeometryChoice choice = cp.chooseGeometryWithReason(
         (Math.max(geometryMib, mib) << 20) / recordSize, recordSize, shareSlots);
-    Geometry big = choice.geometry();
+    Geometry chosen = choice.geometry();
+    Geometry big = pairTails ? chosen : chosen.withoutPairedTail();
     int rows = rowsOpt > 0 ? rowsOpt : big.rows();
     Geometry g = Geometry.of(p, (mib << 20) / recordSize, recordSize, rows, shareSlots);
+    if (pairTails && Geometry.canPairTail(g.recordSize(), g.polyBytes(), g.recordsPerPoly(),
+        g.planes())) {
+      g = g.withPairedTail();
+    }
     SecureRandom random = new SecureRandom();
     out("preset %s (keys %s), N=%d; database %d MiB as %d rows x %d cols x %d planes", cp.id(),
         cp.keys().id(), p.n(), mib, g.rows(), g.cols(), g.planes());

@@ -421,6 +421,12 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
       }
     }
     checkGeometry(out.rows(), out.cols());
+    if (Geometry.PAIR_TAILS_BY_DEFAULT && Geometry.canPairTail(out.recordSize(), out.polyBytes(),
+        out.recordsPerPoly(), out.planes())) {
+      out = out.withPairedTail();
+      why += ", the half-used last plane paired (rows 2k and 2k + 1 share a polynomial: "
+          + out.planeRows(out.planes() - 1) + " rows)";
+    }
     CompactParams.Layout l = layout(out.rows(), out.cols());
     why += String.format(java.util.Locale.ROOT, ": %d x %d x %d, query %s", out.rows(),
         out.cols(), out.planes(), l.packed() ? "one GLWE" : "two GLWEs");

@@ -12,14 +12,33 @@ package org.jpir.core.params;
  * sits at row {@code p % rows}, column {@code p / rows} (column-major: a column holds
  * consecutive records).
  *
+ *
+ * <p>With {@code pairedTail} (one record per slot, its last plane at most half used) the last
+ * plane has {@code ceil(rows / 2)} rows: its polynomial at row k of column c holds the tail of
+ * slot {@code (2k, c)} in bytes {@code [0, tailBytes)} and that of slot {@code (2k + 1, c)} in
+ * bytes {@code [polyBytes / 2, polyBytes / 2 + tailBytes)}; phase 1 selects it with {@code
+ * sel(2k) + X^(-N/2) sel(2k + 1)}, which brings the wanted tail to the low coefficients.
+ *
  * @param polyBytes bytes per polynomial ({@link
  *     org.jpir.core.lwe.PlaintextCodec#polynomialBytes()})
+ * @param pairedTail whether the last plane pairs the tails of rows 2k and 2k + 1
  */
 public record Geometry(long recordCount, int recordSize, int polyBytes, int recordsPerPoly,
-    int planes, int rows, int cols) implements java.io.Serializable {
+    int planes, int rows, int cols, boolean pairedTail) implements java.io.Serializable {
+
+  /** A geometry without paired tails. */
+  public Geometry(long recordCount, int recordSize, int polyBytes, int recordsPerPoly,
+      int planes, int rows, int cols) {
+    this(recordCount, recordSize, polyBytes, recordsPerPoly, planes, rows, cols, false);
+  }
 
   /** Validates; the message names the inconsistent field. */
   public Geometry {
+    if (pairedTail && !canPairTail(recordSize, polyBytes, recordsPerPoly, planes)) {
+      throw new IllegalArgumentException("paired tails need one record per slot of two or more"
+          + " planes whose last plane is at most half used; records of " + recordSize
+          + " bytes in " + planes + " planes of " + polyBytes + " bytes are not");
+    }
     if (recordCount < 1) {
       throw new IllegalArgumentException("record count " + recordCount + " must be at least 1");
     }
@@ -75,6 +94,13 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
    * database it saves costs server time; {@link #of(Params, long, int, int, boolean)} opts in.
    */
   public static final boolean SHARE_SLOTS_BY_DEFAULT = false;
+
+  /**
+   * Whether the compact geometry chooser pairs the tails of a half-used last plane ({@link
+   * #withPairedTail}): yes; the answer and the client are unchanged, and the server streams the
+   * last plane's polynomials once per two rows.
+   */
+  public static final boolean PAIR_TAILS_BY_DEFAULT = true;
 
   /** {@link #slotPlanes(int, int)}, or always {@code ceil(recordSize / polyBytes)} when not {@code share}. */
   public static int slotPlanes(int recordSize, int polyBytes, boolean share) {
@@ -257,6 +283,48 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
       throw new IllegalArgumentException("record index " + record + " is out of range [0, "
           + recordCount + ")");
     }
+  }
+
+  /** Whether slots of this shape may pair their last planes' tails (see the class comment). */
+  public static boolean canPairTail(int recordSize, int polyBytes, int recordsPerPoly,
+      int planes) {
+    return recordsPerPoly == 1 && planes >= 2 && polyBytes % 2 == 0
+        && recordSize - (long) (planes - 1) * polyBytes <= polyBytes / 2;
+  }
+
+  /** This geometry with the last planes' tails paired; throws when its shape does not allow it. */
+  public Geometry withPairedTail() {
+    return new Geometry(recordCount, recordSize, polyBytes, recordsPerPoly, planes, rows, cols,
+        true);
+  }
+
+  /** This geometry with every plane full-height. */
+  public Geometry withoutPairedTail() {
+    return new Geometry(recordCount, recordSize, polyBytes, recordsPerPoly, planes, rows, cols);
+  }
+
+  /** Bytes of a record in the last plane of its slot: {@code recordSize - (planes - 1) polyBytes}. */
+  public int tailBytes() {
+    return (int) (recordSize - (long) (planes - 1) * polyBytes);
+  }
+
+  /** Rows of plane {@code plane}: {@code ceil(rows / 2)} for a paired last plane, else rows. */
+  public int planeRows(int plane) {
+    return pairedTail && plane == planes - 1 ? (rows + 1) / 2 : rows;
+  }
+
+  /** Polynomials of one column over all planes: the sum of {@link #planeRows}. */
+  public long rowsOverPlanes() {
+    long s = 0;
+    for (int pl = 0; pl < planes; pl++) {
+      s += planeRows(pl);
+    }
+    return s;
+  }
+
+  /** Whether plane {@code plane} is a paired tail plane. */
+  public boolean isPairedPlane(int plane) {
+    return pairedTail && plane == planes - 1;
   }
 
   /** Raw database bytes: {@code recordCount * recordSize}. */

@@ -315,21 +315,32 @@ public final class CompactExpander {
       throw new IllegalArgumentException("compact query was made for " + q.rows() + " rows x "
           + q.cols() + " columns, the database has " + g.rows() + " x " + g.cols());
     }
-    return expand(q, store.keysFor(q), t);
+    return expand(q, store.keysFor(q), t, g.pairedTail());
   }
 
   /** The prepared query of a compact query with the given (matching) prepared keys. */
   public PreparedQuery expand(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
+    return expand(q, keys, t, false);
+  }
+
+  /**
+   * {@link #expand(CompactQuery, PreparedEvaluationKeys, Timings)}, with the phase-1 matrix of a
+   * paired tail plane too when {@code pairedTail} ({@link TailPairs}).
+   */
+  public PreparedQuery expand(CompactQuery q, PreparedEvaluationKeys keys, Timings t,
+      boolean pairedTail) {
     checkKeys(q, keys);
     long t0 = System.nanoTime();
     CompactParams.Layout layout = cp.layout(q.rows(), q.cols());
     Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), sp.glweColumns());
     Glwe[][] rows = new Glwe[Geometry.levels(q.cols())][2 * sp.ggswLevels()];
+    TailPairs tails = pairedTail ? new TailPairs(sops, n, q.rows(), sp.plaintextLimbs(),
+        sp.glweLimbs()) : null;
     if (layout.packed()) {
       int p1 = cp.phase1Slots(q.rows());
       int p2 = cp.phase2Slots(q.cols());
       Glwe c = q.phase1(cp).expand();
-      Sink one = phase1Sink(layout, phase1);
+      Sink one = phase1Sink(layout, phase1, tails);
       Sink two = phase2Sink(layout, rows, keys, t);
       expand(c, layout.phase1Depth(), s -> wanted(layout, s, p1, p2, true, true),
           s -> wanted(layout, s, p1, p2, true, true), keys.ksk(), (slot, g) -> {
@@ -340,14 +351,15 @@ public final class CompactExpander {
             }
           }, t);
     } else {
-      fillPhase1(q, keys, layout, phase1, t);
+      fillPhase1(q, keys, layout, phase1, tails, t);
       fillPhase2(q, keys, layout, rows, t);
     }
     PreparedGgsw[] ggsw = prepare(rows);
+    Pmat tail = tails == null ? null : tails.finish();
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }
-    return new PreparedQuery(sp.id(), q.rows(), q.cols(), phase1, ggsw);
+    return new PreparedQuery(sp.id(), q.rows(), q.cols(), phase1, ggsw, tail);
   }
 
   private void checkKeys(CompactQuery q, PreparedEvaluationKeys keys) {
@@ -376,13 +388,19 @@ public final class CompactExpander {
     return one && i1 >= 0 && i1 < p1;
   }
 
-  private Sink phase1Sink(CompactParams.Layout layout, Pmat phase1) {
+  private Sink phase1Sink(CompactParams.Layout layout, Pmat phase1, TailPairs tails) {
     // one rounded GLWE and one transform per sink, reused row after row: prepareRow copies out
     // (allocating them per row was half of the expansion's allocation, each page a fresh fault)
     Glwe rounded = new Glwe(n, sp.glweLimbs());
     double[] reim = new double[rounded.data().length];
-    return (slot, c) -> phase1.prepareRow(layout.phase1Index(slot),
-        sops.transformInto(kops.roundInto(c, rounded), reim), 0);
+    return (slot, c) -> {
+      int row = layout.phase1Index(slot);
+      Glwe x = kops.roundInto(c, rounded);
+      phase1.prepareRow(row, sops.transformInto(x, reim), 0);
+      if (tails != null) {
+        tails.accept(row, x);
+      }
+    };
   }
 
   private Sink phase2Sink(CompactParams.Layout layout, Glwe[][] rows,
@@ -404,15 +422,16 @@ public final class CompactExpander {
   }
 
   private void fillPhase1(CompactQuery q, PreparedEvaluationKeys keys,
-      CompactParams.Layout layout, Pmat phase1, Timings t) {
+      CompactParams.Layout layout, Pmat phase1, TailPairs tails, Timings t) {
     Glwe c1 = q.phase1(cp).expand();
     int p1 = cp.phase1Slots(q.rows());
     if (layout.packed()) {
       int p2 = cp.phase2Slots(q.cols());
       expand(c1, layout.phase1Depth(), s -> wanted(layout, s, p1, p2, true, false),
-          s -> wanted(layout, s, p1, p2, true, true), keys.ksk(), phase1Sink(layout, phase1), t);
+          s -> wanted(layout, s, p1, p2, true, true), keys.ksk(), phase1Sink(layout, phase1, tails),
+          t);
     } else {
-      expand(c1, p1, keys.ksk(), phase1Sink(layout, phase1), t);
+      expand(c1, p1, keys.ksk(), phase1Sink(layout, phase1, tails), t);
     }
   }
 
@@ -447,7 +466,7 @@ public final class CompactExpander {
     checkKeys(q, keys);
     long t0 = System.nanoTime();
     Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), sp.glweColumns());
-    fillPhase1(q, keys, cp.layout(q.rows(), q.cols()), phase1, t);
+    fillPhase1(q, keys, cp.layout(q.rows(), q.cols()), phase1, null, t);
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }

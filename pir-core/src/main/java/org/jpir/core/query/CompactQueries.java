@@ -61,7 +61,7 @@ public final class CompactQueries implements QueryKind {
     CompactExpander ex = new CompactExpander(cp);
     return new AcceptedQuery(expansion, wire, q.clientId(), store.heldWire(q.clientId()),
         store.packingKey(q.clientId(), g), () -> ex.expandPhase2(q, k, null),
-        () -> ex.expand(q, k, null));
+        () -> ex.expand(q, k, null, g.pairedTail()));
   }
 
   /** {@link #accept} of a query held in memory (its wire form is what travels). */
@@ -112,7 +112,8 @@ public final class CompactQueries implements QueryKind {
       if (keys == null) {
         throw new IllegalArgumentException("compact queries need the client's evaluation keys");
       }
-      return new CompactExpander(cp).expand(Wire.readCompactQuery(query, cp, g), keys, null);
+      return new CompactExpander(cp).expand(Wire.readCompactQuery(query, cp, g), keys, null,
+          g.pairedTail());
     }
   }
 }

@@ -16,6 +16,7 @@ public final class ColumnEncoder {
   private final RecordSource source;
   private final PlaintextCodec codec;
   private final byte[] polyBuf;
+  private final byte[] pairBuf;
   private final byte[] recordBuf;
   private final long[] digits;
 
@@ -31,6 +32,7 @@ public final class ColumnEncoder {
     this.source = source;
     this.codec = new PlaintextCodec(p);
     this.polyBuf = new byte[codec.polynomialBytes()];
+    this.pairBuf = new byte[codec.polynomialBytes()];
     this.recordBuf = new byte[g.recordSize()];
     this.digits = new long[g.rows() * p.plaintextLimbs() * p.n()];
   }
@@ -66,21 +68,38 @@ public final class ColumnEncoder {
     }
   }
 
-  /** The plaintext digits of column {@code col} of {@code plane} (layout above). */
+  /**
+   * The plaintext digits of column {@code col} of {@code plane} (layout above; {@link
+   * Geometry#planeRows} rows, a paired tail plane holding the tails of rows 2k and 2k + 1 in
+   * row k).
+   */
   public long[] digits(int plane, int col) {
     int n = p.n();
     int lim = p.plaintextLimbs();
-    for (int r = 0; r < g.rows(); r++) {
-      long poly = (long) col * g.rows() + r;
-      polynomialBytes(plane, poly, polyBuf);
+    for (int r = 0; r < g.planeRows(plane); r++) {
+      if (g.isPairedPlane(plane)) {
+        pairedTailBytes(plane, col, r);
+      } else {
+        polynomialBytes(plane, (long) col * g.rows() + r, polyBuf);
+      }
       codec.encode(polyBuf, 0, polyBuf.length, digits, r * lim * n);
     }
     return digits;
   }
 
+  /** polyBuf = the tail of slot (2k, col) at byte 0 and that of slot (2k + 1, col) at polyBytes / 2. */
+  private void pairedTailBytes(int plane, int col, int k) {
+    long even = (long) col * g.rows() + 2L * k;
+    polynomialBytes(plane, even, polyBuf);
+    if (2 * k + 1 < g.rows()) {
+      polynomialBytes(plane, even + 1, pairBuf);
+      System.arraycopy(pairBuf, 0, polyBuf, polyBuf.length / 2, g.tailBytes());
+    }
+  }
+
   /** The prepared (PVEC) form of column {@code col} of {@code plane}. */
   public Pvec prepare(int plane, int col) {
-    Pvec v = Pvec.allocate(p.n(), g.rows() * p.plaintextLimbs());
+    Pvec v = Pvec.allocate(p.n(), g.planeRows(plane) * p.plaintextLimbs());
     v.prepareFromZnx(digits(plane, col), 0);
     return v;
   }

@@ -176,9 +176,11 @@ public final class PirServer {
     }
     int chunk = chunkSize(top);
     int chunkLevel = Integer.numberOfTrailingZeros(chunk);
-    Phase1 ph1 = new Phase1(g, qs, chunk);
+    Phase1 full = new Phase1(g, qs, chunk, false);
+    Phase1 paired = g.pairedTail() ? new Phase1(g, qs, chunk, true) : null;
     Glwe[][] out = new Glwe[qs.length][g.planes()];
     for (int pl = 0; pl < g.planes(); pl++) {
+      Phase1 ph1 = g.isPairedPlane(pl) ? paired : full;
       List<List<Glwe>> chunkRoots = new ArrayList<>();
       for (int qi = 0; qi < qs.length; qi++) {
         chunkRoots.add(new ArrayList<>());
@@ -219,6 +221,10 @@ public final class PirServer {
             + "x" + q.cols() + ") does not match the database (" + p.id() + ", " + g.rows() + "x"
             + g.cols() + ")");
       }
+      if (g.pairedTail() && q.phase1Tail() == null) {
+        throw new IllegalArgumentException("the database pairs the tails of its last plane;"
+            + " the prepared query has no paired phase-1 matrix (expand it for this geometry)");
+      }
     }
   }
 
@@ -244,7 +250,7 @@ public final class PirServer {
     // the chunk answerRange uses: scratch for 64 columns on a 9-column database was 25 MB
     // allocated and zeroed per call, slower than the whole answer
     int chunk = chunkSize(rangeLevel(db.geometry().cols(), db.columnCount()));
-    Phase1 ph1 = new Phase1(db.geometry(), qs, chunk);
+    Phase1 ph1 = new Phase1(db.geometry(), qs, chunk, false);
     long produced = 0;
     for (int c0 = 0; c0 < db.columnCount(); c0 += chunk) {
       int len = Math.min(chunk, db.columnCount() - c0);
@@ -315,13 +321,14 @@ public final class PirServer {
     private final Scratch sc;
     private final int n;
 
-    Phase1(Geometry g, PreparedQuery[] qs, int chunk) {
+    /** The pass of the full planes, or of the paired tail plane when {@code tail}. */
+    Phase1(Geometry g, PreparedQuery[] qs, int chunk, boolean tail) {
       n = p.n();
       int cols12 = p.glweColumns();
-      int nrows = g.rows() * p.plaintextLimbs();
+      int nrows = g.planeRows(tail ? g.planes() - 1 : 0) * p.plaintextLimbs();
       pm = new Pmat[qs.length];
       for (int i = 0; i < qs.length; i++) {
-        pm[i] = qs[i].phase1();
+        pm[i] = tail ? qs[i].phase1Tail() : qs[i].phase1();
       }
       sc = Scratch.of(n, p.glweLimbs(), cols12, qs.length, chunk,
           Vmp.applyPvecBatchTmpLength(qs.length, n, nrows, cols12, chunk));

@@ -530,6 +530,49 @@ class CompactQueryTest {
   }
 
   @Test
+  void pairedTailsDecodeEveryRecordAtBothEncodings() {
+    for (CompactParams cp : new CompactParams[] {CP, CompactParams.TEST_INSECURE_256_COMPACT_SCALED}) {
+      Params p = cp.server();
+      int pb = p.bytesPerPolynomial();
+      int size = pb + pb / 2 - 3;
+      // 5 rows (the last pair has one member) x 3 columns, 2 planes, the last one paired
+      Geometry g = Geometry.of(p, 14, size, 5).withPairedTail();
+      assertEquals(2, g.planes());
+      assertEquals(3, g.planeRows(1));
+      assertEquals(5, g.planeRows(0));
+      SyntheticRecords src = new SyntheticRecords(14, size, 21);
+      long[] all = java.util.stream.LongStream.range(0, 14).toArray();
+      roundTrip(cp, g, src, all);
+      PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
+      assertEquals(3 * p.plaintextLimbs(), db.plane(1)[0].nrows());
+      assertEquals(8L * p.n() * p.plaintextLimbs() * (5 + 3) * g.cols(), db.sizeBytes());
+      assertEquals(8, g.rowsOverPlanes());
+    }
+  }
+
+  @Test
+  void pairedTailsAreRefusedWhereTheyDoNotFitOrTheQueryLacksThem() {
+    Params p = CP.server();
+    int pb = p.bytesPerPolynomial();
+    IllegalArgumentException big = assertThrows(IllegalArgumentException.class,
+        () -> Geometry.of(p, 10, pb + pb / 2 + 1, 4).withPairedTail());
+    assertTrue(big.getMessage().contains("at most half used"), big.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Geometry.of(p, 10, pb / 2, 4)
+        .withPairedTail());
+    Geometry g = Geometry.of(p, 8, pb + 10, 4).withPairedTail();
+    SyntheticRecords src = new SyntheticRecords(8, pb + 10, 22);
+    CompactClient client = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
+        "dave", RANDOM);
+    EvaluationKeyStore store = new EvaluationKeyStore(CP);
+    store.register(client.clientId(), Wire.writeEvaluationKeys(client.evaluationKeys()));
+    PreparedQuery plain = new CompactExpander(CP).expand(client.query(3),
+        store.keysFor(client.query(3)), null);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new PirServer(p).answer(PreparedDatabase.prepare(p, g, src), plain, null));
+    assertTrue(e.getMessage().contains("paired"), e.getMessage());
+  }
+
+  @Test
   void compactQueriesDecodeExactRecords() {
     Geometry g = smallGeometry();
     assertEquals(16, g.rows());

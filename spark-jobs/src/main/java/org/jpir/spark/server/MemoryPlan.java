@@ -52,10 +52,14 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
     return 8L * p.n() * g.rows() * p.plaintextLimbs();
   }
 
-  /** Bytes of one expanded query: {@code 8 N (rows*limbs*2L + levels*2*ggswLevels*2L)}, L = glweLimbs. */
+  /**
+   * Bytes of one expanded query: {@code 8 N (rows*limbs*2L + levels*2*ggswLevels*2L)}, L =
+   * glweLimbs, plus {@code 8 N ceil(rows/2)*limbs*2L} for a paired tail plane's matrix.
+   */
   public static long expandedQueryBytes(Params p, Geometry g) {
     long ncols = 2L * p.glweLimbs();
-    return 8L * p.n() * ((long) g.rows() * p.plaintextLimbs() * ncols
+    long rows = g.rows() + (g.pairedTail() ? g.planeRows(g.planes() - 1) : 0);
+    return 8L * p.n() * (rows * p.plaintextLimbs() * ncols
         + (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
   }
 
@@ -103,7 +107,7 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
     // the busiest executor: the perExec widest partitions
     long[] sizes = new long[parts.count()];
     for (int i = 0; i < sizes.length; i++) {
-      sizes[i] = pvecBytesPerColumn(p, g) * parts.size(i) * g.planes();
+      sizes[i] = 8L * p.n() * p.plaintextLimbs() * g.rowsOverPlanes() * parts.size(i);
     }
     java.util.Arrays.sort(sizes);
     long pvecExec = 0;

@@ -131,6 +131,7 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       out.writeInt(q.cols());
       kryo.writeObject(out, q.phase1());
       kryo.writeObject(out, q.ggsw());
+      kryo.writeObjectOrNull(out, q.phase1Tail(), Pmat.class);
     }
 
     @Override
@@ -140,7 +141,8 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       int cols = in.readInt();
       Pmat p1 = kryo.readObject(in, Pmat.class);
       PreparedGgsw[] g = kryo.readObject(in, PreparedGgsw[].class);
-      return new PreparedQuery(id, rows, cols, p1, g);
+      Pmat tail = kryo.readObjectOrNull(in, Pmat.class);
+      return new PreparedQuery(id, rows, cols, p1, g, tail);
     }
   }
 

@@ -129,6 +129,39 @@ class CompactSparkTest extends SparkTestBase {
     }
   }
 
+  /**
+   * A paired tail plane on Spark (the compact chooser's default for 3 KiB records at N = 2048):
+   * records in even and odd rows decode exactly whether queries are expanded on the driver or on
+   * the executors (the tail matrix travels by Kryo), per plane and with a shared mask.
+   */
+  @Test
+  void pairedTailPlanesDecodeWithEveryExpandMode() {
+    CompactParams cp = CompactParams.ONIONPIR_2048_COMPACT;
+    SyntheticSourceFactory src = new SyntheticSourceFactory(45, 3072, 23);
+    Geometry g = Geometry.of(cp.server(), 45, 3072, 7).withPairedTail();
+    assertEquals(4, g.planeRows(1));
+    DistributedPirServer server = DistributedPirServer.prepare(sc, cp.server(), g, src, 3);
+    CompactClient erin = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM),
+        "erin", RANDOM);
+    EvaluationKeyStore store = new EvaluationKeyStore(cp);
+    store.register(erin.evaluationKeys());
+    long[] idx = {0, 1, 6, 13, 44};
+    List<CompactQuery> qs = java.util.Arrays.stream(idx).mapToObj(erin::query).toList();
+    SyntheticRecords truth = (SyntheticRecords) src.open();
+    for (int pass = 0; pass < 2; pass++) {
+      for (DistributedPirServer.ExpandMode mode : DistributedPirServer.ExpandMode.values()) {
+        Answer[] as = Batches.compact(server, store, qs, mode).answers();
+        for (int i = 0; i < idx.length; i++) {
+          assertArrayEquals(truth.record(idx[i]), erin.decode(org.jpir.core.wire.Wire.readAnswer(
+              org.jpir.core.wire.Wire.writeAnswer(as[i]), cp.server(), g), idx[i]),
+              mode + " pass " + pass + " record " + idx[i]);
+        }
+      }
+      store.registerPackingKey("erin", org.jpir.core.wire.Wire.writePackingKey(cp.server(),
+          erin.packingKey().upload()));
+    }
+  }
+
   @Test
   void answerJobServesCompactQueryFilesWithKeysFromADirectory(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
