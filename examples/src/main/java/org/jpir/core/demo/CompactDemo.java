@@ -86,8 +86,7 @@ public final class CompactDemo implements Callable<Integer> {
     Geometry big = pairTails ? chosen : chosen.withoutPairedTail();
     int rows = rowsOpt > 0 ? rowsOpt : big.rows();
     Geometry g = Geometry.of(p, (mib << 20) / recordSize, recordSize, rows, shareSlots);
-    if (pairTails && Geometry.canPairTail(g.recordSize(), g.polyBytes(), g.recordsPerPoly(),
-        g.planes())) {
+    if (pairTails && g.canPairTail()) {
       g = g.withPairedTail();
     }
     SecureRandom random = new SecureRandom();

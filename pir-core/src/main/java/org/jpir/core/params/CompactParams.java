@@ -421,8 +421,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
       }
     }
     checkGeometry(out.rows(), out.cols());
-    if (Geometry.PAIR_TAILS_BY_DEFAULT && Geometry.canPairTail(out.recordSize(), out.polyBytes(),
-        out.recordsPerPoly(), out.planes())) {
+    if (Geometry.PAIR_TAILS_BY_DEFAULT && out.canPairTail()) {
       out = out.withPairedTail();
       why += ", the half-used last plane paired (rows 2k and 2k + 1 share a polynomial: "
           + out.planeRows(out.planes() - 1) + " rows)";

@@ -12,7 +12,6 @@ package org.jpir.core.params;
  * sits at row {@code p % rows}, column {@code p / rows} (column-major: a column holds
  * consecutive records).
  *
- *
  * <p>With {@code pairedTail} (one record per slot, its last plane at most half used) the last
  * plane has {@code ceil(rows / 2)} rows: its polynomial at row k of column c holds the tail of
  * slot {@code (2k, c)} in bytes {@code [0, tailBytes)} and that of slot {@code (2k + 1, c)} in
@@ -292,6 +291,11 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
         && recordSize - (long) (planes - 1) * polyBytes <= polyBytes / 2;
   }
 
+  /** {@link #canPairTail(int, int, int, int)} of this geometry's shape. */
+  public boolean canPairTail() {
+    return canPairTail(recordSize, polyBytes, recordsPerPoly, planes);
+  }
+
   /** This geometry with the last planes' tails paired; throws when its shape does not allow it. */
   public Geometry withPairedTail() {
     return new Geometry(recordCount, recordSize, polyBytes, recordsPerPoly, planes, rows, cols,
@@ -310,7 +314,7 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
 
   /** Rows of plane {@code plane}: {@code ceil(rows / 2)} for a paired last plane, else rows. */
   public int planeRows(int plane) {
-    return pairedTail && plane == planes - 1 ? (rows + 1) / 2 : rows;
+    return isPairedPlane(plane) ? (rows + 1) / 2 : rows;
   }
 
   /** Polynomials of one column over all planes: the sum of {@link #planeRows}. */

@@ -47,7 +47,6 @@ final class TailPairs {
       rotateByMinusHalf(c, rotated);
       x = ops.transformInto(rotated, reim);
     }
-    int need = 2 * (r / 2) + 1 < rows ? 2 : 1;
     if (pending[t] == null) {
       pending[t] = x.clone();
     } else {
@@ -56,7 +55,7 @@ final class TailPairs {
         acc[i] += x[i];
       }
     }
-    if (++arrived[t] == need) {
+    if (++arrived[t] == members(t)) {
       out.prepareRow(t, pending[t], 0);
       pending[t] = null;
     }
@@ -65,13 +64,17 @@ final class TailPairs {
   /** The matrix; throws when a row never arrived. */
   Pmat finish() {
     for (int t = 0; t < arrived.length; t++) {
-      int need = 2 * (t / limbs) + 1 < rows ? 2 : 1;
-      if (arrived[t] != need) {
+      if (arrived[t] != members(t)) {
         throw new IllegalStateException("paired tail row " + t + " received " + arrived[t]
-            + " of its " + need + " phase-1 rows");
+            + " of its " + members(t) + " phase-1 rows");
       }
     }
     return out;
+  }
+
+  /** Phase-1 rows paired in tail row t: 2, or 1 for the last pair of an odd row count. */
+  private int members(int t) {
+    return 2 * (t / limbs) + 1 < rows ? 2 : 1;
   }
 
   /** out = X^(-N/2) c: digit j < N/2 goes to j + N/2 negated, j >= N/2 to j - N/2. */
