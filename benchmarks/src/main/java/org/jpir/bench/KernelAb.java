@@ -111,7 +111,7 @@ public final class KernelAb implements java.util.concurrent.Callable<Integer> {
   }
 
   /** The operation and one result of it (for the agreement check). */
-  private static Object[] make(String spec, String impl) {
+  static Object[] make(String spec, String impl) {
     String[] p = spec.split(":");
     int n = Integer.parseInt(p[1]);
     switch (p[0]) {

@@ -26,7 +26,8 @@ class UnknownOptionTest {
       () -> new CommandLine(SimdStudy.Cli.class),
       () -> new CommandLine(Report.class),
       () -> new CommandLine(ScalingPlot.class),
-      () -> new CommandLine(SlowJvmProbe.class));
+      () -> new CommandLine(SlowJvmProbe.class),
+      () -> new CommandLine(ForkRotation.class));
 
   /** Values for parameters whose converter refuses a placeholder, by parameter label. */
   static final Map<String, String> VALUES = Map.of("POINT", "Bench.method||1|1");
