@@ -32,7 +32,8 @@ import picocli.CommandLine.Option;
  * (median of the control's slots before and after it). The spread is {@code max/min - 1} of the
  * per-fork ratios (and, for comparison, of the raw medians). The first call of every slot is
  * dropped (caches cold after the other JVM's slot). Children are this JVM's command line (same
- * java, options and class path) running {@link WorkloadChild}.
+ * java, options and class path) running {@link WorkloadChild}; {@code --fork-jvm-arg} adds
+ * options to the forks only, which turns the ratios into an A/B of those options.
  */
 @Command(name = "ForkRotation", mixinStandardHelpOptions = true,
     versionProvider = org.jpir.datasets.cli.JpirVersion.class,
@@ -57,6 +58,11 @@ public final class ForkRotation implements Callable<Integer> {
   @Option(names = "--out", description = "also write the report to this file")
   Path out;
 
+  @Option(names = "--fork-jvm-arg", paramLabel = "ARG", description = "an extra JVM option for the"
+      + " forks only (repeatable), e.g. -Djpir.vmp.readAhead=false: the ratios to the control are"
+      + " then an A/B of that option with the drift taken out")
+  List<String> forkArgs = new ArrayList<>();
+
   /** Entry point; options above. */
   public static void main(String[] args) {
     System.exit(new CommandLine(new ForkRotation()).execute(args));
@@ -75,14 +81,15 @@ public final class ForkRotation implements Callable<Integer> {
     }
     List<String> header = new ArrayList<>();
     header.add("ForkRotation " + workload + ": " + forks + " forks x " + turns + " turns of "
-        + slotMs + " ms with one control JVM");
+        + slotMs + " ms with one control JVM" + (forkArgs.isEmpty() ? ""
+            : "; forks only: " + String.join(" ", forkArgs)));
     header.add("CPU " + Environment.cpuModel() + "; " + CpuInfo.get().describe());
     header.add("JDK " + Environment.jdk() + ", revision " + Environment.gitRevision());
     header.forEach(System.out::println);
     List<Fork> results = new ArrayList<>();
-    try (Child control = Child.start(workload, "control")) {
+    try (Child control = Child.start(workload, "control", List.of())) {
       for (int f = 0; f < forks; f++) {
-        try (Child fork = Child.start(workload, "fork " + (f + 1))) {
+        try (Child fork = Child.start(workload, "fork " + (f + 1), forkArgs)) {
           Fork r = new Fork(f + 1, fork.setupSeconds);
           for (int t = 0; t < turns; t++) {
             // control, fork, control: the fork's slot sits between two control slots
@@ -223,11 +230,15 @@ public final class ForkRotation implements Callable<Integer> {
       this.setupSeconds = Double.parseDouble(ready.substring("READY ".length()).trim());
     }
 
-    /** Starts this JVM's java with its own options and class path on {@link WorkloadChild}. */
-    static Child start(String workload, String name) throws IOException {
+    /**
+     * Starts this JVM's java with its own options (then {@code extra}) and class path on {@link
+     * WorkloadChild}.
+     */
+    static Child start(String workload, String name, List<String> extra) throws IOException {
       List<String> cmd = new ArrayList<>();
       cmd.add(ProcessHandle.current().info().command().orElse("java"));
       cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+      cmd.addAll(extra);
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));
       cmd.add(WorkloadChild.class.getName());

@@ -61,6 +61,19 @@ class ForkRotationTest {
   }
 
   @Test
+  void forkJvmArgumentsReachTheForksOnly() {
+    // a heap no JVM starts with (unknown options are ignored under the project's options):
+    // the control starts, the first fork does not
+    java.io.StringWriter err = new java.io.StringWriter();
+    CommandLine cl = new CommandLine(new ForkRotation());
+    cl.setErr(new java.io.PrintWriter(err, true));
+    int rc = cl.execute("--workload", "fft:64", "--forks", "2", "--turns", "1", "--slot-ms", "10",
+        "--fork-jvm-arg", "-Xmx1k");
+    assertEquals(1, rc, err.toString());
+    assertTrue(err.toString().contains("fork 1 ended before 'READY'"), err.toString());
+  }
+
+  @Test
   void forksTakeTurnsWithTheControlAndEveryForkIsReported(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("rotation.md");
     int rc = new CommandLine(new ForkRotation()).execute("--workload", "pvec:64:8:4",
