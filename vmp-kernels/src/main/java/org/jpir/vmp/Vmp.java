@@ -470,7 +470,8 @@ public final class Vmp {
 
   /**
    * {@link Tiling} for a block from the cache sizes of {@code cpu}, for {@code queries} PMATs of
-   * {@code ncols} columns: a panel ({@code 64 B x block.columns()} per row) takes half the L1d;
+   * {@code ncols} columns: a panel ({@code 64 B x block.columns()} per row) takes half the L1d
+   * for 256- and 128-bit blocks and a whole tile for 512-bit blocks;
    * the packed tiles of all queries ({@code 64 B x ncols x queries} per row) a quarter of the
    * L2, rounded down to whole panels; groups of {@link #GROUP_STREAMS} database columns, fewer
    * when their panel segments ({@code 64 B x panelRows} each) would exceed a quarter of the L2.
@@ -483,7 +484,16 @@ public final class Vmp {
     int tile = (int) Math.max(panel, (cpu.l2Bytes() / 4) / perRow / panel * panel);
     int cols = (int) Math.max(2, Math.min(GROUP_STREAMS, (cpu.l2Bytes() / 4) / (64L * panel)));
     String why = "panel rows = L1d " + (cpu.l1dBytes() >> 10) + " KiB / 2 / (64 B x "
-        + block.columns() + " columns); tile rows = L2 " + (cpu.l2Bytes() >> 10)
+        + block.columns() + " columns)";
+    if (block.bits() == 512) {
+      // one panel per tile: the accumulators stay in registers across the tile's rows, the
+      // panel is read from L2 (AMD Zen 5, 2026-12-04, ForkRotation A/B against panels of 40
+      // rows: the phase-1-shaped pass 0.92-0.97x, phase 1 at 1 GiB 0.91-0.97x in 6 forks, median
+      // 0.92x, where forks without the option gave about 0.98x)
+      panel = tile;
+      why = "panel rows = tile rows (512-bit blocks)";
+    }
+    why += "; tile rows = L2 " + (cpu.l2Bytes() >> 10)
         + " KiB / 4 / (64 B x " + ncols + " columns x " + queries + " queries); "
         + GROUP_STREAMS + " prefetch streams" + (READ_AHEAD ? "; tiles read ahead" : "");
     Integer fp = Integer.getInteger(PANEL_ROWS_PROPERTY);

@@ -694,8 +694,8 @@ class VmpContractTest {
     assertEquals(2048 * 1024, CpuInfo.read(dir.resolve("c"), amd).l2Bytes()); // sysfs wins
     assertEquals(-1, CpuInfo.parseCpuinfoSize("lots"));
     Vmp.Tiling t = Vmp.tiling(VmpBlock.B512_2X6, c, 12, 1);
-    assertEquals(64, t.panelRows());
-    assertEquals(640, t.tileRows()); // 512 KiB / 768 B = 682, whole panels
+    assertEquals(640, t.tileRows()); // 512 KiB / 768 B = 682, whole L1d panels of 64 rows
+    assertEquals(640, t.panelRows()); // 512-bit blocks: one panel per tile
     assertEquals(8, t.groupColumns());
     assertEquals(128, Vmp.tiling(VmpBlock.B256_1X3, c, 12, 1).panelRows());
     assertEquals(128, Vmp.tiling(VmpBlock.B256_1X3, c, 12, 8).tileRows()); // at least a panel
