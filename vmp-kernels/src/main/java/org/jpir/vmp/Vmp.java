@@ -120,9 +120,10 @@ public final class Vmp {
 
   /**
    * Scratch doubles for {@link #applyPvecBatch}: {@code 16*queries*columns*ncols} (the
-   * accumulator states of one block) plus {@code 8*queries*ncols*min(T, nrows)} (the packed
-   * tiles; T the largest default tile of {@link #tiling} on this machine) plus 8 (so that both
-   * start on a 64-byte boundary).
+   * accumulator states of one block) plus {@code 8*G*queries*columns*ncols} (the finished sums
+   * of G = min({@link #FINISH_BLOCKS}, N/8) blocks, written out together) plus {@code
+   * 8*queries*ncols*min(T, nrows)} (the packed tiles; T the largest default tile of {@link
+   * #tiling} on this machine) plus 8 (so that all three start on a 64-byte boundary).
    */
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns) {
@@ -133,10 +134,11 @@ public final class Vmp {
   /** Scratch for {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[], int)}. */
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns, int tileRows) {
-    long len = 8 + 16L * queries * columns * ncols
+    long len = 8 + (16L + 8L * finishBlocks(n)) * queries * columns * ncols
         + 8L * queries * ncols * Math.min(Math.max(tileRows, 1), nrows);
     if (len > Pmat.MAX_LENGTH) {
-      throw new IllegalArgumentException("batch scratch 16*queries*columns*ncols = " + len
+      throw new IllegalArgumentException("batch scratch of " + queries + " queries x " + columns
+          + " columns x " + ncols + " matrix columns = " + len
           + " doubles does not fit one Java array; split the columns");
     }
     return (int) len;
@@ -261,6 +263,16 @@ public final class Vmp {
    */
   public void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp,
       Tiling tiling) {
+    applyPvecBatch(queries, cols, res, tmp, tiling, 0);
+  }
+
+  /**
+   * As {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[], Tiling)}, the results
+   * written every {@code finishBlocks} blocks (1 .. {@link #finishBlocks}(N); 0: the default),
+   * for tests: the results do not depend on it.
+   */
+  void applyPvecBatch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp,
+      Tiling tiling, int finishBlocks) {
     if (queries == null || queries.length == 0) {
       throw new IllegalArgumentException("queries is null or empty");
     }
@@ -324,7 +336,12 @@ public final class Vmp {
     Checks.range("tmp", tmp, 0, applyPvecBatchTmpLength(nq, n, nrows, ncols, nc,
         tiling.tileRows()));
     final int rows = Math.min(pvRows, nrows);
-    batch(queries, cols, res, tmp, rows, pvRows, tiling);
+    if (finishBlocks < 0 || finishBlocks > finishBlocks(n)) {
+      throw new IllegalArgumentException("finishBlocks " + finishBlocks + " not in [0, "
+          + finishBlocks(n) + "]");
+    }
+    batch(queries, cols, res, tmp, rows, pvRows, tiling,
+        finishBlocks == 0 ? finishBlocks(n) : finishBlocks);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -448,6 +465,22 @@ public final class Vmp {
   static final int GROUP_STREAMS = 8;
 
   /**
+   * Blocks whose finished sums the pass gathers before writing them into the results ({@code
+   * -Djpir.vmp.finishBlocks}, default 8): the results are reim polynomials, so block b of
+   * (column c, matrix column j) is 4 doubles at {@code j*N + 4b} and 4 at {@code j*N + N/2 + 4b},
+   * and one block at a time scatters 32-byte stores over {@code 2 x columns x ncols} pages; G
+   * blocks together write runs of {@code 32G} bytes. Measured on a Zen 5 (2026-12-04,
+   * multi:4096:548:12:128): not writing the results at all made the pass 0.90-0.94x; G = 1
+   * was 1.04-1.07x slower than 8, 16 the same as 8.
+   */
+  static final int FINISH_BLOCKS = Math.max(1, Integer.getInteger("jpir.vmp.finishBlocks", 8));
+
+  /** {@link #FINISH_BLOCKS} for transforms of size n: at most the n/8 blocks there are. */
+  static int finishBlocks(int n) {
+    return Math.max(1, Math.min(FINISH_BLOCKS, n / 8));
+  }
+
+  /**
    * Whether 512-bit passes with ncols a multiple of 6 read the PMAT in place instead of packing
    * it ({@code -Djpir.vmp.inPlace=true}; default false). Measured here (JMH, 2 x 5 iterations
    * each): MultiColumnBench 4096:4096:12:32 4-10% faster in place, phase 1 at 256 MiB (272 rows,
@@ -474,7 +507,9 @@ public final class Vmp {
    * for 256- and 128-bit blocks and a whole tile for 512-bit blocks;
    * the packed tiles of all queries ({@code 64 B x ncols x queries} per row) a quarter of the
    * L2, rounded down to whole panels; groups of {@link #GROUP_STREAMS} database columns, fewer
-   * when their panel segments ({@code 64 B x panelRows} each) would exceed a quarter of the L2.
+   * when their segments of an L1d-sized panel ({@code 64 B x} the panel rows the L1d rule gives,
+   * also for 512-bit blocks, whose larger panel is then read from L2) would exceed a quarter of
+   * the L2.
    * {@code -Djpir.vmp.tileRows}, {@code -Djpir.vmp.panelRows}, {@code -Djpir.vmp.groupColumns}
    * force the fields.
    */
@@ -534,7 +569,7 @@ public final class Vmp {
    * of the per-column apply.
    */
   private void batch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp, int rows,
-      int pvRows, Tiling tiling) {
+      int pvRows, Tiling tiling, int fb) {
     final int nq = queries.length;
     final int nc = cols.length;
     final int n = queries[0].n();
@@ -545,6 +580,10 @@ public final class Vmp {
     final int a0 = Aligned.LEAD;
     final int stLen = 16 * nq * nc * ncols;
     final int stStride = 16 * ncols;
+    // finished sums of up to fb blocks: (q, c, j) at fin + 8*fb*((q*nc + c)*ncols + j), the
+    // real parts of blocks b0.. first (4 doubles each), then the imaginary parts
+    final int fin = a0 + stLen;
+    final int pk = fin + 8 * fb * nq * nc * ncols;
     final int tile = tiling.tileRows();
     final int panel = Math.min(tiling.panelRows(), tile);
     final int packLen = Math.min(tile, rows) * 8 * ncols;
@@ -573,7 +612,7 @@ public final class Vmp {
         if (!inPlace) {
           for (int q = 0; q < nq; q++) {
             k.packPanels(queries[q].data(), queries[q].base(), nrows, ncols, b, t0, tr, nr, tmp,
-                a0 + stLen + q * packLen);
+                pk + q * packLen);
           }
         }
         for (int c0 = 0; c0 < nc; c0 += cg) {
@@ -591,7 +630,7 @@ public final class Vmp {
             final int pr = Math.min(panel, tr - p0);
             final int uOff = seg + 8 * p0;
             for (int q = 0; q < nq; q++) {
-              final int tOff = a0 + stLen + q * packLen;
+              final int tOff = pk + q * packLen;
               final int st = a0 + stStride * q * nc;
               for (int j = 0; j < ncols; j += nr) {
                 final int wj = Math.min(nr, ncols - j);
@@ -634,17 +673,36 @@ public final class Vmp {
           }
         }
       }
-      for (int q = 0; q < nq; q++) {
-        for (int c = 0; c < nc; c++) {
-          double[] out = res[q][c];
-          int st = a0 + stStride * (q * nc + c);
-          for (int j = 0; j < ncols; j++) {
-            k.finish(tmp, st + 16 * j, out, j * n + 4 * b, n / 2);
-          }
-        }
+      final int g = b % fb;
+      for (int x = 0; x < nq * nc * ncols; x++) {
+        k.finish(tmp, a0 + 16 * x, tmp, fin + 8 * fb * x + 4 * g, 4 * fb);
+      }
+      if (g == fb - 1 || b == blocks - 1) {
+        writeFinished(tmp, fin, fb, b - g, g + 1, res, nq, nc, ncols, n);
       }
     }
     readAheadSink = ahead;
+  }
+
+  /**
+   * Copies the finished sums of blocks [b0, b0 + count) (staged at fin, layout in {@link
+   * #batch}) into the results: for (q, c, j), {@code 4*count} real parts to {@code
+   * res[q][c][j*N + 4*b0 ..]} and as many imaginary parts to {@code j*N + N/2 + 4*b0}.
+   */
+  private static void writeFinished(double[] tmp, int fin, int fb, int b0, int count,
+      double[][][] res, int nq, int nc, int ncols, int n) {
+    final int len = 4 * count;
+    for (int q = 0; q < nq; q++) {
+      for (int c = 0; c < nc; c++) {
+        final double[] out = res[q][c];
+        final int x0 = (q * nc + c) * ncols;
+        for (int j = 0; j < ncols; j++) {
+          final int src = fin + 8 * fb * (x0 + j);
+          System.arraycopy(tmp, src, out, j * n + 4 * b0, len);
+          System.arraycopy(tmp, src + 4 * fb, out, j * n + n / 2 + 4 * b0, len);
+        }
+      }
+    }
   }
 
   /**

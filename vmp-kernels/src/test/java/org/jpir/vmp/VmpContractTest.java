@@ -434,6 +434,19 @@ class VmpContractTest {
           }
         }
       }
+      // the results written every 1, 3 or 5 blocks (a last run shorter than the others)
+      for (int fb = 1; fb <= Math.min(5, Vmp.finishBlocks(n)); fb += 2) {
+        double[][][] g = new double[nq][nc][n * ncols];
+        Vmp.Tiling tl = tile == 0 ? Vmp.tiling(o.block(), CpuInfo.get(), ncols, nq)
+            : new Vmp.Tiling(Math.min(2, tile), tile, 3, "t");
+        o.applyPvecBatch(qs, cols, g, tmp, tl, fb);
+        for (int q = 0; q < nq; q++) {
+          for (int c = 0; c < nc; c++) {
+            assertArrayEquals(expect[q][c], g[q][c], tag + " finishBlocks=" + fb + " q" + q
+                + " col " + c);
+          }
+        }
+      }
     }
   }
 
