@@ -28,7 +28,7 @@ import org.apache.logging.log4j.Logger;
  * {@link VmpBlock#choose}'s; znx uses the preferred species. Forcing: {@code -Djpir.kernels=ref|panama}
  * ({@value #PROPERTY}; {@code panama} without the module is an error, not a silent fallback),
  * {@code -Djpir.fft.bits=128|256|512} ({@value #FFT_BITS_PROPERTY}), {@code
- * -Djpir.vmp.block=512:2x6|...} ({@link VmpBlock#PROPERTY}).
+ * -Djpir.vmp.block=512:3x4|...} ({@link VmpBlock#PROPERTY}).
  */
 public abstract class KernelProvider {
 
@@ -62,7 +62,7 @@ public abstract class KernelProvider {
    * @param fftBits radix-4 vector width of the FFT (0 for the reference)
    * @param fftReason why that width
    * @param vmpBlock the register block of the multi-column VMP pass (the reference reports
-   *     {@link VmpBlock#B512_2X6}, by which the pass is tiled)
+   *     {@link VmpBlock#B512_3X4}, by which the pass is tiled)
    * @param vmpReason why that block
    * @param znxBits lane width of the znx normalization (0 for the reference)
    */
@@ -193,7 +193,7 @@ public abstract class KernelProvider {
   /**
    * The VMP kernel named {@code name}: {@code ref}, {@code panama} (the automatic block), {@code
    * panama128|256|512} (width forced, {@link VmpBlock#forWidth} for this machine's registers),
-   * {@code panama<bits>-<vectors>x<columns>} (block forced, e.g. {@code panama256-1x3}).
+   * {@code panama<bits>-<vectors>x<columns>} (block forced, e.g. {@code panama256-1x4}).
    *
    * @throws IllegalArgumentException for an unknown name
    * @throws IllegalStateException for a Vector API name when the module is not available
@@ -209,7 +209,7 @@ public abstract class KernelProvider {
       return panama().vmpVariant(VmpBlock.forWidth(Integer.parseInt(name.substring(6)),
           CpuInfo.get().vectorRegisters()));
     }
-    if (name.matches("panama(128|256|512)-[12]x[1-6]")) {
+    if (name.matches("panama(128|256|512)-[123]x[1-4]")) {
       return panama().vmpVariant(VmpBlock.parse(name.substring(6).replace('-', ':')));
     }
     throw new IllegalArgumentException("kernel name '" + name + "' is not one of ref, panama,"
@@ -267,7 +267,7 @@ public abstract class KernelProvider {
   }
 
   private static Choice refChoice(String reason) {
-    return new Choice(false, reason, 0, "", VmpBlock.B512_2X6, "the reference's tiling block", 0);
+    return new Choice(false, reason, 0, "", VmpBlock.B512_3X4, "the reference's tiling block", 0);
   }
 
   private static Choice vectorChoice(String why, int preferredBits, int jdk, int registers,

@@ -21,10 +21,16 @@ import org.apache.logging.log4j.Logger;
  * <p>Floating point: per slot, the sums {@code S_rr = sum re(u)re(v)}, {@code S_ri}, {@code
  * S_ir}, {@code S_ii} are each accumulated by one chain of fused multiply-adds in increasing row
  * order, and the result is {@code re = S_rr - S_ii}, {@code im = S_ri + S_ir} (see {@link
- * VmpKernel}). Every entry point and every kernel follows that order, so <b>all of them are
- * bitwise identical</b>: applyDftToDft, applyPvecToDft, the multi-column and batched passes (the
- * row tiling carries the chains across tiles), ref and panama. The {@code Add} forms compute
+ * VmpKernel}). Every entry point and every kernel follows that order, so <b>applyDftToDft and
+ * applyPvecToDft are bitwise identical</b>, ref and panama alike. The {@code Add} forms compute
  * {@code res + product} with one rounding of the sum.
+ *
+ * <p>The multi-column and batched passes (the database pass of phase 1) multiply with three real
+ * products per complex product instead of four ({@link VmpKernel}: {@code K1 = sum (a+b)c},
+ * {@code K2 = sum a(d-c)}, {@code K3 = sum b(c+d)}, {@code re = K1 - K3}, {@code im = K1 + K2}):
+ * 25% fewer multiply-adds on the pass that bounds a query. Their results are bitwise the same for
+ * every kernel, block and tiling (the row tiling carries the chains across tiles) and equal the
+ * applies' up to rounding (exactly on integer data within 2^53).
  *
  * <p>Exactness: when all partial sums are integers below 2^53 in magnitude the result is exact;
  * that is the caller's bound to keep (see DESIGN.md section 3).
@@ -58,7 +64,7 @@ public final class Vmp {
   /**
    * The products on the kernel named {@code kernel}: {@code ref}, {@code panama} (the automatic
    * block), {@code panama128}, {@code panama256}, {@code panama512} (width forced), or {@code
-   * panama<bits>-<vectors>x<columns>} (block forced, e.g. {@code panama256-1x3}); results are
+   * panama<bits>-<vectors>x<columns>} (block forced, e.g. {@code panama256-1x4}); results are
    * bitwise the same for all of them.
    *
    * @throws IllegalArgumentException for an unknown name
@@ -119,11 +125,12 @@ public final class Vmp {
   static final int STAGE_ROWS = Integer.getInteger("jpir.vmp.stageRows", 64);
 
   /**
-   * Scratch doubles for {@link #applyPvecBatch}: {@code 16*queries*columns*ncols} (the
-   * accumulator states of one block) plus {@code 8*G*queries*columns*ncols} (the finished sums
-   * of G = min({@link #FINISH_BLOCKS}, N/8) blocks, written out together) plus {@code
-   * 8*queries*ncols*min(T, nrows)} (the packed tiles; T the largest default tile of {@link
-   * #tiling} on this machine) plus 8 (so that all three start on a 64-byte boundary).
+   * Scratch doubles for {@link #applyPvecBatch}: {@code queries*columns*}{@link #gaussState}
+   * (the accumulator states of one block) plus {@code 8*G*queries*columns*ncols} (the finished
+   * sums of G = min({@link #FINISH_BLOCKS}, N/8) blocks, written out together) plus {@code
+   * 16*queries*ncols*min(T, nrows)} (the packed Gauss tiles, at most 16 doubles per row and
+   * column; T the largest default tile of {@link #tiling} on this machine) plus 8 (so that all
+   * three start on a 64-byte boundary).
    */
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns) {
@@ -134,8 +141,9 @@ public final class Vmp {
   /** Scratch for {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[], int)}. */
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns, int tileRows) {
-    long len = 8 + (16L + 8L * finishBlocks(n)) * queries * columns * ncols
-        + 8L * queries * ncols * Math.min(Math.max(tileRows, 1), nrows);
+    long len = 8 + (long) gaussState(ncols) * queries * columns
+        + 8L * finishBlocks(n) * queries * columns * ncols
+        + 16L * queries * ncols * Math.min(Math.max(tileRows, 1), nrows);
     if (len > Pmat.MAX_LENGTH) {
       throw new IllegalArgumentException("batch scratch of " + queries + " queries x " + columns
           + " columns x " + ncols + " matrix columns = " + len
@@ -193,7 +201,8 @@ public final class Vmp {
   /**
    * The database pass of one query: for every column c, {@code res[c]} (pmat.ncols reim
    * polynomials, column k at {@code k*N}) = what {@code applyPvecToDft(pmat, cols[c], res[c], 0,
-   * pmat.ncols(), ..)} writes, <b>bitwise</b>. Block-outer: the PMAT is read once per pass (in
+   * pmat.ncols(), ..)} writes, up to rounding (three-product form, see the class comment;
+   * bitwise the same for every kernel and tiling). Block-outer: the PMAT is read once per pass (in
    * row tiles that stay in L2) while every column streams through it. All cols must share N
    * (= pmat's) and nrows. tmp: {@link #applyPvecMultiTmpLength} doubles.
    *
@@ -481,12 +490,14 @@ public final class Vmp {
   }
 
   /**
-   * Whether 512-bit passes with ncols a multiple of 6 read the PMAT in place instead of packing
-   * it ({@code -Djpir.vmp.inPlace=true}; default false). Measured here (JMH, 2 x 5 iterations
-   * each): MultiColumnBench 4096:4096:12:32 4-10% faster in place, phase 1 at 256 MiB (272 rows,
-   * 128-column chunks, so the pack is amortized) 4% slower; the default is the production path's.
+   * Doubles of the Gauss state of one (query, database column) in the pass ({@link
+   * VmpKernel#macTile}): {@code [K2|K3]} of matrix column j at {@code 8j}, {@code K1} at {@code
+   * 8*ncp + 4j}, with {@code ncp} = ncols rounded up to even (the spare K1 slot of an odd last
+   * column): {@code 12*ncp}, a multiple of 8 so that every state starts on a 64-byte boundary.
    */
-  static final boolean IN_PLACE = Boolean.getBoolean("jpir.vmp.inPlace");
+  static int gaussState(int ncols) {
+    return 12 * (ncols + (ncols & 1));
+  }
 
   /**
    * Whether the pass reads each tile's data once ahead of the kernels ({@link
@@ -503,23 +514,24 @@ public final class Vmp {
 
   /**
    * {@link Tiling} for a block from the cache sizes of {@code cpu}, for {@code queries} PMATs of
-   * {@code ncols} columns: a panel ({@code 64 B x block.columns()} per row) takes half the L1d
-   * for 256- and 128-bit blocks and a whole tile for 512-bit blocks;
-   * the packed tiles of all queries ({@code 64 B x ncols x queries} per row) a quarter of the
-   * L2, rounded down to whole panels; groups of {@link #GROUP_STREAMS} database columns, fewer
-   * when their segments of an L1d-sized panel ({@code 64 B x} the panel rows the L1d rule gives,
-   * also for 512-bit blocks, whose larger panel is then read from L2) would exceed a quarter of
-   * the L2.
+   * {@code ncols} columns: a Gauss panel ({@code 8 * gaussRow(block.columns())} bytes per row,
+   * {@link VmpKernel#packGauss}) takes half the L1d for 256- and 128-bit blocks and a whole tile
+   * for 512-bit blocks; the packed tiles of all queries (about {@code 96 B x ncols x queries} per
+   * row: 12 doubles per column) a quarter of the L2, rounded down to whole panels; groups of
+   * {@link #GROUP_STREAMS} database columns, fewer when their segments of an L1d-sized panel
+   * ({@code 64 B x} the panel rows the L1d rule gives, also for 512-bit blocks, whose larger
+   * panel is then read from L2) would exceed a quarter of the L2.
    * {@code -Djpir.vmp.tileRows}, {@code -Djpir.vmp.panelRows}, {@code -Djpir.vmp.groupColumns}
    * force the fields.
    */
   public static Tiling tiling(VmpBlock block, CpuInfo cpu, int ncols, int queries) {
-    int panel = Math.max(8, (cpu.l1dBytes() / 2) / (64 * block.columns()) / 8 * 8);
-    long perRow = 64L * Math.max(1, ncols) * Math.max(1, queries);
+    final int panelRowBytes = 8 * VmpKernel.gaussRow(block.columns());
+    int panel = Math.max(8, (cpu.l1dBytes() / 2) / panelRowBytes / 8 * 8);
+    long perRow = 96L * Math.max(1, ncols) * Math.max(1, queries);
     int tile = (int) Math.max(panel, (cpu.l2Bytes() / 4) / perRow / panel * panel);
     int cols = (int) Math.max(2, Math.min(GROUP_STREAMS, (cpu.l2Bytes() / 4) / (64L * panel)));
-    String why = "panel rows = L1d " + (cpu.l1dBytes() >> 10) + " KiB / 2 / (64 B x "
-        + block.columns() + " columns)";
+    String why = "panel rows = L1d " + (cpu.l1dBytes() >> 10) + " KiB / 2 / (" + panelRowBytes
+        + " B per Gauss row of " + block.columns() + " columns)";
     if (block.bits() == 512) {
       // one panel per tile: the accumulators stay in registers across the tile's rows, the
       // panel is read from L2 (AMD Zen 5, 2026-12-04, ForkRotation A/B against panels of 40
@@ -529,7 +541,7 @@ public final class Vmp {
       why = "panel rows = tile rows (512-bit blocks)";
     }
     why += "; tile rows = L2 " + (cpu.l2Bytes() >> 10)
-        + " KiB / 4 / (64 B x " + ncols + " columns x " + queries + " queries); "
+        + " KiB / 4 / (96 B x " + ncols + " columns x " + queries + " queries); "
         + GROUP_STREAMS + " prefetch streams" + (READ_AHEAD ? "; tiles read ahead" : "");
     Integer fp = Integer.getInteger(PANEL_ROWS_PROPERTY);
     Integer fr = Integer.getInteger(TILE_ROWS_PROPERTY);
@@ -561,12 +573,12 @@ public final class Vmp {
 
   /**
    * The block-outer pass, tiled like a GEMM (see {@link Tiling}). Per reim4 block b, per row
-   * tile [t0, t0+tr): each query's PMAT tile is packed into panels of the block's width ({@link
-   * VmpKernel#packPanels}) in tmp; then per group of database columns, per panel of rows, per
-   * query, per panel of matrix columns, the database columns of the group stream through it in
-   * register blocks. State of (query q, column c, matrix column j) at {@code
-   * tmp[16*((q*nc + c)*ncols + j)]}, carried across tiles, so the FMA chains are exactly those
-   * of the per-column apply.
+   * tile [t0, t0+tr): each query's PMAT tile is packed into Gauss panels of the block's width
+   * ({@link VmpKernel#packGauss}) in tmp; then per group of database columns, per panel of rows,
+   * per query, per panel of matrix columns, the database columns of the group stream through it
+   * in register blocks ({@link VmpKernel#macTile}). State of (query q, column c) at {@code
+   * tmp[a0 + gaussState(ncols)*(q*nc + c)]} ({@link #gaussState}), carried across tiles, so each
+   * sum is one FMA chain over the rows in order whatever the tiling.
    */
   private void batch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp, int rows,
       int pvRows, Tiling tiling, int fb) {
@@ -576,25 +588,24 @@ public final class Vmp {
     final int nrows = queries[0].nrows();
     final int ncols = queries[0].ncols();
     final int blocks = n / 8;
-    // states, then the packed tiles, from the first 64-byte boundary of tmp
+    // states, then the finished sums, then the packed tiles, from the first 64-byte boundary
     final int a0 = Aligned.LEAD;
-    final int stLen = 16 * nq * nc * ncols;
-    final int stStride = 16 * ncols;
+    final int stStride = gaussState(ncols);
+    final int kRegion = 8 * (ncols + (ncols & 1));
+    final int stLen = stStride * nq * nc;
     // finished sums of up to fb blocks: (q, c, j) at fin + 8*fb*((q*nc + c)*ncols + j), the
     // real parts of blocks b0.. first (4 doubles each), then the imaginary parts
     final int fin = a0 + stLen;
     final int pk = fin + 8 * fb * nq * nc * ncols;
     final int tile = tiling.tileRows();
     final int panel = Math.min(tiling.panelRows(), tile);
-    final int packLen = Math.min(tile, rows) * 8 * ncols;
     final VmpBlock blk = k.block();
     final int mr = blk.vectors();
     final int nr = blk.columns();
-    final int cg = Math.max(mr, tiling.groupColumns());
-    // with -Djpir.vmp.inPlace=true, 512-bit blocks with ncols a multiple of 6 read the PMAT in
-    // place (every panel is three whole column pairs, row stride 16) and skip the pack pass
-    final boolean inPlace = IN_PLACE && blk.bits() == 512 && ncols % nr == 0;
-    final int[] offs = new int[nr];
+    final int packLen = VmpKernel.gaussPanelsLength(Math.min(tile, rows), ncols, nr);
+    // groups of whole register blocks where the group allows it
+    final int cg = Math.max(mr, (tiling.groupColumns() + mr - 1) / mr * mr);
+    final int fullRow = VmpKernel.gaussRow(nr);
     // the runs one readAhead call streams together (a group's columns, or a PMAT tile's pairs)
     final int maxRuns = Math.max(cg, (ncols + 1) / 2);
     final double[][] runs = new double[maxRuns][];
@@ -609,11 +620,9 @@ public final class Vmp {
             ahead += readAheadTile(queries[q], b, t0, tr, runs, runOffs);
           }
         }
-        if (!inPlace) {
-          for (int q = 0; q < nq; q++) {
-            k.packPanels(queries[q].data(), queries[q].base(), nrows, ncols, b, t0, tr, nr, tmp,
-                pk + q * packLen);
-          }
+        for (int q = 0; q < nq; q++) {
+          k.packGauss(queries[q].data(), queries[q].base(), nrows, ncols, b, t0, tr, nr, tmp,
+              pk + q * packLen);
         }
         for (int c0 = 0; c0 < nc; c0 += cg) {
           final int c1 = Math.min(nc, c0 + cg);
@@ -634,39 +643,20 @@ public final class Vmp {
               final int st = a0 + stStride * q * nc;
               for (int j = 0; j < ncols; j += nr) {
                 final int wj = Math.min(nr, ncols - j);
-                // panel of columns [j, j + wj): row i at tOff + 8*tr*j + 8*wj*i
-                final int vOff = tOff + 8 * tr * j + 8 * wj * p0;
-                if (inPlace) {
-                  // column jj at its paired PMAT position, row t0 + p0
-                  final int base = queries[q].base() + b * 8 * nrows * ncols + 16 * (t0 + p0);
-                  for (int x = 0; x < wj; x++) {
-                    final int cc = j + x;
-                    offs[x] = base + (cc >> 1) * 16 * nrows + 8 * (cc & 1);
-                  }
-                  final double[] pv = queries[q].data();
-                  int c = c0;
-                  if (mr == 2) {
-                    for (; c + 2 <= c1; c += 2) {
-                      k.macTileInPlace(2, wj, pr, cols[c].data(), cols[c + 1].data(), uOff, pv,
-                          offs, tmp, st + stStride * c + 16 * j, stStride);
-                    }
-                  }
-                  for (; c < c1; c++) {
-                    k.macTileInPlace(1, wj, pr, cols[c].data(), null, uOff, pv, offs, tmp,
-                        st + stStride * c + 16 * j, stStride);
-                  }
-                  continue;
-                }
+                // Gauss panel of columns [j, j + wj): row i at tOff + tr*(j/nr)*fullRow + rl*i
+                final int vOff = tOff + tr * (j / nr) * fullRow + VmpKernel.gaussRow(wj) * p0;
                 int c = c0;
-                if (mr == 2) {
-                  for (; c + 2 <= c1; c += 2) {
-                    k.macTile(2, wj, pr, cols[c].data(), cols[c + 1].data(), uOff, tmp, vOff,
-                        tmp, st + stStride * c + 16 * j, stStride);
-                  }
+                for (; c + mr <= c1; c += mr) {
+                  final int s = st + stStride * c;
+                  k.macTile(mr, wj, pr, cols[c].data(), mr > 1 ? cols[c + 1].data() : null,
+                      mr > 2 ? cols[c + 2].data() : null, uOff, tmp, vOff, tmp, s + 8 * j,
+                      s + kRegion + 4 * j, stStride);
                 }
-                for (; c < c1; c++) {
-                  k.macTile(1, wj, pr, cols[c].data(), null, uOff, tmp, vOff, tmp,
-                      st + stStride * c + 16 * j, stStride);
+                if (c < c1) {
+                  final int left = c1 - c;
+                  final int s = st + stStride * c;
+                  k.macTile(left, wj, pr, cols[c].data(), left > 1 ? cols[c + 1].data() : null,
+                      null, uOff, tmp, vOff, tmp, s + 8 * j, s + kRegion + 4 * j, stStride);
                 }
               }
             }
@@ -674,8 +664,12 @@ public final class Vmp {
         }
       }
       final int g = b % fb;
-      for (int x = 0; x < nq * nc * ncols; x++) {
-        k.finish(tmp, a0 + 16 * x, tmp, fin + 8 * fb * x + 4 * g, 4 * fb);
+      for (int x = 0; x < nq * nc; x++) {
+        final int s = a0 + stStride * x;
+        for (int j = 0; j < ncols; j++) {
+          k.finishGauss(tmp, s + 8 * j, s + kRegion + 4 * j, tmp,
+              fin + 8 * fb * (x * ncols + j) + 4 * g, 4 * fb);
+        }
       }
       if (g == fb - 1 || b == blocks - 1) {
         writeFinished(tmp, fin, fb, b - g, g + 1, res, nq, nc, ncols, n);

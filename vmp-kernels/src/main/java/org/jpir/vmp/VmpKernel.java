@@ -25,10 +25,23 @@ package org.jpir.vmp;
  * {@code re[k] = st[s+k] - st[s+12+k]}, {@code im[k] = st[s+4+k] + st[s+8+k]} (see {@link
  * Vmp}).
  *
- * <p>The multi-column pass ({@link Vmp#applyPvecBatch}) tiles the product like a GEMM ({@link
- * Vmp.Tiling}) and calls {@link #macTile} on packed panels ({@link #packPanels}) with the
- * kernel's register {@link #block()}; the per-column applies call {@link #mac2Out} and {@link
- * #mac1Out}, which start from zero states and write the finished sums directly.
+ * <h2>The multi-column pass: three products per complex multiply-add</h2>
+ *
+ * The multi-column pass ({@link Vmp#applyPvecBatch}) tiles the product like a GEMM ({@link
+ * Vmp.Tiling}) and calls {@link #macTile} on Gauss panels ({@link #packGauss}) with the kernel's
+ * register {@link #block()}. It sums {@code u*v} for {@code u = a + ib} (database) and {@code v
+ * = c + id} (matrix) with three real products instead of four, the matrix side precomputed once
+ * per pass:
+ *
+ * <pre>
+ *   K1 += (a + b) * c      K2 += a * (d - c)      K3 += b * (c + d)
+ *   re = K1 - K3           im = K1 + K2
+ * </pre>
+ *
+ * per lane, each {@code +=} one {@link Math#fma} in increasing row order, {@code a + b}, {@code d
+ * - c} and {@code c + d} rounded once. So every implementation, register block, column grouping
+ * and row split gives bitwise identical sums; they differ from the per-column applies (four
+ * products) by rounding only (exact on integer data whose sums stay below 2^53).
  */
 interface VmpKernel {
 
@@ -128,11 +141,6 @@ interface VmpKernel {
     finishState(st, 0, res, re0, half, add);
   }
 
-  /** {@link #finishState} without add: {@code dst[re + k] = S_rr - S_ii}, imaginary at + half. */
-  default void finish(double[] st, int s, double[] dst, int re, int half) {
-    finishState(st, s, dst, re, half, false);
-  }
-
   /**
    * Writes (or adds) the complex sums of the state at {@code st[s..s+16)}: {@code dst[re + k]
    * (+)= st[s+k] - st[s+12+k]}, {@code dst[re + half + k] (+)= st[s+4+k] + st[s+8+k]}.
@@ -155,41 +163,107 @@ interface VmpKernel {
   /**
    * The register block {@link #macTile} is fastest at; {@link Vmp} tiles the multi-column
    * pass by it (the results do not depend on it). The reference reports {@link
-   * VmpBlock#B512_2X6}.
+   * VmpBlock#B512_3X4}.
    */
   default VmpBlock block() {
-    return VmpBlock.B512_2X6;
+    return VmpBlock.B512_3X4;
   }
 
   /**
-   * The register-blocked tile of the multi-column pass: {@code vectors} (1 or 2) database vectors
-   * x {@code cols} (at least 1) consecutive matrix columns of a packed panel, summed over {@code
-   * rows} rows. Panel row r, column j at {@code v[vOff + 8*cols*r + 8j .. +8]} (reim4 block, see
-   * {@link #packPanels}); vector i row r at {@code u_i[uOff + 8r ..]} ({@code u1} unused when
-   * vectors = 1); the state of (vector i, column j) at {@code st[stOff + i*stStride + 16j ..]}.
-   * Each state follows the contract above, exactly as {@link #mac1} on that vector and column.
+   * Doubles in one row of a Gauss panel of {@code g} columns: {@code 8g + 8*ceil(g/2)} (see
+   * {@link #packGauss}).
    */
-  default void macTile(int vectors, int cols, int rows, double[] u0, double[] u1, int uOff,
-      double[] v, int vOff, double[] st, int stOff, int stStride) {
-    for (int i = 0; i < vectors; i++) {
-      double[] u = i == 0 ? u0 : u1;
-      for (int j = 0; j < cols; j++) {
-        mac1(rows, u, uOff, v, vOff + 8 * j, 8 * cols, st, stOff + i * stStride + 16 * j);
+  static int gaussRow(int g) {
+    return 8 * g + 8 * ((g + 1) / 2);
+  }
+
+  /**
+   * Doubles of the Gauss panels of {@code rows} rows and {@code ncols} columns in panels of
+   * {@code width}: the sum of {@link #gaussRow} over the panels, times rows.
+   */
+  static int gaussPanelsLength(int rows, int ncols, int width) {
+    int full = ncols / width;
+    int last = ncols % width;
+    return rows * (full * gaussRow(width) + (last == 0 ? 0 : gaussRow(last)));
+  }
+
+  /**
+   * Packs the matrix side of the Gauss form: rows [r0, r0+rows) of block b of a PMAT (N, nrows,
+   * ncols; index i of its layout at {@code v[vBase + i]}) in panels of {@code width} columns. The
+   * panel of columns [j0, j0 + g) (j0 a multiple of width, g = min(width, ncols - j0)) starts at
+   * {@code P = dstOff + rows * (j0 / width) * gaussRow(width)}; its row i at {@code R = P +
+   * gaussRow(g) * i} holds, for column {@code j0 + x} with {@code c = vre[k]}, {@code d =
+   * vim[k]} of that PMAT row: {@code dst[R + 8x + k] = d - c}, {@code dst[R + 8x + 4 + k] = c +
+   * d}, {@code dst[R + 8g + 4x + k] = c} (k &lt; 4), and zeros at {@code R + 8g + 4g ..+4} when
+   * g is odd. {@link #gaussPanelsLength} doubles in all.
+   */
+  default void packGauss(double[] v, int vBase, int nrows, int ncols, int block, int r0,
+      int rows, int width, double[] dst, int dstOff) {
+    for (int j0 = 0; j0 < ncols; j0 += width) {
+      int g = Math.min(width, ncols - j0);
+      int rl = gaussRow(g);
+      int p = dstOff + rows * (j0 / width) * gaussRow(width);
+      for (int i = 0; i < rows; i++) {
+        int r = p + rl * i;
+        for (int x = 0; x < g; x++) {
+          int src = vBase + Pmat.offset(0, nrows, ncols, block, r0 + i, j0 + x);
+          for (int k = 0; k < 4; k++) {
+            double c = v[src + k];
+            double d = v[src + 4 + k];
+            dst[r + 8 * x + k] = d - c;
+            dst[r + 8 * x + 4 + k] = c + d;
+            dst[r + 8 * g + 4 * x + k] = c;
+          }
+        }
+        if ((g & 1) == 1) {
+          java.util.Arrays.fill(dst, r + 12 * g, r + 12 * g + 4, 0.0);
+        }
       }
     }
   }
 
   /**
-   * {@link #macTile} on matrix columns read in place from a PMAT: column j, row r at {@code
-   * v[vOffs[j] + 16r .. +8]} (a paired column of {@link Pmat}). Same states as {@link #macTile}.
+   * The register-blocked tile of the multi-column pass, in the Gauss form of the class comment:
+   * {@code vectors} (1 to 3) database vectors x {@code cols} (at least 1) columns of one Gauss
+   * panel ({@link #packGauss}, g = cols, row i at {@code vOff + gaussRow(cols)*i}), summed over
+   * {@code rows} rows. Vector q row r at {@code u_q[uOff + 8r ..]} ({@code a} = its first 4
+   * doubles, {@code b} the next 4; unused arrays may be null). State of (vector q, column x):
+   * {@code K2} at {@code st[gOff + q*stStride + 8x ..+4]}, {@code K3} at the next 4, {@code K1}
+   * at {@code st[kOff + q*stStride + 4x ..+4]}; when cols is odd, the 4 doubles after the last
+   * {@code K1} may be written (with sums of zero products) and must exist.
    */
-  default void macTileInPlace(int vectors, int cols, int rows, double[] u0, double[] u1,
-      int uOff, double[] v, int[] vOffs, double[] st, int stOff, int stStride) {
-    for (int i = 0; i < vectors; i++) {
-      double[] u = i == 0 ? u0 : u1;
-      for (int j = 0; j < cols; j++) {
-        mac1(rows, u, uOff, v, vOffs[j], 16, st, stOff + i * stStride + 16 * j);
+  default void macTile(int vectors, int cols, int rows, double[] u0, double[] u1, double[] u2,
+      int uOff, double[] v, int vOff, double[] st, int gOff, int kOff, int stStride) {
+    final int rl = gaussRow(cols);
+    for (int q = 0; q < vectors; q++) {
+      double[] u = q == 0 ? u0 : q == 1 ? u1 : u2;
+      for (int x = 0; x < cols; x++) {
+        int g = gOff + q * stStride + 8 * x;
+        int kk = kOff + q * stStride + 4 * x;
+        for (int r = 0; r < rows; r++) {
+          int uo = uOff + 8 * r;
+          int vr = vOff + rl * r;
+          for (int k = 0; k < 4; k++) {
+            double a = u[uo + k];
+            double b = u[uo + 4 + k];
+            st[g + k] = Math.fma(a, v[vr + 8 * x + k], st[g + k]);
+            st[g + 4 + k] = Math.fma(b, v[vr + 8 * x + 4 + k], st[g + 4 + k]);
+            st[kk + k] = Math.fma(a + b, v[vr + 8 * cols + 4 * x + k], st[kk + k]);
+          }
+        }
       }
+    }
+  }
+
+  /**
+   * Writes the complex sums of a Gauss state ({@link #macTile}): {@code dst[re + k] = K1[k] -
+   * K3[k]}, {@code dst[re + half + k] = K1[k] + K2[k]} with K2, K3 at {@code st[g ..+8]} and K1
+   * at {@code st[kk ..+4]}.
+   */
+  default void finishGauss(double[] st, int g, int kk, double[] dst, int re, int half) {
+    for (int k = 0; k < 4; k++) {
+      dst[re + k] = st[kk + k] - st[g + 4 + k];
+      dst[re + half + k] = st[kk + k] + st[g + k];
     }
   }
 
@@ -202,26 +276,5 @@ interface VmpKernel {
    */
   default double readAhead(double[][] a, int[] off, int runs, int len) {
     return 0;
-  }
-
-  /**
-   * Packs rows [r0, r0+rows) of block b of a PMAT (N, nrows, ncols; index i of its layout at
-   * {@code v[vBase + i]}) into panels of
-   * {@code width} columns: the panel of columns [j0, j0 + g) (j0 a multiple of width, g =
-   * min(width, ncols - j0)) starts at {@code dstOff + 8*rows*j0}, and row i, column c of it is
-   * {@code dst[dstOff + 8*rows*j0 + 8*g*i + 8*(c - j0) .. +8] = v[Pmat.offset(n, nrows, ncols, b,
-   * r0 + i, c) + vBase .. +8]}. {@code 8*rows*ncols} doubles in all.
-   */
-  default void packPanels(double[] v, int vBase, int nrows, int ncols, int block, int r0,
-      int rows, int width, double[] dst, int dstOff) {
-    for (int c = 0; c < ncols; c++) {
-      int j0 = c - c % width;
-      int g = Math.min(width, ncols - j0);
-      int d = dstOff + 8 * rows * j0 + 8 * (c - j0);
-      for (int i = 0; i < rows; i++, d += 8 * g) {
-        int src = vBase + Pmat.offset(0, nrows, ncols, block, r0 + i, c);
-        System.arraycopy(v, src, dst, d, 8);
-      }
-    }
   }
 }

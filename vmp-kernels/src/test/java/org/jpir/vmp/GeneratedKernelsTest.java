@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The committed straight-line kernels are exactly what {@link MacGenerator}, {@link
- * FftGenerator} and {@link LeafGenerator} write; with {@code -Djpir.regenerate=true} the test
+ * GaussGenerator}, {@link FftGenerator} and {@link LeafGenerator} write; with {@code -Djpir.regenerate=true} the test
  * rewrites them first (then commit the result).
  */
 class GeneratedKernelsTest {
@@ -20,6 +20,13 @@ class GeneratedKernelsTest {
   void committedKernelsEqualTheGeneratorsOutput() throws IOException {
     for (String name : MacGenerator.CLASSES.keySet()) {
       check(MacGenerator.file(MODULE, name), MacGenerator.source(name), "MacGenerator");
+    }
+  }
+
+  @Test
+  void committedGaussKernelsEqualTheGeneratorsOutput() throws IOException {
+    for (String name : GaussGenerator.CLASSES.keySet()) {
+      check(GaussGenerator.file(MODULE, name), GaussGenerator.source(name), "GaussGenerator");
     }
   }
 

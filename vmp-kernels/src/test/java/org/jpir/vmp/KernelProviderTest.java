@@ -44,11 +44,11 @@ class KernelProviderTest {
   /** The automatic choice: (preferred bits, JDK, registers) -> (FFT bits, VMP block). */
   @ParameterizedTest
   @CsvSource({
-      "512, 25, 32, 512, 512:2x6", // AVX-512, JDK 25
-      "512, 17, 32, 256, 256:2x3", // AVX-512, JDK 17: 512-bit paths need JDK 25
-      "256, 25, 16, 256, 256:1x3", // AVX2 (or -XX:UseAVX=2): 16 registers
-      "256, 17, 32, 256, 256:2x3",
-      "128, 25, 32, 128, 128:1x3", // NEON
+      "512, 25, 32, 512, 512:3x4", // AVX-512, JDK 25
+      "512, 17, 32, 256, 256:2x4", // AVX-512, JDK 17: 512-bit paths need JDK 25
+      "256, 25, 16, 256, 256:1x4", // AVX2 (or -XX:UseAVX=2): 16 registers
+      "256, 17, 32, 256, 256:2x4",
+      "128, 25, 32, 128, 128:1x4", // NEON
       "128, 17, 16, 128, 128:1x1", // SSE
   })
   void automaticChoiceFollowsWidthJdkAndRegisters(int bits, int jdk, int regs, int fft,
@@ -84,7 +84,7 @@ class KernelProviderTest {
 
   @Test
   void kernelsPropertyForcesTheImplementation() {
-    KernelProvider.Choice ref = KernelProvider.decide(512, 25, 32, true, "ref", "512", "512:2x6");
+    KernelProvider.Choice ref = KernelProvider.decide(512, 25, 32, true, "ref", "512", "512:3x4");
     assertFalse(ref.vector());
     assertEquals("ref", ref.name());
     assertTrue(ref.reason().contains("forced by -Djpir.kernels=ref"), ref.reason());
@@ -126,7 +126,7 @@ class KernelProviderTest {
       assertTrue(c.toString().contains("VMP block " + b + ", "), c.toString());
     }
     assertThrows(IllegalArgumentException.class,
-        () -> KernelProvider.decide(512, 25, 32, true, null, null, "512:3x4"));
+        () -> KernelProvider.decide(512, 25, 32, true, null, null, "512:2x6"));
   }
 
   /** The provider builds exactly the kernels its choice names (what the log line says). */
@@ -162,17 +162,17 @@ class KernelProviderTest {
    */
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "''                       | panama | PanamaFft:512 | 512:2x6 | PanamaZnx",
-      "-Djpir.kernels=ref       | ref    | RefFft        | 512:2x6 | RefZnx",
-      "-Djpir.kernels=panama    | panama | PanamaFft:512 | 512:2x6 | PanamaZnx",
-      "-Djpir.fft.bits=256      | panama | PanamaFft:256 | 512:2x6 | PanamaZnx",
-      "-Djpir.fft.bits=128      | panama | Panama128Fft  | 512:2x6 | PanamaZnx",
-      "-Djpir.vmp.block=256:1x3 | panama | PanamaFft:512 | 256:1x3 | PanamaZnx",
+      "''                       | panama | PanamaFft:512 | 512:3x4 | PanamaZnx",
+      "-Djpir.kernels=ref       | ref    | RefFft        | 512:3x4 | RefZnx",
+      "-Djpir.kernels=panama    | panama | PanamaFft:512 | 512:3x4 | PanamaZnx",
+      "-Djpir.fft.bits=256      | panama | PanamaFft:256 | 512:3x4 | PanamaZnx",
+      "-Djpir.fft.bits=128      | panama | Panama128Fft  | 512:3x4 | PanamaZnx",
+      "-Djpir.vmp.block=256:1x4 | panama | PanamaFft:512 | 256:1x4 | PanamaZnx",
       "-Djpir.vmp.block=128:1x1 | panama | PanamaFft:512 | 128:1x1 | PanamaZnx",
       // the JVM options without --add-modules=jdk.incubator.vector: the reference, and no
       // class that needs the module is loaded (FFT, VMP and znx would fail to link)
-      "no-vector-module          | ref    | RefFft        | 512:2x6 | RefZnx",
-      "-XX:TieredStopAtLevel=1   | ref    | RefFft        | 512:2x6 | RefZnx",
+      "no-vector-module          | ref    | RefFft        | 512:3x4 | RefZnx",
+      "-XX:TieredStopAtLevel=1   | ref    | RefFft        | 512:3x4 | RefZnx",
   })
   void forcingPropertiesReachAFreshJvm(String prop, String name, String fft, String block,
       String znx) throws IOException, InterruptedException {

@@ -133,9 +133,10 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
    * #phase1WidthBits}). The FFT result is exact while its rounding error stays below 1/2; with
    * database digits at their extreme {@code -2^(K-1)} and query digits uniform (every ciphertext
    * digit is), the largest error measured at width 54 (N = 4096, 1024 rows of 4 limbs) is
-   * 2^-5.5, i.e. 4.5 bits of margin (test {@code EdgeGeometryTest}). This is one bit above the
-   * 53-bit mantissa bound for adversarial query digits too: a client that crafts its digits only
-   * spoils its own answer.
+   * 2^-5.3 for the four-product apply and 2^-4.8 for the server's three-product database pass,
+   * i.e. 3.8 bits of margin (test {@code EdgeGeometryTest}, which requires 2). This is one bit
+   * above the 53-bit mantissa bound for adversarial query digits too: a client that crafts its
+   * digits only spoils its own answer.
    */
   public static final int PHASE1_MAX_WIDTH_BITS = 54;
 

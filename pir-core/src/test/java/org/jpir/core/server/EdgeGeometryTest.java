@@ -149,19 +149,33 @@ class EdgeGeometryTest {
     }
   }
 
-  /** Phase 1 of one column against exact integer arithmetic. */
+  /**
+   * Phase 1 of one column against exact integer arithmetic, both as the per-column apply (four
+   * products per complex product) and as the server's database pass (three products, {@link
+   * Vmp#applyPvecMulti}).
+   */
   static void checkPhase1IsExact(Params p, Pmat pm, Pvec column, long[] digits, int rows,
       int col) {
     int n = p.n();
     int nrows = rows * p.plaintextLimbs();
     int ncols = p.glweColumns();
     long[] exact = exactPhase1(pm, digits, n, nrows, ncols);
-    double[] res = new double[ncols * n];
-    Vmp.get().applyPvecToDft(pm, column, res, 0, ncols,
+    double[] apply = new double[ncols * n];
+    Vmp.get().applyPvecToDft(pm, column, apply, 0, ncols,
         new double[Vmp.applyPvecToDftTmpLength(n, nrows, ncols)]);
+    checkExact(p, apply, exact, rows, col, "apply");
+    double[][] pass = new double[1][ncols * n];
+    Vmp.get().applyPvecMulti(pm, new Pvec[] {column}, pass,
+        new double[Vmp.applyPvecMultiTmpLength(n, nrows, ncols, 1)]);
+    checkExact(p, pass[0], exact, rows, col, "pass");
+  }
+
+  private static void checkExact(Params p, double[] res, long[] exact, int rows, int col,
+      String form) {
+    int n = p.n();
     double worst = 0;
     long wrong = 0;
-    for (int c = 0; c < ncols; c++) {
+    for (int c = 0; c < p.glweColumns(); c++) {
       FftPlan.of(n).ifft(res, c * n);
     }
     for (int j = 0; j < exact.length; j++) {
@@ -169,10 +183,10 @@ class EdgeGeometryTest {
       worst = Math.max(worst, Math.abs(x - exact[j]));
       wrong += Math.round(x) != exact[j] ? 1 : 0;
     }
-    System.out.printf(Locale.ROOT, "edge phase 1, column %d (width %d bits): largest FFT error"
-        + " 2^%.2f of the 2^-1 that rounding tolerates, %d wrong coefficients%n", col,
+    System.out.printf(Locale.ROOT, "edge phase 1 (%s), column %d (width %d bits): largest FFT"
+        + " error 2^%.2f of the 2^-1 that rounding tolerates, %d wrong coefficients%n", form, col,
         Geometry.phase1WidthBits(p, rows), lg(worst), wrong);
-    assertEquals(0, wrong, "phase 1 at the edge is exact");
-    assertTrue(worst < 0.125, "at least 2 bits of margin: " + worst);
+    assertEquals(0, wrong, "phase 1 (" + form + ") at the edge is exact");
+    assertTrue(worst < 0.125, "phase 1 (" + form + "): at least 2 bits of margin: " + worst);
   }
 }
