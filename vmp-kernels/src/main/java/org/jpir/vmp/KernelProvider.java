@@ -193,7 +193,7 @@ public abstract class KernelProvider {
   /**
    * The VMP kernel named {@code name}: {@code ref}, {@code panama} (the automatic block), {@code
    * panama128|256|512} (width forced, {@link VmpBlock#forWidth} for this machine's registers),
-   * {@code panama<bits>-<vectors>x<columns>} (block forced, e.g. {@code panama256-1x4}).
+   * {@code panama<bits>-<vectors>x<columns>} (block forced, e.g. {@code panama256-1x3}).
    *
    * @throws IllegalArgumentException for an unknown name
    * @throws IllegalStateException for a Vector API name when the module is not available
@@ -209,7 +209,7 @@ public abstract class KernelProvider {
       return panama().vmpVariant(VmpBlock.forWidth(Integer.parseInt(name.substring(6)),
           CpuInfo.get().vectorRegisters()));
     }
-    if (name.matches("panama(128|256|512)-[123]x[1-4]")) {
+    if (name.matches("panama(128|256|512)-[123]x[1-6]")) {
       return panama().vmpVariant(VmpBlock.parse(name.substring(6).replace('-', ':')));
     }
     throw new IllegalArgumentException("kernel name '" + name + "' is not one of ref, panama,"

@@ -25,12 +25,14 @@ import org.apache.logging.log4j.Logger;
  * applyPvecToDft are bitwise identical</b>, ref and panama alike. The {@code Add} forms compute
  * {@code res + product} with one rounding of the sum.
  *
- * <p>The multi-column and batched passes (the database pass of phase 1) multiply with three real
- * products per complex product instead of four ({@link VmpKernel}: {@code K1 = sum (a+b)c},
- * {@code K2 = sum a(d-c)}, {@code K3 = sum b(c+d)}, {@code re = K1 - K3}, {@code im = K1 + K2}):
- * 25% fewer multiply-adds on the pass that bounds a query. Their results are bitwise the same for
- * every kernel, block and tiling (the row tiling carries the chains across tiles) and equal the
- * applies' up to rounding (exactly on integer data within 2^53).
+ * <p>The multi-column and batched passes (the database pass of phase 1) follow the same order,
+ * and so equal the applies bitwise, with kernels whose {@link VmpBlock} is not {@link
+ * VmpBlock#gauss()}. With 512-bit blocks they multiply with three real products per complex
+ * product instead of four ({@link VmpKernel}: {@code K1 = sum (a+b)c}, {@code K2 = sum a(d-c)},
+ * {@code K3 = sum b(c+d)}, {@code re = K1 - K3}, {@code im = K1 + K2}): 25% fewer multiply-adds
+ * on the pass that bounds a query. Those results are bitwise the same for every Gauss kernel and
+ * tiling (the row tiling carries the chains across tiles) and equal the applies' up to rounding
+ * (exactly on integer data within 2^53).
  *
  * <p>Exactness: when all partial sums are integers below 2^53 in magnitude the result is exact;
  * that is the caller's bound to keep (see DESIGN.md section 3).
@@ -64,7 +66,7 @@ public final class Vmp {
   /**
    * The products on the kernel named {@code kernel}: {@code ref}, {@code panama} (the automatic
    * block), {@code panama128}, {@code panama256}, {@code panama512} (width forced), or {@code
-   * panama<bits>-<vectors>x<columns>} (block forced, e.g. {@code panama256-1x4}); results are
+   * panama<bits>-<vectors>x<columns>} (block forced, e.g. {@code panama256-1x3}); results are
    * bitwise the same for all of them.
    *
    * @throws IllegalArgumentException for an unknown name
@@ -125,11 +127,11 @@ public final class Vmp {
   static final int STAGE_ROWS = Integer.getInteger("jpir.vmp.stageRows", 64);
 
   /**
-   * Scratch doubles for {@link #applyPvecBatch}: {@code queries*columns*}{@link #gaussState}
-   * (the accumulator states of one block) plus {@code 8*G*queries*columns*ncols} (the finished
+   * Scratch doubles for {@link #applyPvecBatch}: {@code queries*columns*max(}{@link
+   * #gaussState}{@code , 16*ncols)} (the accumulator states of one block, either form) plus {@code 8*G*queries*columns*ncols} (the finished
    * sums of G = min({@link #FINISH_BLOCKS}, N/8) blocks, written out together) plus {@code
-   * 16*queries*ncols*min(T, nrows)} (the packed Gauss tiles, at most 16 doubles per row and
-   * column; T the largest default tile of {@link #tiling} on this machine) plus 8 (so that all
+   * 16*queries*ncols*min(T, nrows)} (the packed tiles, at most 16 doubles per row and column
+   * in the Gauss form; T the largest default tile of {@link #tiling} on this machine) plus 8 (so that all
    * three start on a 64-byte boundary).
    */
   public static int applyPvecBatchTmpLength(
@@ -141,7 +143,7 @@ public final class Vmp {
   /** Scratch for {@link #applyPvecBatch(Pmat[], Pvec[], double[][][], double[], int)}. */
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns, int tileRows) {
-    long len = 8 + (long) gaussState(ncols) * queries * columns
+    long len = 8 + (long) Math.max(gaussState(ncols), 16 * ncols) * queries * columns
         + 8L * finishBlocks(n) * queries * columns * ncols
         + 16L * queries * ncols * Math.min(Math.max(tileRows, 1), nrows);
     if (len > Pmat.MAX_LENGTH) {
@@ -201,8 +203,8 @@ public final class Vmp {
   /**
    * The database pass of one query: for every column c, {@code res[c]} (pmat.ncols reim
    * polynomials, column k at {@code k*N}) = what {@code applyPvecToDft(pmat, cols[c], res[c], 0,
-   * pmat.ncols(), ..)} writes, up to rounding (three-product form, see the class comment;
-   * bitwise the same for every kernel and tiling). Block-outer: the PMAT is read once per pass (in
+   * pmat.ncols(), ..)} writes: bitwise, or up to rounding with a three-product kernel (see the
+   * class comment). Block-outer: the PMAT is read once per pass (in
    * row tiles that stay in L2) while every column streams through it. All cols must share N
    * (= pmat's) and nrows. tmp: {@link #applyPvecMultiTmpLength} doubles.
    *
@@ -514,25 +516,33 @@ public final class Vmp {
 
   /**
    * {@link Tiling} for a block from the cache sizes of {@code cpu}, for {@code queries} PMATs of
-   * {@code ncols} columns: a Gauss panel ({@code 8 * gaussRow(block.columns())} bytes per row,
-   * {@link VmpKernel#packGauss}) takes half the L1d for 256- and 128-bit blocks and a whole tile
-   * for 512-bit blocks; the packed tiles of all queries (about {@code 96 B x ncols x queries} per
-   * row: 12 doubles per column) a quarter of the L2, rounded down to whole panels; groups of
-   * {@link #GROUP_STREAMS} database columns, fewer when their segments of an L1d-sized panel
-   * ({@code 64 B x} the panel rows the L1d rule gives, also for 512-bit blocks, whose larger
-   * panel is then read from L2) would exceed a quarter of the L2.
-   * {@code -Djpir.vmp.tileRows}, {@code -Djpir.vmp.panelRows}, {@code -Djpir.vmp.groupColumns}
-   * force the fields.
+   * {@code ncols} columns. Four-product blocks: a panel ({@code 64 B x block.columns()} per row)
+   * takes half the L1d; the packed tiles of all queries ({@code 64 B x ncols x queries} per row)
+   * a quarter of the L2, rounded down to whole panels. Gauss blocks ({@link VmpBlock#gauss()},
+   * 512 bits): a Gauss panel row is {@code 8 * gaussRow(block.columns())} bytes ({@link
+   * VmpKernel#packGauss}), the packed tiles about {@code 96 B x ncols x queries} per row (12
+   * doubles per column) and take 3/8 of the L2 (on a Zen 4, 1 MiB L2, 2026-12-06,
+   * multi:4096:548:12:128 in alternating JVMs: tiles of 320 rows 322-340 ms, 200 rows 344-356,
+   * 400-440 rows 324-338, 548 rows 382), and one panel spans the whole tile (the accumulators
+   * stay in registers across it). Groups of {@link #GROUP_STREAMS} database columns (the pass
+   * rounds them down to whole register blocks: 6 for 3-vector blocks, 311-317 ms against 322 for
+   * 9), fewer when their segments of an L1d-sized panel ({@code 64 B x} the panel rows the L1d
+   * rule gives, also for 512-bit blocks, whose larger panel is then read from L2) would exceed a
+   * quarter of the L2. {@code -Djpir.vmp.tileRows}, {@code -Djpir.vmp.panelRows}, {@code
+   * -Djpir.vmp.groupColumns} force the fields.
    */
   public static Tiling tiling(VmpBlock block, CpuInfo cpu, int ncols, int queries) {
-    final int panelRowBytes = 8 * VmpKernel.gaussRow(block.columns());
+    final boolean gauss = block.gauss();
+    final int panelRowBytes =
+        gauss ? 8 * VmpKernel.gaussRow(block.columns()) : 64 * block.columns();
     int panel = Math.max(8, (cpu.l1dBytes() / 2) / panelRowBytes / 8 * 8);
-    long perRow = 96L * Math.max(1, ncols) * Math.max(1, queries);
-    int tile = (int) Math.max(panel, (cpu.l2Bytes() / 4) / perRow / panel * panel);
+    long perRow = (gauss ? 96L : 64L) * Math.max(1, ncols) * Math.max(1, queries);
+    long tileBytes = gauss ? cpu.l2Bytes() * 3L / 8 : cpu.l2Bytes() / 4;
+    int tile = (int) Math.max(panel, tileBytes / perRow / panel * panel);
     int cols = (int) Math.max(2, Math.min(GROUP_STREAMS, (cpu.l2Bytes() / 4) / (64L * panel)));
     String why = "panel rows = L1d " + (cpu.l1dBytes() >> 10) + " KiB / 2 / (" + panelRowBytes
-        + " B per Gauss row of " + block.columns() + " columns)";
-    if (block.bits() == 512) {
+        + " B per " + (gauss ? "Gauss " : "") + "row of " + block.columns() + " columns)";
+    if (gauss) {
       // one panel per tile: the accumulators stay in registers across the tile's rows, the
       // panel is read from L2 (AMD Zen 5, 2026-12-04, ForkRotation A/B against panels of 40
       // rows: the phase-1-shaped pass 0.92-0.97x, phase 1 at 1 GiB 0.91-0.97x in 6 forks, median
@@ -540,8 +550,9 @@ public final class Vmp {
       panel = tile;
       why = "panel rows = tile rows (512-bit blocks)";
     }
-    why += "; tile rows = L2 " + (cpu.l2Bytes() >> 10)
-        + " KiB / 4 / (96 B x " + ncols + " columns x " + queries + " queries); "
+    why += "; tile rows = L2 " + (cpu.l2Bytes() >> 10) + " KiB x " + (gauss ? "3/8" : "1/4")
+        + " / (" + perRow / Math.max(1, ncols) / Math.max(1, queries) + " B x " + ncols
+        + " columns x " + queries + " queries); "
         + GROUP_STREAMS + " prefetch streams" + (READ_AHEAD ? "; tiles read ahead" : "");
     Integer fp = Integer.getInteger(PANEL_ROWS_PROPERTY);
     Integer fr = Integer.getInteger(TILE_ROWS_PROPERTY);
@@ -573,12 +584,14 @@ public final class Vmp {
 
   /**
    * The block-outer pass, tiled like a GEMM (see {@link Tiling}). Per reim4 block b, per row
-   * tile [t0, t0+tr): each query's PMAT tile is packed into Gauss panels of the block's width
-   * ({@link VmpKernel#packGauss}) in tmp; then per group of database columns, per panel of rows,
-   * per query, per panel of matrix columns, the database columns of the group stream through it
-   * in register blocks ({@link VmpKernel#macTile}). State of (query q, column c) at {@code
-   * tmp[a0 + gaussState(ncols)*(q*nc + c)]} ({@link #gaussState}), carried across tiles, so each
-   * sum is one FMA chain over the rows in order whatever the tiling.
+   * tile [t0, t0+tr): each query's PMAT tile is packed into panels of the block's width in tmp
+   * ({@link VmpKernel#packGauss} for {@link VmpBlock#gauss()} blocks, else {@link
+   * VmpKernel#packPanels}); then per group of database columns, per panel of rows, per query, per
+   * panel of matrix columns, the database columns of the group stream through it in register
+   * blocks ({@link VmpKernel#macGauss}, {@link VmpKernel#macTile}). State of (query q, column c)
+   * at {@code tmp[a0 + S*(q*nc + c)]} (S = {@link #gaussState}, or {@code 16*ncols} for four
+   * products, matrix column j at {@code 16j}), carried across tiles, so each sum is one FMA
+   * chain over the rows in order whatever the tiling.
    */
   private void batch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp, int rows,
       int pvRows, Tiling tiling, int fb) {
@@ -588,9 +601,13 @@ public final class Vmp {
     final int nrows = queries[0].nrows();
     final int ncols = queries[0].ncols();
     final int blocks = n / 8;
+    final VmpBlock blk = k.block();
+    final boolean gauss = blk.gauss();
+    final int mr = blk.vectors();
+    final int nr = blk.columns();
     // states, then the finished sums, then the packed tiles, from the first 64-byte boundary
     final int a0 = Aligned.LEAD;
-    final int stStride = gaussState(ncols);
+    final int stStride = gauss ? gaussState(ncols) : 16 * ncols;
     final int kRegion = 8 * (ncols + (ncols & 1));
     final int stLen = stStride * nq * nc;
     // finished sums of up to fb blocks: (q, c, j) at fin + 8*fb*((q*nc + c)*ncols + j), the
@@ -599,13 +616,13 @@ public final class Vmp {
     final int pk = fin + 8 * fb * nq * nc * ncols;
     final int tile = tiling.tileRows();
     final int panel = Math.min(tiling.panelRows(), tile);
-    final VmpBlock blk = k.block();
-    final int mr = blk.vectors();
-    final int nr = blk.columns();
-    final int packLen = VmpKernel.gaussPanelsLength(Math.min(tile, rows), ncols, nr);
+    final int tr0 = Math.min(tile, rows);
+    final int packLen = gauss ? VmpKernel.gaussPanelsLength(tr0, ncols, nr) : tr0 * 8 * ncols;
+    // row length of a full panel of nr columns (panels of columns [j, j+nr) start at tr*j/nr
+    // full rows), and of a panel of w columns
+    final int fullRow = gauss ? VmpKernel.gaussRow(nr) : 8 * nr;
     // groups of whole register blocks where the group allows it
-    final int cg = Math.max(mr, (tiling.groupColumns() + mr - 1) / mr * mr);
-    final int fullRow = VmpKernel.gaussRow(nr);
+    final int cg = Math.max(mr, tiling.groupColumns() / mr * mr);
     // the runs one readAhead call streams together (a group's columns, or a PMAT tile's pairs)
     final int maxRuns = Math.max(cg, (ncols + 1) / 2);
     final double[][] runs = new double[maxRuns][];
@@ -621,8 +638,13 @@ public final class Vmp {
           }
         }
         for (int q = 0; q < nq; q++) {
-          k.packGauss(queries[q].data(), queries[q].base(), nrows, ncols, b, t0, tr, nr, tmp,
-              pk + q * packLen);
+          if (gauss) {
+            k.packGauss(queries[q].data(), queries[q].base(), nrows, ncols, b, t0, tr, nr, tmp,
+                pk + q * packLen);
+          } else {
+            k.packPanels(queries[q].data(), queries[q].base(), nrows, ncols, b, t0, tr, nr, tmp,
+                pk + q * packLen);
+          }
         }
         for (int c0 = 0; c0 < nc; c0 += cg) {
           final int c1 = Math.min(nc, c0 + cg);
@@ -643,20 +665,22 @@ public final class Vmp {
               final int st = a0 + stStride * q * nc;
               for (int j = 0; j < ncols; j += nr) {
                 final int wj = Math.min(nr, ncols - j);
-                // Gauss panel of columns [j, j + wj): row i at tOff + tr*(j/nr)*fullRow + rl*i
-                final int vOff = tOff + tr * (j / nr) * fullRow + VmpKernel.gaussRow(wj) * p0;
-                int c = c0;
-                for (; c + mr <= c1; c += mr) {
-                  final int s = st + stStride * c;
-                  k.macTile(mr, wj, pr, cols[c].data(), mr > 1 ? cols[c + 1].data() : null,
-                      mr > 2 ? cols[c + 2].data() : null, uOff, tmp, vOff, tmp, s + 8 * j,
-                      s + kRegion + 4 * j, stStride);
+                // panel of columns [j, j + wj): row i at tOff + tr*(j/nr)*fullRow + row(wj)*i
+                final int vOff = tOff + tr * (j / nr) * fullRow
+                    + (gauss ? VmpKernel.gaussRow(wj) : 8 * wj) * p0;
+                if (gauss) {
+                  gaussTiles(mr, wj, pr, cols, c0, c1, uOff, vOff, tmp, st, j, kRegion,
+                      stStride);
+                  continue;
                 }
-                if (c < c1) {
-                  final int left = c1 - c;
-                  final int s = st + stStride * c;
-                  k.macTile(left, wj, pr, cols[c].data(), left > 1 ? cols[c + 1].data() : null,
-                      null, uOff, tmp, vOff, tmp, s + 8 * j, s + kRegion + 4 * j, stStride);
+                int c = c0;
+                for (; c + 2 <= c1 && mr == 2; c += 2) {
+                  k.macTile(2, wj, pr, cols[c].data(), cols[c + 1].data(), uOff, tmp, vOff,
+                      tmp, st + stStride * c + 16 * j, stStride);
+                }
+                for (; c < c1; c++) {
+                  k.macTile(1, wj, pr, cols[c].data(), null, uOff, tmp, vOff, tmp,
+                      st + stStride * c + 16 * j, stStride);
                 }
               }
             }
@@ -667,8 +691,12 @@ public final class Vmp {
       for (int x = 0; x < nq * nc; x++) {
         final int s = a0 + stStride * x;
         for (int j = 0; j < ncols; j++) {
-          k.finishGauss(tmp, s + 8 * j, s + kRegion + 4 * j, tmp,
-              fin + 8 * fb * (x * ncols + j) + 4 * g, 4 * fb);
+          final int dst = fin + 8 * fb * (x * ncols + j) + 4 * g;
+          if (gauss) {
+            k.finishGauss(tmp, s + 8 * j, s + kRegion + 4 * j, tmp, dst, 4 * fb);
+          } else {
+            k.finish(tmp, s + 16 * j, tmp, dst, 4 * fb);
+          }
         }
       }
       if (g == fb - 1 || b == blocks - 1) {
@@ -676,6 +704,28 @@ public final class Vmp {
       }
     }
     readAheadSink = ahead;
+  }
+
+  /**
+   * The Gauss tiles of database columns [c0, c1) against one Gauss panel of {@code wj} matrix
+   * columns starting at column j: whole blocks of mr vectors, then one call for the rest.
+   */
+  private void gaussTiles(int mr, int wj, int pr, Pvec[] cols, int c0, int c1, int uOff,
+      int vOff, double[] tmp, int st, int j, int kRegion, int stStride) {
+    int c = c0;
+    for (; c + mr <= c1; c += mr) {
+      final int s = st + stStride * c;
+      k.macGauss(mr, wj, pr, cols[c].data(), mr > 1 ? cols[c + 1].data() : null,
+          mr > 2 ? cols[c + 2].data() : null, uOff, tmp, vOff, tmp, s + 8 * j,
+          s + kRegion + 4 * j, stStride);
+    }
+    if (c < c1) {
+      final int left = c1 - c;
+      final int s = st + stStride * c;
+      k.macGauss(left, wj, pr, cols[c].data(), left > 1 ? cols[c + 1].data() : null,
+          left > 2 ? cols[c + 2].data() : null, uOff, tmp, vOff, tmp, s + 8 * j,
+          s + kRegion + 4 * j, stStride);
+    }
   }
 
   /**

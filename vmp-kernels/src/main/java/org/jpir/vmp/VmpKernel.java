@@ -25,11 +25,13 @@ package org.jpir.vmp;
  * {@code re[k] = st[s+k] - st[s+12+k]}, {@code im[k] = st[s+4+k] + st[s+8+k]} (see {@link
  * Vmp}).
  *
- * <h2>The multi-column pass: three products per complex multiply-add</h2>
+ * <h2>The multi-column pass</h2>
  *
  * The multi-column pass ({@link Vmp#applyPvecBatch}) tiles the product like a GEMM ({@link
- * Vmp.Tiling}) and calls {@link #macTile} on Gauss panels ({@link #packGauss}) with the kernel's
- * register {@link #block()}. It sums {@code u*v} for {@code u = a + ib} (database) and {@code v
+ * Vmp.Tiling}) and calls, with the kernel's register {@link #block()}, either {@link #macTile}
+ * on packed panels ({@link #packPanels}): the four-product state above, bitwise the per-column
+ * applies; or, for {@link VmpBlock#gauss()} blocks (512 bits), {@link #macGauss} on Gauss panels
+ * ({@link #packGauss}), which sums {@code u*v} for {@code u = a + ib} (database) and {@code v
  * = c + id} (matrix) with three real products instead of four, the matrix side precomputed once
  * per pass:
  *
@@ -40,8 +42,8 @@ package org.jpir.vmp;
  *
  * per lane, each {@code +=} one {@link Math#fma} in increasing row order, {@code a + b}, {@code d
  * - c} and {@code c + d} rounded once. So every implementation, register block, column grouping
- * and row split gives bitwise identical sums; they differ from the per-column applies (four
- * products) by rounding only (exact on integer data whose sums stay below 2^53).
+ * and row split of that form gives bitwise identical sums; they differ from the per-column
+ * applies (four products) by rounding only (exact on integer data whose sums stay below 2^53).
  */
 interface VmpKernel {
 
@@ -141,6 +143,11 @@ interface VmpKernel {
     finishState(st, 0, res, re0, half, add);
   }
 
+  /** {@link #finishState} without add: {@code dst[re + k] = S_rr - S_ii}, imaginary at + half. */
+  default void finish(double[] st, int s, double[] dst, int re, int half) {
+    finishState(st, s, dst, re, half, false);
+  }
+
   /**
    * Writes (or adds) the complex sums of the state at {@code st[s..s+16)}: {@code dst[re + k]
    * (+)= st[s+k] - st[s+12+k]}, {@code dst[re + half + k] (+)= st[s+4+k] + st[s+8+k]}.
@@ -223,7 +230,8 @@ interface VmpKernel {
   }
 
   /**
-   * The register-blocked tile of the multi-column pass, in the Gauss form of the class comment:
+   * The register-blocked tile of the multi-column pass in the three-product (Gauss) form of the
+   * class comment ({@link VmpBlock#gauss()} blocks):
    * {@code vectors} (1 to 3) database vectors x {@code cols} (at least 1) columns of one Gauss
    * panel ({@link #packGauss}, g = cols, row i at {@code vOff + gaussRow(cols)*i}), summed over
    * {@code rows} rows. Vector q row r at {@code u_q[uOff + 8r ..]} ({@code a} = its first 4
@@ -232,7 +240,7 @@ interface VmpKernel {
    * at {@code st[kOff + q*stStride + 4x ..+4]}; when cols is odd, the 4 doubles after the last
    * {@code K1} may be written (with sums of zero products) and must exist.
    */
-  default void macTile(int vectors, int cols, int rows, double[] u0, double[] u1, double[] u2,
+  default void macGauss(int vectors, int cols, int rows, double[] u0, double[] u1, double[] u2,
       int uOff, double[] v, int vOff, double[] st, int gOff, int kOff, int stStride) {
     final int rl = gaussRow(cols);
     for (int q = 0; q < vectors; q++) {
@@ -256,7 +264,7 @@ interface VmpKernel {
   }
 
   /**
-   * Writes the complex sums of a Gauss state ({@link #macTile}): {@code dst[re + k] = K1[k] -
+   * Writes the complex sums of a Gauss state ({@link #macGauss}): {@code dst[re + k] = K1[k] -
    * K3[k]}, {@code dst[re + half + k] = K1[k] + K2[k]} with K2, K3 at {@code st[g ..+8]} and K1
    * at {@code st[kk ..+4]}.
    */
@@ -264,6 +272,46 @@ interface VmpKernel {
     for (int k = 0; k < 4; k++) {
       dst[re + k] = st[kk + k] - st[g + 4 + k];
       dst[re + half + k] = st[kk + k] + st[g + k];
+    }
+  }
+
+  /**
+   * The register-blocked tile of the multi-column pass in the four-product form (blocks that
+   * are not {@link VmpBlock#gauss()}): {@code vectors} (1 or 2) database vectors
+   * x {@code cols} (at least 1) consecutive matrix columns of a packed panel, summed over {@code
+   * rows} rows. Panel row r, column j at {@code v[vOff + 8*cols*r + 8j .. +8]} (reim4 block, see
+   * {@link #packPanels}); vector i row r at {@code u_i[uOff + 8r ..]} ({@code u1} unused when
+   * vectors = 1); the state of (vector i, column j) at {@code st[stOff + i*stStride + 16j ..]}.
+   * Each state follows the contract above, exactly as {@link #mac1} on that vector and column.
+   */
+  default void macTile(int vectors, int cols, int rows, double[] u0, double[] u1, int uOff,
+      double[] v, int vOff, double[] st, int stOff, int stStride) {
+    for (int i = 0; i < vectors; i++) {
+      double[] u = i == 0 ? u0 : u1;
+      for (int j = 0; j < cols; j++) {
+        mac1(rows, u, uOff, v, vOff + 8 * j, 8 * cols, st, stOff + i * stStride + 16 * j);
+      }
+    }
+  }
+
+  /**
+   * Packs rows [r0, r0+rows) of block b of a PMAT (N, nrows, ncols; index i of its layout at
+   * {@code v[vBase + i]}) into panels of
+   * {@code width} columns: the panel of columns [j0, j0 + g) (j0 a multiple of width, g =
+   * min(width, ncols - j0)) starts at {@code dstOff + 8*rows*j0}, and row i, column c of it is
+   * {@code dst[dstOff + 8*rows*j0 + 8*g*i + 8*(c - j0) .. +8] = v[Pmat.offset(n, nrows, ncols, b,
+   * r0 + i, c) + vBase .. +8]}. {@code 8*rows*ncols} doubles in all.
+   */
+  default void packPanels(double[] v, int vBase, int nrows, int ncols, int block, int r0,
+      int rows, int width, double[] dst, int dstOff) {
+    for (int c = 0; c < ncols; c++) {
+      int j0 = c - c % width;
+      int g = Math.min(width, ncols - j0);
+      int d = dstOff + 8 * rows * j0 + 8 * (c - j0);
+      for (int i = 0; i < rows; i++, d += 8 * g) {
+        int src = vBase + Pmat.offset(0, nrows, ncols, block, r0 + i, c);
+        System.arraycopy(v, src, dst, d, 8);
+      }
     }
   }
 

@@ -16,6 +16,176 @@ final class Mac128 {
 
   private Mac128() {}
 
+  /** 1 vector(s) x 3 packed columns (row stride 24): 24 accumulators. */
+  static void packed1x3(int rows, double[] u0, double[] u1, int uOff, double[] v,
+      int vOff, double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00rr0 = DoubleVector.fromArray(S, st, s0 + 0);
+    DoubleVector a00rr1 = DoubleVector.fromArray(S, st, s0 + 2);
+    DoubleVector a00ri0 = DoubleVector.fromArray(S, st, s0 + 4);
+    DoubleVector a00ri1 = DoubleVector.fromArray(S, st, s0 + 6);
+    DoubleVector a00ir0 = DoubleVector.fromArray(S, st, s0 + 8);
+    DoubleVector a00ir1 = DoubleVector.fromArray(S, st, s0 + 10);
+    DoubleVector a00ii0 = DoubleVector.fromArray(S, st, s0 + 12);
+    DoubleVector a00ii1 = DoubleVector.fromArray(S, st, s0 + 14);
+    DoubleVector a01rr0 = DoubleVector.fromArray(S, st, s0 + 16);
+    DoubleVector a01rr1 = DoubleVector.fromArray(S, st, s0 + 18);
+    DoubleVector a01ri0 = DoubleVector.fromArray(S, st, s0 + 20);
+    DoubleVector a01ri1 = DoubleVector.fromArray(S, st, s0 + 22);
+    DoubleVector a01ir0 = DoubleVector.fromArray(S, st, s0 + 24);
+    DoubleVector a01ir1 = DoubleVector.fromArray(S, st, s0 + 26);
+    DoubleVector a01ii0 = DoubleVector.fromArray(S, st, s0 + 28);
+    DoubleVector a01ii1 = DoubleVector.fromArray(S, st, s0 + 30);
+    DoubleVector a02rr0 = DoubleVector.fromArray(S, st, s0 + 32);
+    DoubleVector a02rr1 = DoubleVector.fromArray(S, st, s0 + 34);
+    DoubleVector a02ri0 = DoubleVector.fromArray(S, st, s0 + 36);
+    DoubleVector a02ri1 = DoubleVector.fromArray(S, st, s0 + 38);
+    DoubleVector a02ir0 = DoubleVector.fromArray(S, st, s0 + 40);
+    DoubleVector a02ir1 = DoubleVector.fromArray(S, st, s0 + 42);
+    DoubleVector a02ii0 = DoubleVector.fromArray(S, st, s0 + 44);
+    DoubleVector a02ii1 = DoubleVector.fromArray(S, st, s0 + 46);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 24 * r;
+      final DoubleVector x0r0 = DoubleVector.fromArray(S, u0, uo);
+      final DoubleVector x0r1 = DoubleVector.fromArray(S, u0, uo + 2);
+      final DoubleVector x0i0 = DoubleVector.fromArray(S, u0, uo + 4);
+      final DoubleVector x0i1 = DoubleVector.fromArray(S, u0, uo + 6);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S, v, vr + 0);
+      a00rr0 = x0r0.fma(y, a00rr0);
+      a00ir0 = x0i0.fma(y, a00ir0);
+      y = DoubleVector.fromArray(S, v, vr + 2);
+      a00rr1 = x0r1.fma(y, a00rr1);
+      a00ir1 = x0i1.fma(y, a00ir1);
+      y = DoubleVector.fromArray(S, v, vr + 4);
+      a00ri0 = x0r0.fma(y, a00ri0);
+      a00ii0 = x0i0.fma(y, a00ii0);
+      y = DoubleVector.fromArray(S, v, vr + 6);
+      a00ri1 = x0r1.fma(y, a00ri1);
+      a00ii1 = x0i1.fma(y, a00ii1);
+      y = DoubleVector.fromArray(S, v, vr + 8);
+      a01rr0 = x0r0.fma(y, a01rr0);
+      a01ir0 = x0i0.fma(y, a01ir0);
+      y = DoubleVector.fromArray(S, v, vr + 10);
+      a01rr1 = x0r1.fma(y, a01rr1);
+      a01ir1 = x0i1.fma(y, a01ir1);
+      y = DoubleVector.fromArray(S, v, vr + 12);
+      a01ri0 = x0r0.fma(y, a01ri0);
+      a01ii0 = x0i0.fma(y, a01ii0);
+      y = DoubleVector.fromArray(S, v, vr + 14);
+      a01ri1 = x0r1.fma(y, a01ri1);
+      a01ii1 = x0i1.fma(y, a01ii1);
+      y = DoubleVector.fromArray(S, v, vr + 16);
+      a02rr0 = x0r0.fma(y, a02rr0);
+      a02ir0 = x0i0.fma(y, a02ir0);
+      y = DoubleVector.fromArray(S, v, vr + 18);
+      a02rr1 = x0r1.fma(y, a02rr1);
+      a02ir1 = x0i1.fma(y, a02ir1);
+      y = DoubleVector.fromArray(S, v, vr + 20);
+      a02ri0 = x0r0.fma(y, a02ri0);
+      a02ii0 = x0i0.fma(y, a02ii0);
+      y = DoubleVector.fromArray(S, v, vr + 22);
+      a02ri1 = x0r1.fma(y, a02ri1);
+      a02ii1 = x0i1.fma(y, a02ii1);
+    }
+    a00rr0.intoArray(st, s0 + 0);
+    a00rr1.intoArray(st, s0 + 2);
+    a00ri0.intoArray(st, s0 + 4);
+    a00ri1.intoArray(st, s0 + 6);
+    a00ir0.intoArray(st, s0 + 8);
+    a00ir1.intoArray(st, s0 + 10);
+    a00ii0.intoArray(st, s0 + 12);
+    a00ii1.intoArray(st, s0 + 14);
+    a01rr0.intoArray(st, s0 + 16);
+    a01rr1.intoArray(st, s0 + 18);
+    a01ri0.intoArray(st, s0 + 20);
+    a01ri1.intoArray(st, s0 + 22);
+    a01ir0.intoArray(st, s0 + 24);
+    a01ir1.intoArray(st, s0 + 26);
+    a01ii0.intoArray(st, s0 + 28);
+    a01ii1.intoArray(st, s0 + 30);
+    a02rr0.intoArray(st, s0 + 32);
+    a02rr1.intoArray(st, s0 + 34);
+    a02ri0.intoArray(st, s0 + 36);
+    a02ri1.intoArray(st, s0 + 38);
+    a02ir0.intoArray(st, s0 + 40);
+    a02ir1.intoArray(st, s0 + 42);
+    a02ii0.intoArray(st, s0 + 44);
+    a02ii1.intoArray(st, s0 + 46);
+  }
+
+  /** 1 vector(s) x 2 packed columns (row stride 16): 16 accumulators. */
+  static void packed1x2(int rows, double[] u0, double[] u1, int uOff, double[] v,
+      int vOff, double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00rr0 = DoubleVector.fromArray(S, st, s0 + 0);
+    DoubleVector a00rr1 = DoubleVector.fromArray(S, st, s0 + 2);
+    DoubleVector a00ri0 = DoubleVector.fromArray(S, st, s0 + 4);
+    DoubleVector a00ri1 = DoubleVector.fromArray(S, st, s0 + 6);
+    DoubleVector a00ir0 = DoubleVector.fromArray(S, st, s0 + 8);
+    DoubleVector a00ir1 = DoubleVector.fromArray(S, st, s0 + 10);
+    DoubleVector a00ii0 = DoubleVector.fromArray(S, st, s0 + 12);
+    DoubleVector a00ii1 = DoubleVector.fromArray(S, st, s0 + 14);
+    DoubleVector a01rr0 = DoubleVector.fromArray(S, st, s0 + 16);
+    DoubleVector a01rr1 = DoubleVector.fromArray(S, st, s0 + 18);
+    DoubleVector a01ri0 = DoubleVector.fromArray(S, st, s0 + 20);
+    DoubleVector a01ri1 = DoubleVector.fromArray(S, st, s0 + 22);
+    DoubleVector a01ir0 = DoubleVector.fromArray(S, st, s0 + 24);
+    DoubleVector a01ir1 = DoubleVector.fromArray(S, st, s0 + 26);
+    DoubleVector a01ii0 = DoubleVector.fromArray(S, st, s0 + 28);
+    DoubleVector a01ii1 = DoubleVector.fromArray(S, st, s0 + 30);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 16 * r;
+      final DoubleVector x0r0 = DoubleVector.fromArray(S, u0, uo);
+      final DoubleVector x0r1 = DoubleVector.fromArray(S, u0, uo + 2);
+      final DoubleVector x0i0 = DoubleVector.fromArray(S, u0, uo + 4);
+      final DoubleVector x0i1 = DoubleVector.fromArray(S, u0, uo + 6);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S, v, vr + 0);
+      a00rr0 = x0r0.fma(y, a00rr0);
+      a00ir0 = x0i0.fma(y, a00ir0);
+      y = DoubleVector.fromArray(S, v, vr + 2);
+      a00rr1 = x0r1.fma(y, a00rr1);
+      a00ir1 = x0i1.fma(y, a00ir1);
+      y = DoubleVector.fromArray(S, v, vr + 4);
+      a00ri0 = x0r0.fma(y, a00ri0);
+      a00ii0 = x0i0.fma(y, a00ii0);
+      y = DoubleVector.fromArray(S, v, vr + 6);
+      a00ri1 = x0r1.fma(y, a00ri1);
+      a00ii1 = x0i1.fma(y, a00ii1);
+      y = DoubleVector.fromArray(S, v, vr + 8);
+      a01rr0 = x0r0.fma(y, a01rr0);
+      a01ir0 = x0i0.fma(y, a01ir0);
+      y = DoubleVector.fromArray(S, v, vr + 10);
+      a01rr1 = x0r1.fma(y, a01rr1);
+      a01ir1 = x0i1.fma(y, a01ir1);
+      y = DoubleVector.fromArray(S, v, vr + 12);
+      a01ri0 = x0r0.fma(y, a01ri0);
+      a01ii0 = x0i0.fma(y, a01ii0);
+      y = DoubleVector.fromArray(S, v, vr + 14);
+      a01ri1 = x0r1.fma(y, a01ri1);
+      a01ii1 = x0i1.fma(y, a01ii1);
+    }
+    a00rr0.intoArray(st, s0 + 0);
+    a00rr1.intoArray(st, s0 + 2);
+    a00ri0.intoArray(st, s0 + 4);
+    a00ri1.intoArray(st, s0 + 6);
+    a00ir0.intoArray(st, s0 + 8);
+    a00ir1.intoArray(st, s0 + 10);
+    a00ii0.intoArray(st, s0 + 12);
+    a00ii1.intoArray(st, s0 + 14);
+    a01rr0.intoArray(st, s0 + 16);
+    a01rr1.intoArray(st, s0 + 18);
+    a01ri0.intoArray(st, s0 + 20);
+    a01ri1.intoArray(st, s0 + 22);
+    a01ir0.intoArray(st, s0 + 24);
+    a01ir1.intoArray(st, s0 + 26);
+    a01ii0.intoArray(st, s0 + 28);
+    a01ii1.intoArray(st, s0 + 30);
+  }
+
   /** 1 vector x 1 column at vOff + 8j, row stride vStride: 8 accumulators, states at stOff. */
   static void strided1x1(int rows, double[] u, int uOff, double[] v, int vOff, int vStride,
       double[] st, int stOff) {

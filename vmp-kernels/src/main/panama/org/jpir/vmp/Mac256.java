@@ -16,6 +16,333 @@ final class Mac256 {
 
   private Mac256() {}
 
+  /** 2 vector(s) x 3 packed columns (row stride 24): 24 accumulators. */
+  static void packed2x3(int rows, double[] u0, double[] u1, int uOff, double[] v,
+      int vOff, double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S, st, s0 + 28);
+    DoubleVector a02rr = DoubleVector.fromArray(S, st, s0 + 32);
+    DoubleVector a02ri = DoubleVector.fromArray(S, st, s0 + 36);
+    DoubleVector a02ir = DoubleVector.fromArray(S, st, s0 + 40);
+    DoubleVector a02ii = DoubleVector.fromArray(S, st, s0 + 44);
+    DoubleVector a10rr = DoubleVector.fromArray(S, st, s1 + 0);
+    DoubleVector a10ri = DoubleVector.fromArray(S, st, s1 + 4);
+    DoubleVector a10ir = DoubleVector.fromArray(S, st, s1 + 8);
+    DoubleVector a10ii = DoubleVector.fromArray(S, st, s1 + 12);
+    DoubleVector a11rr = DoubleVector.fromArray(S, st, s1 + 16);
+    DoubleVector a11ri = DoubleVector.fromArray(S, st, s1 + 20);
+    DoubleVector a11ir = DoubleVector.fromArray(S, st, s1 + 24);
+    DoubleVector a11ii = DoubleVector.fromArray(S, st, s1 + 28);
+    DoubleVector a12rr = DoubleVector.fromArray(S, st, s1 + 32);
+    DoubleVector a12ri = DoubleVector.fromArray(S, st, s1 + 36);
+    DoubleVector a12ir = DoubleVector.fromArray(S, st, s1 + 40);
+    DoubleVector a12ii = DoubleVector.fromArray(S, st, s1 + 44);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 24 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u0, uo + 4);
+      final DoubleVector x1r = DoubleVector.fromArray(S, u1, uo);
+      final DoubleVector x1i = DoubleVector.fromArray(S, u1, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S, v, vr + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      a10rr = x1r.fma(y, a10rr);
+      a10ir = x1i.fma(y, a10ir);
+      y = DoubleVector.fromArray(S, v, vr + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      a10ri = x1r.fma(y, a10ri);
+      a10ii = x1i.fma(y, a10ii);
+      y = DoubleVector.fromArray(S, v, vr + 8);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      a11rr = x1r.fma(y, a11rr);
+      a11ir = x1i.fma(y, a11ir);
+      y = DoubleVector.fromArray(S, v, vr + 12);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+      a11ri = x1r.fma(y, a11ri);
+      a11ii = x1i.fma(y, a11ii);
+      y = DoubleVector.fromArray(S, v, vr + 16);
+      a02rr = x0r.fma(y, a02rr);
+      a02ir = x0i.fma(y, a02ir);
+      a12rr = x1r.fma(y, a12rr);
+      a12ir = x1i.fma(y, a12ir);
+      y = DoubleVector.fromArray(S, v, vr + 20);
+      a02ri = x0r.fma(y, a02ri);
+      a02ii = x0i.fma(y, a02ii);
+      a12ri = x1r.fma(y, a12ri);
+      a12ii = x1i.fma(y, a12ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+    a02rr.intoArray(st, s0 + 32);
+    a02ri.intoArray(st, s0 + 36);
+    a02ir.intoArray(st, s0 + 40);
+    a02ii.intoArray(st, s0 + 44);
+    a10rr.intoArray(st, s1 + 0);
+    a10ri.intoArray(st, s1 + 4);
+    a10ir.intoArray(st, s1 + 8);
+    a10ii.intoArray(st, s1 + 12);
+    a11rr.intoArray(st, s1 + 16);
+    a11ri.intoArray(st, s1 + 20);
+    a11ir.intoArray(st, s1 + 24);
+    a11ii.intoArray(st, s1 + 28);
+    a12rr.intoArray(st, s1 + 32);
+    a12ri.intoArray(st, s1 + 36);
+    a12ir.intoArray(st, s1 + 40);
+    a12ii.intoArray(st, s1 + 44);
+  }
+
+  /** 2 vector(s) x 2 packed columns (row stride 16): 16 accumulators. */
+  static void packed2x2(int rows, double[] u0, double[] u1, int uOff, double[] v,
+      int vOff, double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S, st, s0 + 28);
+    DoubleVector a10rr = DoubleVector.fromArray(S, st, s1 + 0);
+    DoubleVector a10ri = DoubleVector.fromArray(S, st, s1 + 4);
+    DoubleVector a10ir = DoubleVector.fromArray(S, st, s1 + 8);
+    DoubleVector a10ii = DoubleVector.fromArray(S, st, s1 + 12);
+    DoubleVector a11rr = DoubleVector.fromArray(S, st, s1 + 16);
+    DoubleVector a11ri = DoubleVector.fromArray(S, st, s1 + 20);
+    DoubleVector a11ir = DoubleVector.fromArray(S, st, s1 + 24);
+    DoubleVector a11ii = DoubleVector.fromArray(S, st, s1 + 28);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 16 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u0, uo + 4);
+      final DoubleVector x1r = DoubleVector.fromArray(S, u1, uo);
+      final DoubleVector x1i = DoubleVector.fromArray(S, u1, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S, v, vr + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      a10rr = x1r.fma(y, a10rr);
+      a10ir = x1i.fma(y, a10ir);
+      y = DoubleVector.fromArray(S, v, vr + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      a10ri = x1r.fma(y, a10ri);
+      a10ii = x1i.fma(y, a10ii);
+      y = DoubleVector.fromArray(S, v, vr + 8);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      a11rr = x1r.fma(y, a11rr);
+      a11ir = x1i.fma(y, a11ir);
+      y = DoubleVector.fromArray(S, v, vr + 12);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+      a11ri = x1r.fma(y, a11ri);
+      a11ii = x1i.fma(y, a11ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+    a10rr.intoArray(st, s1 + 0);
+    a10ri.intoArray(st, s1 + 4);
+    a10ir.intoArray(st, s1 + 8);
+    a10ii.intoArray(st, s1 + 12);
+    a11rr.intoArray(st, s1 + 16);
+    a11ri.intoArray(st, s1 + 20);
+    a11ir.intoArray(st, s1 + 24);
+    a11ii.intoArray(st, s1 + 28);
+  }
+
+  /** 2 vector(s) x 1 packed columns (row stride 8): 8 accumulators. */
+  static void packed2x1(int rows, double[] u0, double[] u1, int uOff, double[] v,
+      int vOff, double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    final int s1 = stOff + 1 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S, st, s0 + 12);
+    DoubleVector a10rr = DoubleVector.fromArray(S, st, s1 + 0);
+    DoubleVector a10ri = DoubleVector.fromArray(S, st, s1 + 4);
+    DoubleVector a10ir = DoubleVector.fromArray(S, st, s1 + 8);
+    DoubleVector a10ii = DoubleVector.fromArray(S, st, s1 + 12);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 8 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u0, uo + 4);
+      final DoubleVector x1r = DoubleVector.fromArray(S, u1, uo);
+      final DoubleVector x1i = DoubleVector.fromArray(S, u1, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S, v, vr + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      a10rr = x1r.fma(y, a10rr);
+      a10ir = x1i.fma(y, a10ir);
+      y = DoubleVector.fromArray(S, v, vr + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      a10ri = x1r.fma(y, a10ri);
+      a10ii = x1i.fma(y, a10ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a10rr.intoArray(st, s1 + 0);
+    a10ri.intoArray(st, s1 + 4);
+    a10ir.intoArray(st, s1 + 8);
+    a10ii.intoArray(st, s1 + 12);
+  }
+
+  /** 1 vector(s) x 3 packed columns (row stride 24): 12 accumulators. */
+  static void packed1x3(int rows, double[] u0, double[] u1, int uOff, double[] v,
+      int vOff, double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S, st, s0 + 28);
+    DoubleVector a02rr = DoubleVector.fromArray(S, st, s0 + 32);
+    DoubleVector a02ri = DoubleVector.fromArray(S, st, s0 + 36);
+    DoubleVector a02ir = DoubleVector.fromArray(S, st, s0 + 40);
+    DoubleVector a02ii = DoubleVector.fromArray(S, st, s0 + 44);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 24 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u0, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S, v, vr + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      y = DoubleVector.fromArray(S, v, vr + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      y = DoubleVector.fromArray(S, v, vr + 8);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      y = DoubleVector.fromArray(S, v, vr + 12);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+      y = DoubleVector.fromArray(S, v, vr + 16);
+      a02rr = x0r.fma(y, a02rr);
+      a02ir = x0i.fma(y, a02ir);
+      y = DoubleVector.fromArray(S, v, vr + 20);
+      a02ri = x0r.fma(y, a02ri);
+      a02ii = x0i.fma(y, a02ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+    a02rr.intoArray(st, s0 + 32);
+    a02ri.intoArray(st, s0 + 36);
+    a02ir.intoArray(st, s0 + 40);
+    a02ii.intoArray(st, s0 + 44);
+  }
+
+  /** 1 vector(s) x 2 packed columns (row stride 16): 8 accumulators. */
+  static void packed1x2(int rows, double[] u0, double[] u1, int uOff, double[] v,
+      int vOff, double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S, st, s0 + 12);
+    DoubleVector a01rr = DoubleVector.fromArray(S, st, s0 + 16);
+    DoubleVector a01ri = DoubleVector.fromArray(S, st, s0 + 20);
+    DoubleVector a01ir = DoubleVector.fromArray(S, st, s0 + 24);
+    DoubleVector a01ii = DoubleVector.fromArray(S, st, s0 + 28);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 16 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u0, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S, v, vr + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      y = DoubleVector.fromArray(S, v, vr + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+      y = DoubleVector.fromArray(S, v, vr + 8);
+      a01rr = x0r.fma(y, a01rr);
+      a01ir = x0i.fma(y, a01ir);
+      y = DoubleVector.fromArray(S, v, vr + 12);
+      a01ri = x0r.fma(y, a01ri);
+      a01ii = x0i.fma(y, a01ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+    a01rr.intoArray(st, s0 + 16);
+    a01ri.intoArray(st, s0 + 20);
+    a01ir.intoArray(st, s0 + 24);
+    a01ii.intoArray(st, s0 + 28);
+  }
+
+  /** 1 vector(s) x 1 packed columns (row stride 8): 4 accumulators. */
+  static void packed1x1(int rows, double[] u0, double[] u1, int uOff, double[] v,
+      int vOff, double[] st, int stOff, int stStride) {
+    final int s0 = stOff + 0 * stStride;
+    DoubleVector a00rr = DoubleVector.fromArray(S, st, s0 + 0);
+    DoubleVector a00ri = DoubleVector.fromArray(S, st, s0 + 4);
+    DoubleVector a00ir = DoubleVector.fromArray(S, st, s0 + 8);
+    DoubleVector a00ii = DoubleVector.fromArray(S, st, s0 + 12);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 8 * r;
+      final DoubleVector x0r = DoubleVector.fromArray(S, u0, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u0, uo + 4);
+      DoubleVector y;
+      y = DoubleVector.fromArray(S, v, vr + 0);
+      a00rr = x0r.fma(y, a00rr);
+      a00ir = x0i.fma(y, a00ir);
+      y = DoubleVector.fromArray(S, v, vr + 4);
+      a00ri = x0r.fma(y, a00ri);
+      a00ii = x0i.fma(y, a00ii);
+    }
+    a00rr.intoArray(st, s0 + 0);
+    a00ri.intoArray(st, s0 + 4);
+    a00ir.intoArray(st, s0 + 8);
+    a00ii.intoArray(st, s0 + 12);
+  }
+
   /** 1 vector x 1 column at vOff + 8j, row stride 16: 4 accumulators, states at stOff. */
   static void pair1x1(int rows, double[] u, int uOff, double[] v, int vOff,
       double[] st, int stOff) {

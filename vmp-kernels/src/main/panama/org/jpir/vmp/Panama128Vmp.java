@@ -5,13 +5,14 @@ package org.jpir.vmp;
  * species is 128 bits, where {@link PanamaVmp}'s 256- and 512-bit vectors would not be compiled
  * to vector instructions. A state half (4 lanes of the contract) is two vectors; every lane is
  * the contract's FMA chain in row order, so states are bitwise those of the reference. Blocks:
- * {@link VmpBlock#B128_1X4} (24 Gauss accumulators, for 32 registers: NEON) and {@link
- * VmpBlock#B128_1X1} (6, for 16: SSE), bodies {@code Gauss128} from {@code GaussGenerator}.
+ * {@link VmpBlock#B128_1X3} (24 accumulators, for 32 registers: NEON) and {@link
+ * VmpBlock#B128_1X1} (8, for 16: SSE).
  *
- * <p>{@link #mac1} ({@code Mac128}, from {@code MacGenerator} in the test sources): for half h of
- * a reim4 block, {@code rr[h] += ure[h] * vre[h]} etc., with {@code ure[h] = u[uOff + 8r + 2h
- * ..]}, {@code uim[h] = u[uOff + 8r + 4 + 2h ..]}, {@code vre[h] = v[vOff + vStride*r + 2h ..]},
- * {@code vim[h] = v[vOff + vStride*r + 4 + 2h ..]}.
+ * <p>The straight-line bodies are generated ({@code Mac128}, from {@code MacGenerator} in the
+ * test sources): for column j, half h of a reim4 block, {@code rr[j][h] += ure[h] * vre[j][h]}
+ * etc., with {@code ure[h] = u[uOff + 8r + 2h ..]}, {@code uim[h] = u[uOff + 8r + 4 + 2h ..]},
+ * {@code vre[j][h] = v[vOff + 8Wr + 8j + 2h ..]}, {@code vim[j][h] = v[vOff + 8Wr + 8j + 4 + 2h
+ * ..]} (W columns of a packed panel; {@link #mac1}: W = 1, any row stride).
  */
 final class Panama128Vmp implements VmpKernel {
   private final VmpBlock block;
@@ -46,23 +47,19 @@ final class Panama128Vmp implements VmpKernel {
   }
 
   @Override
-  public void macTile(int vectors, int cols, int rows, double[] u0, double[] u1, double[] u2,
-      int uOff, double[] v, int vOff, double[] st, int gOff, int kOff, int ss) {
-    if ((block.columns() == 1 && cols > 1) || cols > 4) {
-      // the pass's panels are the block's width; other widths only come from tests
-      VmpKernel.super.macTile(vectors, cols, rows, u0, u1, u2, uOff, v, vOff, st, gOff, kOff,
-          ss);
-      return;
-    }
-    for (int q = 0; q < vectors; q++) {
-      double[] u = q == 0 ? u0 : q == 1 ? u1 : u2;
-      int g = gOff + q * ss;
-      int k = kOff + q * ss;
-      switch (cols) {
-        case 4: Gauss128.g1x4(rows, u, null, null, uOff, v, vOff, st, g, k, 0); break;
-        case 3: Gauss128.g1x3(rows, u, null, null, uOff, v, vOff, st, g, k, 0); break;
-        case 2: Gauss128.g1x2(rows, u, null, null, uOff, v, vOff, st, g, k, 0); break;
-        default: Gauss128.g1x1(rows, u, null, null, uOff, v, vOff, st, g, k, 0); break;
+  public void macTile(int vectors, int cols, int rows, double[] u0, double[] u1, int uOff,
+      double[] v, int vOff, double[] st, int stOff, int stStride) {
+    for (int i = 0; i < vectors; i++) {
+      double[] u = i == 0 ? u0 : u1;
+      int s = stOff + i * stStride;
+      if (cols == 3) {
+        Mac128.packed1x3(rows, u, null, uOff, v, vOff, st, s, 0);
+      } else if (cols == 2) {
+        Mac128.packed1x2(rows, u, null, uOff, v, vOff, st, s, 0);
+      } else {
+        for (int j = 0; j < cols; j++) {
+          mac1(rows, u, uOff, v, vOff + 8 * j, 8 * cols, st, s + 16 * j);
+        }
       }
     }
   }

@@ -7,29 +7,30 @@ import jdk.incubator.vector.VectorSpecies;
  * Vector API implementation of {@link VmpKernel}; same FMA chains as the reference, so its
  * results are bitwise identical to it.
  *
- * <p>The multi-column pass ({@link #macTile}) runs the three-product (Gauss) form of {@link
- * VmpKernel} register-blocked with the {@link VmpBlock} given at construction ({@link
+ * <p>The multi-column pass ({@link #macGauss}, {@link #macTile}) is register-blocked with the
+ * {@link VmpBlock} given at construction ({@link
  * KernelProvider} chooses and logs it; {@code -Djpir.vmp.block=...} forces it):
  *
  * <ul>
- *   <li>{@code 512:3x4} (AVX-512, JDK 25+): a reim4 block {@code [a|b]} is one vector; times
+ *   <li>{@code 512:3x4} (AVX-512, JDK 25+), three products ({@link #macGauss}): a reim4 block {@code [a|b]} is one vector; times
  *       {@code [d-c|c+d]} it accumulates {@code [K2|K3]}, and {@code [a+b|a+b]} (one rearrange,
  *       one add per row) times a column pair's {@code [c|c']} accumulates {@code [K1|K1']}: 3
  *       database vectors x 4 matrix columns = 18 accumulators, 3 vectors loaded and 3 sums (18
  *       multiply-adds per row where the four-product 2x6 block needed 24 for 12 products).
- *   <li>{@code 256:1x4} (AVX2, 16 registers): a, b and a+b are separate vectors, K1, K2, K3 one
- *       accumulator each: 1 vector x 4 columns = 12 accumulators + 3 operands.
- *   <li>{@code 256:2x4} (256-bit vectors with 32 registers, e.g. JDK 17 on AVX-512): 24
- *       accumulators.
+ *   <li>{@code 256:1x3} (AVX2, 16 registers), four products ({@link #macTile}): re and im halves
+ *       are separate vectors, the four state quarters rr, ri, ir, ii one accumulator each: 1
+ *       vector x 3 columns = 12 accumulators + 2 vector halves + 1 matrix half = 15 registers.
+ *   <li>{@code 256:2x3} (256-bit vectors with 32 registers, e.g. JDK 17 on AVX-512), four
+ *       products: 24 accumulators.
  * </ul>
  *
  * Narrower remainders (fewer matrix columns, fewer database vectors) have their own bodies of
  * the same width. The memory-bound applies ({@link #mac1}, {@link #mac2}, {@link #mac2Out}, {@link
  * #mac1Out}) use 256-bit vectors on all paths: four accumulators per (vector, column), no
  * rearranges (measured on a Zen 4, N=4096, 512x12 applyPvecToDft: about 18 GB/s against 11 GB/s
- * for the 512-bit rearrange form). All straight-line bodies are generated ({@code Gauss512},
- * {@code Gauss256} from {@code GaussGenerator}, {@code Mac256} from {@code MacGenerator}, both in
- * the test sources).
+ * for the 512-bit rearrange form). All straight-line bodies are generated ({@code Gauss512}
+ * from {@code GaussGenerator}, {@code Mac256} from {@code MacGenerator}, both in the test
+ * sources).
  */
 final class PanamaVmp implements VmpKernel {
   private static final VectorSpecies<Double> S4 = DoubleVector.SPECIES_256;
@@ -126,23 +127,28 @@ final class PanamaVmp implements VmpKernel {
   }
 
   @Override
-  public void macTile(int vectors, int cols, int rows, double[] u0, double[] u1, double[] u2,
-      int uOff, double[] v, int vOff, double[] st, int gOff, int kOff, int ss) {
-    if (cols > 4) {
-      // the pass's panels are at most 4 columns wide; wider ones only come from tests
-      VmpKernel.super.macTile(vectors, cols, rows, u0, u1, u2, uOff, v, vOff, st, gOff, kOff,
-          ss);
-    } else if (wide) {
-      tile512(vectors, cols, rows, u0, u1, u2, uOff, v, vOff, st, gOff, kOff, ss);
-    } else if (vectors <= 2) {
-      tile256(vectors, cols, rows, u0, u1, uOff, v, vOff, st, gOff, kOff, ss);
+  public void macTile(int vectors, int cols, int rows, double[] u0, double[] u1, int uOff,
+      double[] v, int vOff, double[] st, int stOff, int stStride) {
+    if (!wide && cols <= 3) {
+      tile256(vectors, cols, rows, u0, u1, uOff, v, vOff, st, stOff, stStride);
     } else {
-      tile256(2, cols, rows, u0, u1, uOff, v, vOff, st, gOff, kOff, ss);
-      tile256(1, cols, rows, u2, null, uOff, v, vOff, st, gOff + 2 * ss, kOff + 2 * ss, ss);
+      VmpKernel.super.macTile(vectors, cols, rows, u0, u1, uOff, v, vOff, st, stOff, stStride);
     }
   }
 
-  private static void tile512(int vectors, int w, int rows, double[] u0, double[] u1,
+  @Override
+  public void macGauss(int vectors, int cols, int rows, double[] u0, double[] u1, double[] u2,
+      int uOff, double[] v, int vOff, double[] st, int gOff, int kOff, int ss) {
+    if (wide && cols <= 4) {
+      gauss512(vectors, cols, rows, u0, u1, u2, uOff, v, vOff, st, gOff, kOff, ss);
+    } else {
+      // 256-bit blocks multiply in four products; wider panels only come from tests
+      VmpKernel.super.macGauss(vectors, cols, rows, u0, u1, u2, uOff, v, vOff, st, gOff, kOff,
+          ss);
+    }
+  }
+
+  private static void gauss512(int vectors, int w, int rows, double[] u0, double[] u1,
       double[] u2, int uOff, double[] v, int vo, double[] st, int go, int ko, int ss) {
     switch (vectors * 8 + w) {
       case 3 * 8 + 4: Gauss512.g3x4(rows, u0, u1, u2, uOff, v, vo, st, go, ko, ss); return;
@@ -160,18 +166,28 @@ final class PanamaVmp implements VmpKernel {
     }
   }
 
-  private static void tile256(int vectors, int w, int rows, double[] u0, double[] u1,
-      int uOff, double[] v, int vo, double[] st, int go, int ko, int ss) {
-    switch (vectors * 8 + w) {
-      case 2 * 8 + 4: Gauss256.g2x4(rows, u0, u1, null, uOff, v, vo, st, go, ko, ss); return;
-      case 2 * 8 + 3: Gauss256.g2x3(rows, u0, u1, null, uOff, v, vo, st, go, ko, ss); return;
-      case 2 * 8 + 2: Gauss256.g2x2(rows, u0, u1, null, uOff, v, vo, st, go, ko, ss); return;
-      case 2 * 8 + 1: Gauss256.g2x1(rows, u0, u1, null, uOff, v, vo, st, go, ko, ss); return;
-      case 8 + 4: Gauss256.g1x4(rows, u0, null, null, uOff, v, vo, st, go, ko, ss); return;
-      case 8 + 3: Gauss256.g1x3(rows, u0, null, null, uOff, v, vo, st, go, ko, ss); return;
-      case 8 + 2: Gauss256.g1x2(rows, u0, null, null, uOff, v, vo, st, go, ko, ss); return;
-      default: Gauss256.g1x1(rows, u0, null, null, uOff, v, vo, st, go, ko, ss); return;
+  private void tile256(int vectors, int w, int rows, double[] u0, double[] u1, int uOff,
+      double[] v, int vo, double[] st, int so, int ss) {
+    if (vectors == 2) {
+      switch (w) {
+        case 3: Mac256.packed2x3(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+        case 2: Mac256.packed2x2(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+        default: Mac256.packed2x1(rows, u0, u1, uOff, v, vo, st, so, ss); return;
+      }
     }
+    switch (w) {
+      case 3: Mac256.packed1x3(rows, u0, null, uOff, v, vo, st, so, ss); return;
+      case 2: Mac256.packed1x2(rows, u0, null, uOff, v, vo, st, so, ss); return;
+      default: Mac256.packed1x1(rows, u0, null, uOff, v, vo, st, so, ss); return;
+    }
+  }
+
+  @Override
+  public void finish(double[] st, int s, double[] dst, int re, int half) {
+    DoubleVector.fromArray(S4, st, s).sub(DoubleVector.fromArray(S4, st, s + 12))
+        .intoArray(dst, re);
+    DoubleVector.fromArray(S4, st, s + 4).add(DoubleVector.fromArray(S4, st, s + 8))
+        .intoArray(dst, re + half);
   }
 
   @Override
@@ -248,6 +264,44 @@ final class PanamaVmp implements VmpKernel {
         for (int i = 0; i < rows; i++) {
           java.util.Arrays.fill(dst, p + rl * i + 12 * g, p + rl * i + 12 * g + 4, 0.0);
         }
+      }
+    }
+  }
+
+  @Override
+  public void packPanels(double[] v, int vBase, int nrows, int ncols, int block, int r0,
+      int rows, int width, double[] dst, int dstOff) {
+    final int base = vBase + block * 8 * nrows * ncols;
+    // column pairs: each pair's rows are one sequential run of 16 doubles per row
+    for (int c = 0; c + 1 < ncols; c += 2) {
+      final int j0 = c - c % width;
+      final int g0 = Math.min(width, ncols - j0);
+      final int j1 = (c + 1) - (c + 1) % width;
+      final int g1 = Math.min(width, ncols - j1);
+      final int src = base + (c >> 1) * 16 * nrows + 16 * r0;
+      final int d0 = dstOff + 8 * rows * j0 + 8 * (c - j0);
+      final int d1 = dstOff + 8 * rows * j1 + 8 * (c + 1 - j1);
+      for (int i = 0; i < rows; i++) {
+        final int so = src + 16 * i;
+        DoubleVector a = DoubleVector.fromArray(S4, v, so);
+        DoubleVector b = DoubleVector.fromArray(S4, v, so + 4);
+        DoubleVector x = DoubleVector.fromArray(S4, v, so + 8);
+        DoubleVector y = DoubleVector.fromArray(S4, v, so + 12);
+        a.intoArray(dst, d0 + 8 * g0 * i);
+        b.intoArray(dst, d0 + 8 * g0 * i + 4);
+        x.intoArray(dst, d1 + 8 * g1 * i);
+        y.intoArray(dst, d1 + 8 * g1 * i + 4);
+      }
+    }
+    if ((ncols & 1) == 1) {
+      final int c = ncols - 1;
+      final int j0 = c - c % width;
+      final int g = Math.min(width, ncols - j0);
+      final int src = base + c * 8 * nrows + 8 * r0;
+      final int d = dstOff + 8 * rows * j0 + 8 * (c - j0);
+      for (int i = 0; i < rows; i++) {
+        DoubleVector.fromArray(S4, v, src + 8 * i).intoArray(dst, d + 8 * g * i);
+        DoubleVector.fromArray(S4, v, src + 8 * i + 4).intoArray(dst, d + 8 * g * i + 4);
       }
     }
   }

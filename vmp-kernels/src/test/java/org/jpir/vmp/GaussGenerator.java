@@ -5,9 +5,11 @@ import java.util.Map;
 
 /**
  * Writes the straight-line register-blocked kernels of the multi-column pass in the three-product
- * (Gauss) form of {@code VmpKernel.macTile}: classes {@code Gauss512}, {@code Gauss256}, {@code
- * Gauss128} (package {@code org.jpir.vmp}, source root {@code src/main/panama}), one method
- * {@code g<V>x<C>} per block of {@code V} database vectors x {@code C} matrix columns.
+ * (Gauss) form of {@code VmpKernel.macGauss}: class {@code Gauss512} (package {@code
+ * org.jpir.vmp}, source root {@code src/main/panama}), one method {@code g<V>x<C>} per block of
+ * {@code V} database vectors x {@code C} matrix columns. The 256- and 128-bit bodies it can also
+ * write ({@code CLASSES} lists which it writes) were load-bound on a Zen 4 (three matrix
+ * operands per column, each feeding one multiply-add): those widths keep four products.
  *
  * <p>Layouts (from {@code VmpKernel}): vector q row r at {@code u_q[uOff + 8r]} = {@code [a0..3 |
  * b0..3]}; Gauss panel row r at {@code v[vOff + R*r]}, {@code R = 8C + 8*ceil(C/2)}: column x's
@@ -25,17 +27,14 @@ import java.util.Map;
  * </ul>
  *
  * Each accumulator lane is one FMA chain over the rows in order and {@code a + b} is one IEEE
- * addition (commutative), so every body is bitwise the reference {@code VmpKernel.macTile}.
+ * addition (commutative), so every body is bitwise the reference {@code VmpKernel.macGauss}.
  * {@code GeneratedKernelsTest} fails when a committed file differs from this output.
  */
 public final class GaussGenerator {
   private GaussGenerator() {}
 
   /** Class name -> {lanes, max vectors, max columns}. */
-  static final Map<String, int[]> CLASSES = Map.of(
-      "Gauss512", new int[] {8, 3, 4},
-      "Gauss256", new int[] {4, 2, 4},
-      "Gauss128", new int[] {2, 1, 4});
+  static final Map<String, int[]> CLASSES = Map.of("Gauss512", new int[] {8, 3, 4});
 
   /** Where class {@code name} lives under the module directory. */
   static Path file(Path module, String name) {

@@ -45,10 +45,10 @@ class KernelProviderTest {
   @ParameterizedTest
   @CsvSource({
       "512, 25, 32, 512, 512:3x4", // AVX-512, JDK 25
-      "512, 17, 32, 256, 256:2x4", // AVX-512, JDK 17: 512-bit paths need JDK 25
-      "256, 25, 16, 256, 256:1x4", // AVX2 (or -XX:UseAVX=2): 16 registers
-      "256, 17, 32, 256, 256:2x4",
-      "128, 25, 32, 128, 128:1x4", // NEON
+      "512, 17, 32, 256, 256:2x3", // AVX-512, JDK 17: 512-bit paths need JDK 25
+      "256, 25, 16, 256, 256:1x3", // AVX2 (or -XX:UseAVX=2): 16 registers
+      "256, 17, 32, 256, 256:2x3",
+      "128, 25, 32, 128, 128:1x3", // NEON
       "128, 17, 16, 128, 128:1x1", // SSE
   })
   void automaticChoiceFollowsWidthJdkAndRegisters(int bits, int jdk, int regs, int fft,
@@ -167,7 +167,7 @@ class KernelProviderTest {
       "-Djpir.kernels=panama    | panama | PanamaFft:512 | 512:3x4 | PanamaZnx",
       "-Djpir.fft.bits=256      | panama | PanamaFft:256 | 512:3x4 | PanamaZnx",
       "-Djpir.fft.bits=128      | panama | Panama128Fft  | 512:3x4 | PanamaZnx",
-      "-Djpir.vmp.block=256:1x4 | panama | PanamaFft:512 | 256:1x4 | PanamaZnx",
+      "-Djpir.vmp.block=256:1x3 | panama | PanamaFft:512 | 256:1x3 | PanamaZnx",
       "-Djpir.vmp.block=128:1x1 | panama | PanamaFft:512 | 128:1x1 | PanamaZnx",
       // the JVM options without --add-modules=jdk.incubator.vector: the reference, and no
       // class that needs the module is loaded (FFT, VMP and znx would fail to link)

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes the straight-line kernels of the per-column applies ({@code Mac256}, {@code Mac128};
- * package {@code org.jpir.vmp}, source root {@code src/main/panama}: the multi-column pass has its
- * own, {@link GaussGenerator}; the packed and in-place shapes below are the four-product pass
- * this template also wrote before it, kept generatable for A/B probes) ({@code VmpKernel.mac1}, {@code mac2}, {@code
+ * Writes the straight-line four-product kernels of the 256- and 128-bit multi-column pass
+ * ({@code Mac256}, {@code Mac128}; package {@code org.jpir.vmp}, source root {@code
+ * src/main/panama}; 512-bit blocks use the three-product {@link GaussGenerator} bodies, and the
+ * in-place and 512-bit shapes below are no longer written) and the per-column applies ({@code VmpKernel.mac1}, {@code mac2}, {@code
  * mac2Out}, {@code mac1Out}) from one template: a block of {@code V} database vectors x {@code C}
  * matrix columns at a vector width of {@code L} doubles.
  *
@@ -75,12 +75,13 @@ public final class MacGenerator {
 
   /** The shapes of each generated class, by class name. */
   static final Map<String, List<Shape>> CLASSES = Map.of(
-      "Mac256", shapes(4, new int[0][], new int[0][],
+      "Mac256", shapes(4, new int[][] {{2, 3}, {2, 2}, {2, 1}, {1, 3}, {1, 2}, {1, 1}},
+          new int[0][],
           // mac1 (row stride 16 or any), mac2, mac2Out, mac1Out of PanamaVmp
           new Shape(4, 1, 1, Layout.PAIR, false), new Shape(4, 1, 1, Layout.STRIDED, false),
           new Shape(4, 1, 2, Layout.PAIR, false), new Shape(4, 1, 2, Layout.PAIR, true),
           new Shape(4, 1, 1, Layout.STRIDED, true)),
-      "Mac128", shapes(2, new int[0][], new int[0][],
+      "Mac128", shapes(2, new int[][] {{1, 3}, {1, 2}}, new int[0][],
           // mac1 of Panama128Vmp
           new Shape(2, 1, 1, Layout.STRIDED, false)));
 
