@@ -86,7 +86,8 @@ public abstract class KernelProvider {
       String applies = vmpBlock.bits() == 128 ? "128-bit" : "256-bit";
       return "panama (Vector API: " + reason + "); FFT " + fft + " [" + fftReason + "]; VMP block "
           + vmpBlock + ", " + vmpBlock.accumulators() + " accumulators of " + vmpBlock.bits()
-          + " bits, " + applies + " per-column applies [" + vmpReason + "]; znx " + znxBits
+          + " bits, " + (vmpBlock.gauss() ? "three" : "four") + " products per complex product, "
+          + applies + " per-column applies [" + vmpReason + "]; znx " + znxBits
           + "-bit lanes [preferred species]";
     }
   }

@@ -128,11 +128,11 @@ public final class Vmp {
 
   /**
    * Scratch doubles for {@link #applyPvecBatch}: {@code queries*columns*max(}{@link
-   * #gaussState}{@code , 16*ncols)} (the accumulator states of one block, either form) plus {@code 8*G*queries*columns*ncols} (the finished
-   * sums of G = min({@link #FINISH_BLOCKS}, N/8) blocks, written out together) plus {@code
-   * 16*queries*ncols*min(T, nrows)} (the packed tiles, at most 16 doubles per row and column
-   * in the Gauss form; T the largest default tile of {@link #tiling} on this machine) plus 8 (so that all
-   * three start on a 64-byte boundary).
+   * #gaussState}{@code , 16*ncols)} (the accumulator states of one block, either form) plus
+   * {@code 8*G*queries*columns*ncols} (the finished sums of G = min({@link #FINISH_BLOCKS}, N/8)
+   * blocks, written out together) plus {@code 16*queries*ncols*min(T, nrows)} (the packed
+   * tiles, at most 16 doubles per row and column in the Gauss form; T the largest default tile
+   * of {@link #tiling} on this machine) plus 8 (so that all three start on a 64-byte boundary).
    */
   public static int applyPvecBatchTmpLength(
       int queries, int n, int nrows, int ncols, int columns) {

@@ -248,16 +248,23 @@ interface VmpKernel {
       for (int x = 0; x < cols; x++) {
         int g = gOff + q * stStride + 8 * x;
         int kk = kOff + q * stStride + 4 * x;
-        for (int r = 0; r < rows; r++) {
-          int uo = uOff + 8 * r;
-          int vr = vOff + rl * r;
-          for (int k = 0; k < 4; k++) {
-            double a = u[uo + k];
-            double b = u[uo + 4 + k];
-            st[g + k] = Math.fma(a, v[vr + 8 * x + k], st[g + k]);
-            st[g + 4 + k] = Math.fma(b, v[vr + 8 * x + 4 + k], st[g + 4 + k]);
-            st[kk + k] = Math.fma(a + b, v[vr + 8 * cols + 4 * x + k], st[kk + k]);
+        for (int k = 0; k < 4; k++) {
+          // the three chains of one lane in locals (the JIT keeps them in registers)
+          double k1 = st[kk + k];
+          double k2 = st[g + k];
+          double k3 = st[g + 4 + k];
+          for (int r = 0; r < rows; r++) {
+            int uo = uOff + 8 * r + k;
+            int vr = vOff + rl * r + k;
+            double a = u[uo];
+            double b = u[uo + 4];
+            k2 = Math.fma(a, v[vr + 8 * x], k2);
+            k3 = Math.fma(b, v[vr + 8 * x + 4], k3);
+            k1 = Math.fma(a + b, v[vr + 8 * cols + 4 * x], k1);
           }
+          st[kk + k] = k1;
+          st[g + k] = k2;
+          st[g + 4 + k] = k3;
         }
       }
     }

@@ -8,15 +8,16 @@ import jdk.incubator.vector.VectorSpecies;
  * results are bitwise identical to it.
  *
  * <p>The multi-column pass ({@link #macGauss}, {@link #macTile}) is register-blocked with the
- * {@link VmpBlock} given at construction ({@link
- * KernelProvider} chooses and logs it; {@code -Djpir.vmp.block=...} forces it):
+ * {@link VmpBlock} given at construction ({@link KernelProvider} chooses and logs it; {@code
+ * -Djpir.vmp.block=...} forces it):
  *
  * <ul>
- *   <li>{@code 512:3x4} (AVX-512, JDK 25+), three products ({@link #macGauss}): a reim4 block {@code [a|b]} is one vector; times
- *       {@code [d-c|c+d]} it accumulates {@code [K2|K3]}, and {@code [a+b|a+b]} (one rearrange,
- *       one add per row) times a column pair's {@code [c|c']} accumulates {@code [K1|K1']}: 3
- *       database vectors x 4 matrix columns = 18 accumulators, 3 vectors loaded and 3 sums (18
- *       multiply-adds per row where the four-product 2x6 block needed 24 for 12 products).
+ *   <li>{@code 512:3x4} (AVX-512, JDK 25+), three products ({@link #macGauss}): a reim4 block
+ *       {@code [a|b]} is one vector; times {@code [d-c|c+d]} it accumulates {@code [K2|K3]},
+ *       and {@code [a+b|a+b]} (one rearrange, one add per row) times a column pair's {@code
+ *       [c|c']} accumulates {@code [K1|K1']}: 3 database vectors x 4 matrix columns = 18
+ *       accumulators, 3 vectors loaded and 3 sums (18 multiply-adds per row where the
+ *       four-product 2x6 block needed 24 for 12 products).
  *   <li>{@code 256:1x3} (AVX2, 16 registers), four products ({@link #macTile}): re and im halves
  *       are separate vectors, the four state quarters rr, ri, ir, ii one accumulator each: 1
  *       vector x 3 columns = 12 accumulators + 2 vector halves + 1 matrix half = 15 registers.
@@ -25,8 +26,8 @@ import jdk.incubator.vector.VectorSpecies;
  * </ul>
  *
  * Narrower remainders (fewer matrix columns, fewer database vectors) have their own bodies of
- * the same width. The memory-bound applies ({@link #mac1}, {@link #mac2}, {@link #mac2Out}, {@link
- * #mac1Out}) use 256-bit vectors on all paths: four accumulators per (vector, column), no
+ * the same width. The memory-bound applies ({@link #mac1}, {@link #mac2}, {@link #mac2Out},
+ * {@link #mac1Out}) use 256-bit vectors on all paths: four accumulators per (vector, column), no
  * rearranges (measured on a Zen 4, N=4096, 512x12 applyPvecToDft: about 18 GB/s against 11 GB/s
  * for the 512-bit rearrange form). All straight-line bodies are generated ({@code Gauss512}
  * from {@code GaussGenerator}, {@code Mac256} from {@code MacGenerator}, both in the test
