@@ -184,9 +184,9 @@ public abstract class KernelProvider {
     if (name.equals("ref")) {
       return ref().fftKernel();
     }
-    if (!name.matches("panama(128|256|512)?")) {
+    if (!name.matches("panama(128|256|512)?|panama512-leaf256")) {
       throw new IllegalArgumentException("FFT implementation '" + name
-          + "' is not one of: ref, panama, panama128, panama256, panama512");
+          + "' is not one of: ref, panama, panama128, panama256, panama512, panama512-leaf256");
     }
     return panama().fftVariant(name);
   }

@@ -11,7 +11,11 @@ package org.jpir.vmp;
  * 3-level leaf holds one node per 512-bit vector, all three levels with lane shuffles (on Zen 4,
  * whose 512-bit units are double-pumped, it was no faster; on Zen 5 it is 1.3-1.6x; its inverse
  * forms {@code [a + b, b - a]} from one swap of partners, half the shuffles of a spread of both,
- * 1.5x faster on Zen 5). The leaves are generated ({@code FftLeaves}, from {@code LeafGenerator}
+ * 1.5x faster on Zen 5; {@link WideNarrowLeaf}, FFT name {@code panama512-leaf256}, pairs the
+ * 512-bit passes with the 256-bit leaf: on a Zen 4, 2026-12-06, JMH 2 x 2 forks, the inverse
+ * 3.56 against 3.66-3.68 us at N = 4096 and 16.03-16.07 against 16.69-16.75 us at 16384, the
+ * forward 3.60-3.61 against 3.43-3.46 us at 4096 and the same at 16384, so no default changes).
+ * The leaves are generated ({@code FftLeaves}, from {@code LeafGenerator}
  * in the test sources). Complex products use fused multiply-adds, so results differ from {@code
  * RefFft} by rounding only (tolerance in {@code FftPlan}). No allocation on JDK 17 or 25 (checked
  * with JMH {@code -prof gc}).
@@ -30,9 +34,25 @@ class PanamaFft implements FftKernel {
    */
   private final boolean wide;
 
-  /** The wide (512-bit) or the narrow (256-bit) radix-4 path. */
+  /** True when the size-8 leaf holds one node per 512-bit vector ({@link #wideLeaf3}). */
+  private final boolean wideLeaf;
+
+  /** The wide (512-bit) or the narrow (256-bit) radix-4 path, with the leaf of the same width. */
   PanamaFft(boolean wide) {
+    this(wide, wide);
+  }
+
+  /** Radix-4 passes of one width and size-8 leaves of another (512 or 256 bits each). */
+  PanamaFft(boolean wide, boolean wideLeaf) {
     this.wide = wide;
+    this.wideLeaf = wideLeaf;
+  }
+
+  /** 512-bit radix-4 passes with the 256-bit size-8 leaves. */
+  static final class WideNarrowLeaf extends PanamaFft {
+    WideNarrowLeaf() {
+      super(true, false);
+    }
   }
 
   /** Always the 256-bit path. */
@@ -71,12 +91,12 @@ class PanamaFft implements FftKernel {
 
   @Override
   public final boolean wideLeaf3() {
-    return wide;
+    return wideLeaf;
   }
 
   @Override
   public final void fwdLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
-    if (wide) {
+    if (wideLeaf) {
       FftLeaves.fwd8Wide(buf, ro, io, k0, count, tw, t0);
     } else {
       FftLeaves.fwd8(buf, ro, io, k0, count, tw, t0);
@@ -100,7 +120,7 @@ class PanamaFft implements FftKernel {
 
   @Override
   public final void invLeaf3(double[] buf, int ro, int io, int k0, int count, double[] tw, int t0) {
-    if (wide) {
+    if (wideLeaf) {
       FftLeaves.inv8Wide(buf, ro, io, k0, count, tw, t0);
     } else {
       FftLeaves.inv8(buf, ro, io, k0, count, tw, t0);

@@ -37,9 +37,11 @@ final class PanamaKernelProvider extends KernelProvider {
         return new PanamaFft.Narrow();
       case "panama512":
         return new PanamaFft.Wide();
+      case "panama512-leaf256":
+        return new PanamaFft.WideNarrowLeaf();
       default:
         throw new IllegalArgumentException("FFT implementation '" + name
-            + "' is not one of: panama, panama128, panama256, panama512");
+            + "' is not one of: panama, panama128, panama256, panama512, panama512-leaf256");
     }
   }
 

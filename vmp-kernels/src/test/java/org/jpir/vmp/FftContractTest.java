@@ -21,10 +21,13 @@ class FftContractTest {
   /** The Vector API kernel with its radix-4 width forced: 256 and 512 bits. */
   static final FftKernel PANAMA_256 = KernelProvider.fftKernel("panama256");
   static final FftKernel PANAMA_512 = KernelProvider.fftKernel("panama512");
+  /** 512-bit radix-4 passes with the 256-bit size-8 leaves. */
+  static final FftKernel PANAMA_512_LEAF_256 = KernelProvider.fftKernel("panama512-leaf256");
   /** The 128-bit kernel (NEON's width). */
   static final FftKernel PANAMA_128 = KernelProvider.fftKernel("panama128");
   /** Every kernel under test (the JVM-wide Vector API one is one of the three widths). */
-  static final List<FftKernel> ALL = List.of(REF, PANAMA_256, PANAMA_512, PANAMA_128);
+  static final List<FftKernel> ALL = List.of(REF, PANAMA_256, PANAMA_512, PANAMA_512_LEAF_256,
+      PANAMA_128);
 
   static Stream<FftKernel> kernels() {
     return ALL.stream();
