@@ -536,7 +536,9 @@ public final class Vmp {
     final int panelRowBytes =
         gauss ? 8 * VmpKernel.gaussRow(block.columns()) : 64 * block.columns();
     int panel = Math.max(8, (cpu.l1dBytes() / 2) / panelRowBytes / 8 * 8);
-    long perRow = (gauss ? 96L : 64L) * Math.max(1, ncols) * Math.max(1, queries);
+    // packed bytes per row and matrix column: 12 doubles in the Gauss form, 8 in four products
+    final int columnRowBytes = gauss ? 96 : 64;
+    long perRow = (long) columnRowBytes * Math.max(1, ncols) * Math.max(1, queries);
     long tileBytes = gauss ? cpu.l2Bytes() * 3L / 8 : cpu.l2Bytes() / 4;
     int tile = (int) Math.max(panel, tileBytes / perRow / panel * panel);
     int cols = (int) Math.max(2, Math.min(GROUP_STREAMS, (cpu.l2Bytes() / 4) / (64L * panel)));
@@ -551,7 +553,7 @@ public final class Vmp {
       why = "panel rows = tile rows (512-bit blocks)";
     }
     why += "; tile rows = L2 " + (cpu.l2Bytes() >> 10) + " KiB x " + (gauss ? "3/8" : "1/4")
-        + " / (" + perRow / Math.max(1, ncols) / Math.max(1, queries) + " B x " + ncols
+        + " / (" + columnRowBytes + " B x " + ncols
         + " columns x " + queries + " queries); "
         + GROUP_STREAMS + " prefetch streams" + (READ_AHEAD ? "; tiles read ahead" : "");
     Integer fp = Integer.getInteger(PANEL_ROWS_PROPERTY);

@@ -239,18 +239,14 @@ final class PanamaVmp implements VmpKernel {
   @Override
   public void packGauss(double[] v, int vBase, int nrows, int ncols, int block, int r0,
       int rows, int width, double[] dst, int dstOff) {
-    final int base = vBase + block * 8 * nrows * ncols;
     for (int j0 = 0; j0 < ncols; j0 += width) {
       final int g = Math.min(width, ncols - j0);
       final int rl = VmpKernel.gaussRow(g);
       final int p = dstOff + rows * (j0 / width) * VmpKernel.gaussRow(width);
       for (int x = 0; x < g; x++) {
         final int c = j0 + x;
-        // a paired column's rows have stride 16, an odd last column's 8 (Pmat layout)
-        final boolean alone = (ncols & 1) == 1 && c == ncols - 1;
-        final int src = alone ? base + c * 8 * nrows + 8 * r0
-            : base + (c >> 1) * 16 * nrows + 16 * r0 + 8 * (c & 1);
-        final int stride = alone ? 8 : 16;
+        final int src = vBase + Pmat.offset(0, nrows, ncols, block, r0, c);
+        final int stride = Pmat.rowStride(ncols, c);
         for (int i = 0; i < rows; i++) {
           final int so = src + stride * i;
           final int r = p + rl * i;

@@ -1,6 +1,5 @@
 package org.jpir.vmp;
 
-import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -35,11 +34,6 @@ public final class GaussGenerator {
 
   /** Class name -> {lanes, max vectors, max columns}. */
   static final Map<String, int[]> CLASSES = Map.of("Gauss512", new int[] {8, 3, 4});
-
-  /** Where class {@code name} lives under the module directory. */
-  static Path file(Path module, String name) {
-    return module.resolve("src/main/panama/org/jpir/vmp/" + name + ".java");
-  }
 
   /** The source text of class {@code name}. */
   static String source(String name) {

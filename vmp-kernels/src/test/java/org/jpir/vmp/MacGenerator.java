@@ -8,31 +8,23 @@ import java.util.Map;
 /**
  * Writes the straight-line four-product kernels of the 256- and 128-bit multi-column pass
  * ({@code Mac256}, {@code Mac128}; package {@code org.jpir.vmp}, source root {@code
- * src/main/panama}; 512-bit blocks use the three-product {@link GaussGenerator} bodies, and the
- * in-place and 512-bit shapes below are no longer written) and the per-column applies ({@code VmpKernel.mac1}, {@code mac2}, {@code
- * mac2Out}, {@code mac1Out}) from one template: a block of {@code V} database vectors x {@code C}
- * matrix columns at a vector width of {@code L} doubles.
+ * src/main/panama}; 512-bit blocks use the three-product {@link GaussGenerator} bodies) and the
+ * per-column applies ({@code VmpKernel.mac1}, {@code mac2}, {@code mac2Out}, {@code mac1Out})
+ * from one template: a block of {@code V} database vectors x {@code C} matrix columns at a vector
+ * width of {@code L} doubles (4 or 2).
  *
  * <p>State of (vector q, column j) at {@code st[stOff + q*stStride + 16*j ..]} in quarters
  * {@code rr, ri, ir, ii} (offsets 0, 4, 8, 12); database vector q row r at {@code
  * u_q[uOff + 8r ..]} as a reim4 block {@code [re0..3 | im0..3]}; matrix column j row r at {@code
- * v[vOff + 8*C*r + 8*j ..]} (packed panel), {@code v[vo[j] + 16r ..]} (in place, a paired PMAT
- * column), {@code v[vOff + 16r + 8j ..]} (a PMAT column pair) or {@code v[vOff + vStride*r + 8j
- * ..]} (any row stride; the row offsets are induction variables, as the stride is not a
- * constant). The applies ({@link Layout#apply}) take one vector {@code u} and keep the state at
+ * v[vOff + 8*C*r + 8*j ..]} (packed panel), {@code v[vOff + 16r + 8j ..]} (a PMAT column pair)
+ * or {@code v[vOff + vStride*r + 8j ..]} (any row stride; the row offsets are induction
+ * variables, as the stride is not a constant). The applies ({@link Layout#apply}) take one vector {@code u} and keep the state at
  * {@code st[stOff ..]} or, {@code *Out}, start from zero states and write the finished sums to a
  * result ({@code VmpKernel.mac2Out}). Every accumulator is one FMA chain over the rows in order,
  * so each state quarter is bitwise the reference's.
  *
- * <ul>
- *   <li>L = 8 (512 bits): {@code x = u_q[row] = [re|im]} and its halves swapped, {@code [im|re]}
- *       (one constant rearrange per vector row), times the matrix block {@code [vre|vim]} as
- *       loaded: two accumulators {@code [rr|ii]}, {@code [ir|ri]} per (q, j), blended from and
- *       back into the state halves {@code [rr|ri]}, {@code [ir|ii]} once per call.
- *   <li>L = 4 or 2: {@code x_{a,p} = u_q[row + 4a + L*p]} (a = re, im; p = lane part), {@code
- *       y_{b,p} = v[col + 4b + L*p]}: accumulator (q, j, a, b, p) at state quarter {@code 8a + 4b}
- *       plus {@code L*p}.
- * </ul>
+ * <p>{@code x_{a,p} = u_q[row + 4a + L*p]} (a = re, im; p = lane part), {@code y_{b,p} = v[col +
+ * 4b + L*p]}: accumulator (q, j, a, b, p) at state quarter {@code 8a + 4b} plus {@code L*p}.
  *
  * {@code GeneratedKernelsTest} fails when a committed file differs from what this class
  * generates, and rewrites the files with {@code -Djpir.regenerate=true}.
@@ -42,7 +34,7 @@ public final class MacGenerator {
 
   /** Where a method's matrix columns lie (the layouts of the class comment). */
   enum Layout {
-    PACKED("packed"), IN_PLACE("inPlace"), PAIR("pair"), STRIDED("strided");
+    PACKED("packed"), PAIR("pair"), STRIDED("strided");
 
     final String prefix;
 
@@ -62,8 +54,8 @@ public final class MacGenerator {
    */
   record Shape(int lanes, int vectors, int cols, Layout layout, boolean out) {
     Shape {
-      if (layout.apply() ? vectors != 1 || lanes == 8 : out) {
-        throw new IllegalArgumentException("applies are 1 vector at 4 or 2 lanes, and only"
+      if (lanes != 4 && lanes != 2 || (layout.apply() ? vectors != 1 : out)) {
+        throw new IllegalArgumentException("4 or 2 lanes; applies are 1 vector, and only"
             + " applies finish into a result: " + this);
       }
     }
@@ -76,23 +68,18 @@ public final class MacGenerator {
   /** The shapes of each generated class, by class name. */
   static final Map<String, List<Shape>> CLASSES = Map.of(
       "Mac256", shapes(4, new int[][] {{2, 3}, {2, 2}, {2, 1}, {1, 3}, {1, 2}, {1, 1}},
-          new int[0][],
           // mac1 (row stride 16 or any), mac2, mac2Out, mac1Out of PanamaVmp
           new Shape(4, 1, 1, Layout.PAIR, false), new Shape(4, 1, 1, Layout.STRIDED, false),
           new Shape(4, 1, 2, Layout.PAIR, false), new Shape(4, 1, 2, Layout.PAIR, true),
           new Shape(4, 1, 1, Layout.STRIDED, true)),
-      "Mac128", shapes(2, new int[][] {{1, 3}, {1, 2}}, new int[0][],
+      "Mac128", shapes(2, new int[][] {{1, 3}, {1, 2}},
           // mac1 of Panama128Vmp
           new Shape(2, 1, 1, Layout.STRIDED, false)));
 
-  private static List<Shape> shapes(int lanes, int[][] packed, int[][] inPlace,
-      Shape... applies) {
+  private static List<Shape> shapes(int lanes, int[][] packed, Shape... applies) {
     List<Shape> out = new ArrayList<>();
     for (int[] s : packed) {
       out.add(new Shape(lanes, s[0], s[1], Layout.PACKED, false));
-    }
-    for (int[] s : inPlace) {
-      out.add(new Shape(lanes, s[0], s[1], Layout.IN_PLACE, false));
     }
     out.addAll(List.of(applies));
     return out;
@@ -105,10 +92,6 @@ public final class MacGenerator {
     StringBuilder b = new StringBuilder();
     b.append("package org.jpir.vmp;\n\n");
     b.append("import jdk.incubator.vector.DoubleVector;\n");
-    if (lanes == 8) {
-      b.append("import jdk.incubator.vector.VectorMask;\n");
-      b.append("import jdk.incubator.vector.VectorShuffle;\n");
-    }
     b.append("import jdk.incubator.vector.VectorSpecies;\n\n");
     b.append("// GENERATED by MacGenerator (vmp-kernels/src/test/java/org/jpir/vmp): do not"
         + " edit.\n");
@@ -126,13 +109,6 @@ public final class MacGenerator {
     b.append("final class ").append(name).append(" {\n");
     b.append("  private static final VectorSpecies<Double> S = DoubleVector.SPECIES_")
         .append(64 * lanes).append(";\n");
-    if (lanes == 8) {
-      b.append("  private static final VectorShuffle<Double> SWAP =\n"
-          + "      VectorShuffle.fromValues(S, 4, 5, 6, 7, 0, 1, 2, 3);\n");
-      b.append("  private static final VectorMask<Double> HI =\n"
-          + "      VectorMask.fromValues(S, false, false, false, false, true, true, true, true);"
-          + "\n");
-    }
     b.append("\n  private ").append(name).append("() {}\n");
     for (Shape s : shapes) {
       b.append('\n');
@@ -158,11 +134,6 @@ public final class MacGenerator {
   /** The accumulators of (q, j): {name, state offset within the column's 16 doubles}. */
   private static List<String[]> accumulators(Shape s, int q, int j) {
     List<String[]> out = new ArrayList<>();
-    if (s.lanes() == 8) {
-      out.add(new String[] {"a" + q + j + "a", String.valueOf(16 * j)});
-      out.add(new String[] {"a" + q + j + "b", String.valueOf(16 * j + 8)});
-      return out;
-    }
     for (int a = 0; a < 2; a++) {
       for (int bb = 0; bb < 2; bb++) {
         for (int p = 0; p < 4 / s.lanes(); p++) {
@@ -184,7 +155,7 @@ public final class MacGenerator {
     int v = s.vectors();
     int c = s.cols();
     boolean apply = s.layout().apply();
-    int per = s.lanes() == 8 ? 2 : 4 * (4 / s.lanes());
+    int per = 4 * (4 / s.lanes());
     if (apply) {
       b.append("  /** 1 vector x ").append(c).append(c == 1 ? " column" : " columns")
           .append(" at vOff + 8j, row stride ")
@@ -193,8 +164,7 @@ public final class MacGenerator {
           .append(". */\n");
     } else {
       b.append("  /** ").append(v).append(" vector(s) x ").append(c)
-          .append(s.layout() == Layout.IN_PLACE ? " PMAT columns read in place (row stride 16)"
-              : " packed columns (row stride " + 8 * c + ")").append(": ").append(per * v * c)
+          .append(" packed columns (row stride " + 8 * c + ")").append(": ").append(per * v * c)
           .append(" accumulators. */\n");
     }
     b.append("  static void ").append(s.name());
@@ -211,14 +181,8 @@ public final class MacGenerator {
         b.append("double[] st, int stOff) {\n");
       }
     } else {
-      b.append("(int rows, double[] u0, double[] u1, int uOff, double[] v,\n      ")
-          .append(s.layout() == Layout.IN_PLACE ? "int[] vo" : "int vOff")
-          .append(", double[] st, int stOff, int stStride) {\n");
-    }
-    if (s.layout() == Layout.IN_PLACE) {
-      for (int j = 0; j < c; j++) {
-        b.append("    final int o").append(j).append(" = vo[").append(j).append("];\n");
-      }
+      b.append("(int rows, double[] u0, double[] u1, int uOff, double[] v,\n      int vOff,"
+          + " double[] st, int stOff, int stStride) {\n");
     }
     if (!apply) {
       for (int q = 0; q < v; q++) {
@@ -231,23 +195,7 @@ public final class MacGenerator {
     }
     for (int q = 0; q < v; q++) {
       for (int j = 0; j < c; j++) {
-        List<String[]> as = accumulators(s, q, j);
-        if (s.lanes() == 8) {
-          // [rr|ri], [ir|ii] in the state; [rr|ii], [ir|ri] in the registers
-          String sq = "s" + q + " + ";
-          String p = "p" + q + j;
-          String r = "q" + q + j;
-          b.append("    final DoubleVector ").append(p).append(" = DoubleVector.fromArray(S, st, ")
-              .append(sq).append(as.get(0)[1]).append(");\n");
-          b.append("    final DoubleVector ").append(r).append(" = DoubleVector.fromArray(S, st, ")
-              .append(sq).append(as.get(1)[1]).append(");\n");
-          b.append("    DoubleVector ").append(as.get(0)[0]).append(" = ").append(p)
-              .append(".blend(").append(r).append(", HI);\n");
-          b.append("    DoubleVector ").append(as.get(1)[0]).append(" = ").append(r)
-              .append(".blend(").append(p).append(", HI);\n");
-          continue;
-        }
-        for (String[] a : as) {
+        for (String[] a : accumulators(s, q, j)) {
           b.append("    DoubleVector ").append(a[0]).append(" = ").append(s.out() ? "zero"
               : "DoubleVector.fromArray(S, st, " + state(s, q, a[1]) + ")").append(";\n");
         }
@@ -259,31 +207,19 @@ public final class MacGenerator {
       default -> {
         b.append("    for (int r = 0; r < rows; r++) {\n");
         b.append("      final int uo = uOff + 8 * r;\n");
-        b.append(switch (s.layout()) {
-          case IN_PLACE -> "      final int vr = 16 * r;\n";
-          case PAIR -> "      final int vr = vOff + 16 * r;\n";
-          default -> "      final int vr = vOff + " + 8 * c + " * r;\n";
-        });
+        b.append(s.layout() == Layout.PAIR ? "      final int vr = vOff + 16 * r;\n"
+            : "      final int vr = vOff + " + 8 * c + " * r;\n");
       }
     }
     String[] half = {"r", "i"};
-    if (s.lanes() == 8) {
-      for (int q = 0; q < v; q++) {
-        b.append("      final DoubleVector x").append(q).append("a = DoubleVector.fromArray(S, u")
-            .append(q).append(", uo);\n");
-        b.append("      final DoubleVector x").append(q).append("b = x").append(q)
-            .append("a.rearrange(SWAP);\n");
-      }
-    } else {
-      for (int q = 0; q < v; q++) {
-        for (int a = 0; a < 2; a++) {
-          for (int p = 0; p < 4 / s.lanes(); p++) {
-            int off = 4 * a + s.lanes() * p;
-            b.append("      final DoubleVector x").append(q).append(half[a])
-                .append(s.lanes() == 4 ? "" : String.valueOf(p))
-                .append(" = DoubleVector.fromArray(S, u").append(apply ? "" : String.valueOf(q))
-                .append(", uo").append(off == 0 ? "" : " + " + off).append(");\n");
-          }
+    for (int q = 0; q < v; q++) {
+      for (int a = 0; a < 2; a++) {
+        for (int p = 0; p < 4 / s.lanes(); p++) {
+          int off = 4 * a + s.lanes() * p;
+          b.append("      final DoubleVector x").append(q).append(half[a])
+              .append(s.lanes() == 4 ? "" : String.valueOf(p))
+              .append(" = DoubleVector.fromArray(S, u").append(apply ? "" : String.valueOf(q))
+              .append(", uo").append(off == 0 ? "" : " + " + off).append(");\n");
         }
       }
     }
@@ -293,17 +229,6 @@ public final class MacGenerator {
       b.append("      DoubleVector y;\n");
     }
     for (int j = 0; j < c && !apply; j++) {
-      if (s.lanes() == 8) {
-        b.append("      y = DoubleVector.fromArray(S, v, ").append(column(s, j, 0)).append(");\n");
-        for (int q = 0; q < v; q++) {
-          for (String a : new String[] {"a", "b"}) {
-            String n = "a" + q + j + a;
-            b.append("      ").append(n).append(" = x").append(q).append(a)
-                .append(".fma(y, ").append(n).append(");\n");
-          }
-        }
-        continue;
-      }
       for (int bb = 0; bb < 2; bb++) {
         for (int p = 0; p < 4 / s.lanes(); p++) {
           int off = 4 * bb + s.lanes() * p;
@@ -323,16 +248,6 @@ public final class MacGenerator {
     b.append("    }\n");
     for (int q = 0; q < v; q++) {
       for (int j = 0; j < c; j++) {
-        List<String[]> as = accumulators(s, q, j);
-        if (s.lanes() == 8) {
-          String x = as.get(0)[0];
-          String y = as.get(1)[0];
-          b.append("    ").append(x).append(".blend(").append(y).append(", HI).intoArray(st, s")
-              .append(q).append(" + ").append(as.get(0)[1]).append(");\n");
-          b.append("    ").append(y).append(".blend(").append(x).append(", HI).intoArray(st, s")
-              .append(q).append(" + ").append(as.get(1)[1]).append(");\n");
-          continue;
-        }
         if (s.out()) {
           // re = rr - ii, im = ri + ir, lane part by lane part
           for (int p = 0; p < 4 / s.lanes(); p++) {
@@ -343,7 +258,7 @@ public final class MacGenerator {
           }
           continue;
         }
-        for (String[] a : as) {
+        for (String[] a : accumulators(s, q, j)) {
           b.append("    ").append(a[0]).append(".intoArray(st, ").append(state(s, q, a[1]))
               .append(");\n");
         }
@@ -387,9 +302,6 @@ public final class MacGenerator {
 
   /** The index of matrix column j's row r, plus {@code off}, in the method's variables. */
   private static String column(Shape s, int j, int off) {
-    if (s.layout() == Layout.IN_PLACE) {
-      return "o" + j + " + vr" + (off == 0 ? "" : " + " + off);
-    }
     return "vr + " + (8 * j + off);
   }
 
