@@ -511,6 +511,26 @@ public final class Vmp {
    */
   static final boolean READ_AHEAD = !"false".equals(System.getProperty("jpir.vmp.readAhead"));
 
+  /** Forces the rows per kernel chunk when the pass prefetches ({@link #prefetchRows}). */
+  public static final String PREFETCH_ROWS_PROPERTY = "jpir.vmp.prefetchRows";
+
+  private static final Integer PREFETCH_ROWS = Integer.getInteger(PREFETCH_ROWS_PROPERTY);
+
+  /**
+   * Rows per kernel call when the pass prefetches ({@link LinePrefetch}): a share of the next
+   * group's lines is prefetched before each chunk. Gauss blocks (one panel per tile) cut their
+   * tiles into chunks of 64 rows; four-product blocks keep their L1 panel (AMD Zen 4, 2026-12-06,
+   * KernelAb multi:4096:548:12:128 with huge pages: 512:3x4 in chunks of 32 / 64 / 128 / 320 rows
+   * 301 / 289 / 341 / 363 ms against 303 without prefetch; 256:2x3 under -XX:UseAVX=2, panels of
+   * 80 rows, 358 ms whole against 371 in chunks of 64 and 385 without prefetch).
+   */
+  static int prefetchRows(boolean gauss, int panel) {
+    if (PREFETCH_ROWS != null && PREFETCH_ROWS > 0) {
+      return PREFETCH_ROWS;
+    }
+    return gauss ? 64 : Math.max(8, panel);
+  }
+
   /** Published sums of the read-ahead, so the JIT keeps its loads. */
   private static volatile double readAheadSink;
 
@@ -555,7 +575,9 @@ public final class Vmp {
     why += "; tile rows = L2 " + (cpu.l2Bytes() >> 10) + " KiB x " + (gauss ? "3/8" : "1/4")
         + " / (" + columnRowBytes + " B x " + ncols
         + " columns x " + queries + " queries); "
-        + GROUP_STREAMS + " prefetch streams" + (READ_AHEAD ? "; tiles read ahead" : "");
+        + GROUP_STREAMS + " prefetch streams" + (!READ_AHEAD ? "; no read-ahead"
+        : LinePrefetch.get() != null ? "; " + LinePrefetch.why() + ", the next group during"
+        + " each group" : "; " + LinePrefetch.why());
     Integer fp = Integer.getInteger(PANEL_ROWS_PROPERTY);
     Integer fr = Integer.getInteger(TILE_ROWS_PROPERTY);
     Integer fc = Integer.getInteger(GROUP_COLUMNS_PROPERTY);
@@ -630,6 +652,14 @@ public final class Vmp {
     final double[][] runs = new double[maxRuns][];
     final int[] runOffs = new int[maxRuns];
     double ahead = 0;
+    // native prefetch: the next group's segments (after a tile's last group, the next tile's
+    // first) are prefetched a share per kernel chunk while the current group is multiplied;
+    // without it each group is read ahead before its kernels
+    final LinePrefetch pf = READ_AHEAD ? LinePrefetch.get() : null;
+    final PrefetchQueue next = pf == null ? null : new PrefetchQueue(pf);
+    final int chunk = pf == null ? Integer.MAX_VALUE : prefetchRows(gauss, panel);
+
+    boolean groupWarm = false;
     for (int b = 0; b < blocks; b++) {
       Arrays.fill(tmp, a0, a0 + stLen, 0.0);
       for (int t0 = 0; t0 < rows; t0 += tile) {
@@ -652,12 +682,45 @@ public final class Vmp {
           final int c1 = Math.min(nc, c0 + cg);
           // the tile's rows of block b in every database column (PVEC layout)
           final int seg = cols[c0].base() + b * 8 * pvRows + 8 * t0;
-          if (READ_AHEAD) {
+          if (next != null) {
+            next.clear();
+            int nb = b;
+            int nt0 = t0;
+            int n0 = c1;
+            if (c1 >= nc) {
+              // the last group of the tile: the next tile's first group (its PMAT tile is read
+              // ahead: prefetching it too gained nothing, 288-290 ms either way)
+              n0 = 0;
+              nt0 = t0 + tile;
+              if (nt0 >= rows) {
+                nt0 = 0;
+                nb = b + 1;
+              }
+            }
+            if (nb < blocks) {
+              final int nseg = cols[n0].base() + nb * 8 * pvRows + 8 * nt0;
+              for (int c = n0; c < Math.min(nc, n0 + cg); c++) {
+                next.add(cols[c].data(), nseg, Math.min(tile, rows - nt0));
+              }
+            }
+          }
+          if (READ_AHEAD && !groupWarm) {
             for (int c = c0; c < c1; c++) {
               runs[c - c0] = cols[c].data();
               runOffs[c - c0] = seg;
             }
             ahead += k.readAhead(runs, runOffs, c1 - c0, 8 * tr);
+          }
+          // lines to prefetch per kernel chunk: the queue spread over the group's chunks
+          int quota = 0;
+          if (next != null) {
+            long chunks = 0;
+            for (int p0 = 0; p0 < tr; p0 += panel) {
+              chunks += (Math.min(panel, tr - p0) + chunk - 1) / chunk;
+            }
+            final int perColumn = (c1 - c0 + mr - 1) / mr;
+            chunks *= (long) nq * ((ncols + nr - 1) / nr) * perColumn;
+            quota = (int) Math.max(1, (next.total() + chunks - 1) / chunks);
           }
           for (int p0 = 0; p0 < tr; p0 += panel) {
             final int pr = Math.min(panel, tr - p0);
@@ -668,24 +731,35 @@ public final class Vmp {
               for (int j = 0; j < ncols; j += nr) {
                 final int wj = Math.min(nr, ncols - j);
                 // panel of columns [j, j + wj): row i at tOff + tr*(j/nr)*fullRow + row(wj)*i
-                final int vOff = tOff + tr * (j / nr) * fullRow
-                    + (gauss ? VmpKernel.gaussRow(wj) : 8 * wj) * p0;
-                if (gauss) {
-                  gaussTiles(mr, wj, pr, cols, c0, c1, uOff, vOff, tmp, st, j, kRegion,
-                      stStride);
-                  continue;
-                }
-                int c = c0;
-                for (; c + 2 <= c1 && mr == 2; c += 2) {
-                  k.macTile(2, wj, pr, cols[c].data(), cols[c + 1].data(), uOff, tmp, vOff,
-                      tmp, st + stStride * c + 16 * j, stStride);
-                }
-                for (; c < c1; c++) {
-                  k.macTile(1, wj, pr, cols[c].data(), null, uOff, tmp, vOff, tmp,
-                      st + stStride * c + 16 * j, stStride);
+                final int rowLen = gauss ? VmpKernel.gaussRow(wj) : 8 * wj;
+                final int vOff = tOff + tr * (j / nr) * fullRow + rowLen * p0;
+                for (int c = c0; c < c1; ) {
+                  // one register block of database columns, gauss: up to mr, else 2 or 1
+                  final int w = gauss ? Math.min(mr, c1 - c) : (mr == 2 && c + 2 <= c1 ? 2 : 1);
+                  final int s0 = st + stStride * c;
+                  for (int r0 = 0; r0 < pr; r0 += chunk) {
+                    final int h = Math.min(chunk, pr - r0);
+                    if (next != null) {
+                      next.step(quota);
+                    }
+                    if (gauss) {
+                      k.macGauss(w, wj, h, cols[c].data(), w > 1 ? cols[c + 1].data() : null,
+                          w > 2 ? cols[c + 2].data() : null, uOff + 8 * r0, tmp,
+                          vOff + rowLen * r0, tmp, s0 + 8 * j, s0 + kRegion + 4 * j, stStride);
+                    } else {
+                      k.macTile(w, wj, h, cols[c].data(), w > 1 ? cols[c + 1].data() : null,
+                          uOff + 8 * r0, tmp, vOff + rowLen * r0, tmp, s0 + 16 * j, stStride);
+                    }
+                  }
+                  c += w;
                 }
               }
             }
+          }
+          if (next != null) {
+            next.rest();
+            groupWarm = true;
+
           }
         }
       }
@@ -706,28 +780,6 @@ public final class Vmp {
       }
     }
     readAheadSink = ahead;
-  }
-
-  /**
-   * The Gauss tiles of database columns [c0, c1) against one Gauss panel of {@code wj} matrix
-   * columns starting at column j: whole blocks of mr vectors, then one call for the rest.
-   */
-  private void gaussTiles(int mr, int wj, int pr, Pvec[] cols, int c0, int c1, int uOff,
-      int vOff, double[] tmp, int st, int j, int kRegion, int stStride) {
-    int c = c0;
-    for (; c + mr <= c1; c += mr) {
-      final int s = st + stStride * c;
-      k.macGauss(mr, wj, pr, cols[c].data(), mr > 1 ? cols[c + 1].data() : null,
-          mr > 2 ? cols[c + 2].data() : null, uOff, tmp, vOff, tmp, s + 8 * j,
-          s + kRegion + 4 * j, stStride);
-    }
-    if (c < c1) {
-      final int left = c1 - c;
-      final int s = st + stStride * c;
-      k.macGauss(left, wj, pr, cols[c].data(), left > 1 ? cols[c + 1].data() : null,
-          left > 2 ? cols[c + 2].data() : null, uOff, tmp, vOff, tmp, s + 8 * j,
-          s + kRegion + 4 * j, stStride);
-    }
   }
 
   /**
