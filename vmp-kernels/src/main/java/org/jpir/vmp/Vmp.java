@@ -519,16 +519,22 @@ public final class Vmp {
   /**
    * Rows per kernel call when the pass prefetches ({@link LinePrefetch}): a share of the next
    * group's lines is prefetched before each chunk. Gauss blocks (one panel per tile) cut their
-   * tiles into chunks of 64 rows; four-product blocks keep their L1 panel (AMD Zen 4, 2026-12-06,
-   * KernelAb multi:4096:548:12:128 with huge pages: 512:3x4 in chunks of 32 / 64 / 128 / 320 rows
-   * 301 / 289 / 341 / 363 ms against 303 without prefetch; 256:2x3 under -XX:UseAVX=2, panels of
-   * 80 rows, 358 ms whole against 371 in chunks of 64 and 385 without prefetch).
+   * tiles of {@code panel} rows into equal chunks of about 40 rows; four-product blocks keep their
+   * L1 panel (AMD Zen 4, 2026-12-06, KernelAb multi:4096:548:12:128 with huge pages, tiles of 320
+   * rows: 512:3x4 in chunks of 24 / 32 / 40 / 48 / 56 / 64 / 128 / 320 rows 295 / 286-288 /
+   * 279-281 / 281-284 / 286 / 287-289 / 341 / 363 ms, against 303 without prefetch; 256:1x3
+   * under -XX:UseAVX=2, panels of 80 rows, 358 ms whole against 371 in chunks of 64 and 385
+   * without prefetch).
    */
   static int prefetchRows(boolean gauss, int panel) {
     if (PREFETCH_ROWS != null && PREFETCH_ROWS > 0) {
       return PREFETCH_ROWS;
     }
-    return gauss ? 64 : Math.max(8, panel);
+    if (!gauss) {
+      return Math.max(8, panel);
+    }
+    final int chunks = Math.max(1, (panel + 20) / 40);
+    return (panel + chunks - 1) / chunks;
   }
 
   /** Published sums of the read-ahead, so the JIT keeps its loads. */

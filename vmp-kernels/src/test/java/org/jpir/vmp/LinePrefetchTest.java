@@ -91,4 +91,25 @@ class LinePrefetchTest {
     assertEquals(12, calls.size());
     assertEquals("y88+1", calls.get(11));
   }
+
+  @Test
+  void gaussTilesAreCutIntoNearlyEqualChunksOfAbout40Rows() {
+    if (Integer.getInteger(Vmp.PREFETCH_ROWS_PROPERTY) != null) {
+      return; // forced for this JVM
+    }
+    assertEquals(40, Vmp.prefetchRows(true, 320));
+    assertEquals(40, Vmp.prefetchRows(true, 400));
+    assertEquals(10, Vmp.prefetchRows(true, 10));
+    assertEquals(80, Vmp.prefetchRows(false, 80)); // four products: the L1 panel
+    assertEquals(8, Vmp.prefetchRows(false, 3));
+    for (int panel = 1; panel <= 2000; panel++) {
+      int c = Vmp.prefetchRows(true, panel);
+      int chunks = (panel + c - 1) / c;
+      int last = panel - (chunks - 1) * c;
+      assertTrue(c >= 1 && c <= panel, "panel " + panel + ": chunk " + c);
+      assertTrue(panel < 60 || (c >= 27 && c <= 60), "panel " + panel + ": chunk " + c);
+      assertTrue(last >= 1 && c - last < chunks, "panel " + panel + ": chunk " + c + ", last "
+          + last);
+    }
+  }
 }
