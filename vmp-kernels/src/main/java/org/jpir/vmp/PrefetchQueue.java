@@ -66,8 +66,6 @@ final class PrefetchQueue {
 
   /** Prefetches every line still queued. */
   void rest() {
-    while (run < runs) {
-      step(Integer.MAX_VALUE);
-    }
+    step(Integer.MAX_VALUE);
   }
 }

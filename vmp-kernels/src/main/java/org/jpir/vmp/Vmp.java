@@ -582,8 +582,8 @@ public final class Vmp {
         + " / (" + columnRowBytes + " B x " + ncols
         + " columns x " + queries + " queries); "
         + GROUP_STREAMS + " prefetch streams" + (!READ_AHEAD ? "; no read-ahead"
-        : LinePrefetch.get() != null ? "; " + LinePrefetch.why() + ", the next group during"
-        + " each group" : "; " + LinePrefetch.why());
+        : "; " + LinePrefetch.why() + (LinePrefetch.get() != null
+        ? ", the next group during each group" : ""));
     Integer fp = Integer.getInteger(PANEL_ROWS_PROPERTY);
     Integer fr = Integer.getInteger(TILE_ROWS_PROPERTY);
     Integer fc = Integer.getInteger(GROUP_COLUMNS_PROPERTY);
@@ -664,7 +664,6 @@ public final class Vmp {
     final LinePrefetch pf = READ_AHEAD ? LinePrefetch.get() : null;
     final PrefetchQueue next = pf == null ? null : new PrefetchQueue(pf);
     final int chunk = pf == null ? Integer.MAX_VALUE : prefetchRows(gauss, panel);
-
     boolean groupWarm = false;
     for (int b = 0; b < blocks; b++) {
       Arrays.fill(tmp, a0, a0 + stLen, 0.0);
@@ -689,26 +688,7 @@ public final class Vmp {
           // the tile's rows of block b in every database column (PVEC layout)
           final int seg = cols[c0].base() + b * 8 * pvRows + 8 * t0;
           if (next != null) {
-            next.clear();
-            int nb = b;
-            int nt0 = t0;
-            int n0 = c1;
-            if (c1 >= nc) {
-              // the last group of the tile: the next tile's first group (its PMAT tile is read
-              // ahead: prefetching it too gained nothing, 288-290 ms either way)
-              n0 = 0;
-              nt0 = t0 + tile;
-              if (nt0 >= rows) {
-                nt0 = 0;
-                nb = b + 1;
-              }
-            }
-            if (nb < blocks) {
-              final int nseg = cols[n0].base() + nb * 8 * pvRows + 8 * nt0;
-              for (int c = n0; c < Math.min(nc, n0 + cg); c++) {
-                next.add(cols[c].data(), nseg, Math.min(tile, rows - nt0));
-              }
-            }
+            queueNextGroup(next, cols, b, t0, c1, cg, tile, rows, blocks, pvRows);
           }
           if (READ_AHEAD && !groupWarm) {
             for (int c = c0; c < c1; c++) {
@@ -765,7 +745,6 @@ public final class Vmp {
           if (next != null) {
             next.rest();
             groupWarm = true;
-
           }
         }
       }
@@ -786,6 +765,36 @@ public final class Vmp {
       }
     }
     readAheadSink = ahead;
+  }
+
+  /**
+   * Fills {@code next} with the database segments of the group after the one ending at column
+   * c1 of row tile t0 in block b: the next columns of the tile, or after its last group the next
+   * tile's first group (its PMAT tile is read ahead: prefetching it too gained nothing, 288-290
+   * ms either way); nothing after the last group of the pass.
+   */
+  private static void queueNextGroup(PrefetchQueue next, Pvec[] cols, int b, int t0, int c1,
+      int cg, int tile, int rows, int blocks, int pvRows) {
+    next.clear();
+    final int nc = cols.length;
+    int nb = b;
+    int nt0 = t0;
+    int n0 = c1;
+    if (c1 >= nc) {
+      n0 = 0;
+      nt0 = t0 + tile;
+      if (nt0 >= rows) {
+        nt0 = 0;
+        nb = b + 1;
+      }
+    }
+    if (nb >= blocks) {
+      return;
+    }
+    final int nseg = cols[n0].base() + nb * 8 * pvRows + 8 * nt0;
+    for (int c = n0; c < Math.min(nc, n0 + cg); c++) {
+      next.add(cols[c].data(), nseg, Math.min(tile, rows - nt0));
+    }
   }
 
   /**
