@@ -22,14 +22,15 @@ import picocli.CommandLine.Parameters;
  *
  * <p>Usage: {@code KernelAb <op> <impl,impl,...> [rounds] [sliceMs]}, op one of {@code
  * fft:N}, {@code ifft:N}, {@code pvec:N:nrows:ncols} (per-column apply), {@code
- * multi:N:nrows:ncols:columns} (the database pass); implementations as {@link
+ * multi:N:nrows:ncols:columns[:distinct]} (the database pass; with distinct, only that many
+ * distinct PVECs, so the database comes from the caches); implementations as {@link
  * FftPlan#of(int, String)} or {@link Vmp#of(String)}.
  */
 @Command(name = "KernelAb", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
     description = "Interleaved A/B timing of kernel implementations in one JVM.")
 public final class KernelAb implements java.util.concurrent.Callable<Integer> {
   @Parameters(index = "0", paramLabel = "OP", description = "fft:N, ifft:N, pvec:N:nrows:ncols"
-      + " or multi:N:nrows:ncols:columns")
+      + " or multi:N:nrows:ncols:columns[:distinct]")
   String op;
 
   @Parameters(index = "1", paramLabel = "IMPLS", split = ",",
@@ -160,14 +161,21 @@ public final class KernelAb implements java.util.concurrent.Callable<Integer> {
         int nrows = Integer.parseInt(p[2]);
         int ncols = Integer.parseInt(p[3]);
         int nc = Integer.parseInt(p[4]);
+        // optional: only this many distinct PVECs, column c aliasing column c % distinct (the
+        // database then comes from the caches: the pass's ceiling without its memory stream)
+        int distinct = p.length > 5 ? Integer.parseInt(p[5]) : nc;
         Vmp ops = Vmp.of(impl);
         Pmat pm = Pmat.allocate(n, nrows, ncols);
         VmpBench.fill(pm, 1);
         Pvec[] cols = new Pvec[nc];
         double[][] res = new double[nc][n * ncols];
         for (int c = 0; c < nc; c++) {
-          cols[c] = Pvec.allocate(n, nrows);
-          VmpBench.fill(cols[c], 7L * c + 3);
+          if (c < distinct) {
+            cols[c] = Pvec.allocate(n, nrows);
+            VmpBench.fill(cols[c], 7L * c + 3);
+          } else {
+            cols[c] = cols[c % distinct];
+          }
         }
         double[] tmp = new double[Vmp.applyPvecMultiTmpLength(n, nrows, ncols, nc)];
         Op op = () -> {
