@@ -44,7 +44,7 @@ public final class PirServer {
    * 4096): larger chunks read the query's PMAT fewer times for more scratch (AMD Zen 4,
    * 2026-12-06, phase 1 at 1 GiB, 137 x 274: 630-639 ms in one pass of 512 against 651-657 in
    * passes of 128, 128 and 18; but 93 x 564: 0.715 s in passes of 512 and 52 against 0.655 s in
-   * passes of 128, whose finished sums stay in L2). Set it on the driver and the executors alike.
+   * passes of 128, cause not pinned down). Set it on the driver and the executors alike.
    */
   public static final String CHUNK_PROPERTY = "jpir.server.chunkColumns";
 
