@@ -164,6 +164,9 @@ public final class KernelAb implements java.util.concurrent.Callable<Integer> {
         // optional: only this many distinct PVECs, column c aliasing column c % distinct (the
         // database then comes from the caches: the pass's ceiling without its memory stream)
         int distinct = p.length > 5 ? Integer.parseInt(p[5]) : nc;
+        if (distinct < 1 || distinct > nc) {
+          throw new IllegalArgumentException("op '" + spec + "': distinct must be 1.." + nc);
+        }
         Vmp ops = Vmp.of(impl);
         Pmat pm = Pmat.allocate(n, nrows, ncols);
         VmpBench.fill(pm, 1);
