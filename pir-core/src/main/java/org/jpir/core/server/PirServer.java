@@ -30,16 +30,6 @@ import org.jpir.vmp.Vmp;
  */
 public final class PirServer {
   /**
-   * Columns per phase-1 pass (a power of two): the query's PMAT is read from memory once per
-   * chunk, so larger chunks read it fewer times (at 1 GiB, 548 x 12 PMAT of 215 MB against 1.15
-   * GB of PVECs per 64 columns: 19% extra traffic at 64, 9% at 128); each column of a chunk
-   * holds 2*glweLimbs transforms of scratch (384 KiB at N = 4096, 48 MiB per query at 128). The
-   * cache tiling inside a pass comes from {@link org.jpir.vmp.Vmp#tiling} (row tiles sized to
-   * L1, database-column groups to L2).
-   */
-  public static final int CHUNK = parseChunk(System.getProperty("jpir.server.chunkColumns"));
-
-  /**
    * Overrides {@link #CHUNK} ({@code -Djpir.server.chunkColumns=C}, a power of two from 1 to
    * 4096): larger chunks read the query's PMAT fewer times for more scratch (AMD Zen 4,
    * 2026-12-06, phase 1 at 1 GiB, 137 x 274: 630-639 ms in one pass of 512 against 651-657 in
@@ -47,6 +37,16 @@ public final class PirServer {
    * passes of 128, cause not pinned down). Set it on the driver and the executors alike.
    */
   public static final String CHUNK_PROPERTY = "jpir.server.chunkColumns";
+
+  /**
+   * Columns per phase-1 pass (a power of two): the query's PMAT is read from memory once per
+   * chunk, so larger chunks read it fewer times (at 1 GiB, 548 x 12 PMAT of 215 MB against 1.15
+   * GB of PVECs per 64 columns: 19% extra traffic at 64, 9% at 128); each column of a chunk
+   * holds 2*glweLimbs transforms of scratch (384 KiB at N = 4096, 48 MiB per query at 128). The
+   * cache tiling inside a pass comes from {@link org.jpir.vmp.Vmp#tiling} (row tiles sized to
+   * L1, database-column groups to L2).
+   */
+  public static final int CHUNK = parseChunk(System.getProperty(CHUNK_PROPERTY));
 
   /** {@link #CHUNK} from the property's value (128 when null); a clear error when malformed. */
   static int parseChunk(String v) {
