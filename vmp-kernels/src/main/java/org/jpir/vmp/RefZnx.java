@@ -1,6 +1,6 @@
 package org.jpir.vmp;
 
-/** Scalar reference of {@link ZnxKernel}. */
+/** Scalar reference of {@link ZnxKernel}: limb by limb through a carry array. */
 final class RefZnx implements ZnxKernel {
   @Override
   public void normalizeStep(int n, int base2k, long[] a, int aOff, long[] carry, long[] res,
@@ -12,6 +12,64 @@ final class RefZnx implements ZnxKernel {
       carry[j] = (x - d) >> base2k;
       if (res != null) {
         res[resOff + j] = d;
+      }
+    }
+  }
+
+  @Override
+  public void normalize(int n, int base2k, long[] a, int aOff, int aSize, long[] res, int resOff,
+      int resSize, long[] tmp) {
+    java.util.Arrays.fill(tmp, 0, n, 0L);
+    // limbs below the result's precision only feed carries
+    for (int i = aSize - 1; i >= resSize; i--) {
+      normalizeStep(n, base2k, a, aOff + i * n, tmp, null, 0);
+    }
+    for (int i = resSize - 1; i >= 0; i--) {
+      normalizeStep(n, base2k, i < aSize ? a : null, aOff + i * n, tmp, res, resOff + i * n);
+    }
+  }
+
+  @Override
+  public void gadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int topLimbs,
+      int drop, int bits, int levels, long[] dst, int dOff, long[] tmp) {
+    // carries in tmp[0, N), the normalized limbs at tmp[N + l*N]
+    normalize(n, base2k, a, aOff, aSize, tmp, n, topLimbs, tmp);
+    int keep = 64 - bits;
+    for (int j = 0; j < n; j++) {
+      long v = 0;
+      for (int l = 0; l < topLimbs; l++) {
+        v = (v << base2k) + tmp[n + l * n + j];
+      }
+      if (drop > 0) {
+        v = (v + (1L << (drop - 1))) >> drop;
+      }
+      for (int i = levels - 1; i >= 0; i--) {
+        long d = (v << keep) >> keep;
+        dst[dOff + i * n + j] = d;
+        v = (v - d) >> bits;
+      }
+    }
+  }
+
+  @Override
+  public void rebase(int n, int fromBits, long[] a, int aOff, int aLimbs, int toBits,
+      long[] res, int resOff, int resLimbs) {
+    int shift = toBits * resLimbs - fromBits * aLimbs;
+    int keep = 64 - toBits;
+    for (int j = 0; j < n; j++) {
+      long v = 0;
+      for (int l = 0; l < aLimbs; l++) {
+        v = (v << fromBits) + a[aOff + l * n + j];
+      }
+      if (shift >= 0) {
+        v <<= shift;
+      } else {
+        v = (v + (1L << (-shift - 1))) >> -shift;
+      }
+      for (int i = resLimbs - 1; i >= 0; i--) {
+        long d = (v << keep) >> keep;
+        res[resOff + i * n + j] = d;
+        v = (v - d) >> toBits;
       }
     }
   }

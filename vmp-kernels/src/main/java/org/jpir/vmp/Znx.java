@@ -128,15 +128,69 @@ public final class Znx {
         resSize) * n) {
       throw new IllegalArgumentException("normalize: input and result overlap at different offsets");
     }
-    java.util.Arrays.fill(tmp, 0, n, 0L);
-    // limbs below the result's precision only feed carries
-    for (int i = aSize - 1; i >= resSize; i--) {
-      KERNEL.normalizeStep(n, base2k, a, aOff + i * n, tmp, null, 0);
+    KERNEL.normalize(n, base2k, a, aOff, aSize, res, resOff, resSize, tmp);
+  }
+
+  /** Scratch length (longs) for {@link #gadgetDigits}: {@code (topLimbs + 1) * N}. */
+  public static int gadgetDigitsTmpLength(int n, int topLimbs) {
+    Checks.ringDegree(n);
+    return (topLimbs + 1) * n;
+  }
+
+  /**
+   * Signed gadget digits of a limb vector: per coefficient, a's {@code aSize} limbs (any integer
+   * digits {@link #normalize} takes) normalized to {@code topLimbs} limbs and read as one
+   * integer {@code v} of {@code K topLimbs} bits (at most 64), rounded by {@code drop} bits
+   * (half up), then split into {@code levels} digits of {@code bits} bits in {@code [-2^(bits-1),
+   * 2^(bits-1))}, most significant first: digit i at {@code dst[dOff + i*N + j]}. Exact integer
+   * arithmetic, identical in every kernel.
+   *
+   * @param tmp {@link #gadgetDigitsTmpLength} longs of scratch
+   * @throws IllegalArgumentException when a size, offset or bit count is out of range
+   */
+  public static void gadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int topLimbs,
+      int drop, int bits, int levels, long[] dst, int dOff, long[] tmp) {
+    Checks.ringDegree(n);
+    if (base2k < 1 || base2k > 62 || topLimbs < 1 || (long) topLimbs * base2k > 64 || bits < 1
+        || bits > 62 || levels < 1 || drop < 0 || drop > 62) {
+      throw new IllegalArgumentException("gadget digits: K = " + base2k + ", " + topLimbs
+          + " limbs, drop " + drop + ", " + levels + " digits of " + bits + " bits");
     }
-    for (int i = resSize - 1; i >= 0; i--) {
-      KERNEL.normalizeStep(n, base2k, i < aSize ? a : null, aOff + i * n, tmp, res,
-          resOff + i * n);
+    Checks.atLeast("gadgetDigits aSize", aSize, 1);
+    Checks.range("gadgetDigits input", a, aOff, (long) aSize * n);
+    Checks.range("gadgetDigits result", dst, dOff, (long) levels * n);
+    Checks.range("gadgetDigits scratch", tmp, 0, (long) (topLimbs + 1) * n);
+    if (a == dst && aOff < dOff + (long) levels * n && dOff < aOff + (long) aSize * n) {
+      throw new IllegalArgumentException("gadgetDigits: input and result overlap");
     }
+    KERNEL.gadgetDigits(n, base2k, a, aOff, aSize, topLimbs, drop, bits, levels, dst, dOff, tmp);
+  }
+
+  /**
+   * Re-digits a torus limb vector from {@code aLimbs} limbs of {@code fromBits} bits (any integer
+   * digits: the value is taken modulo 1) to {@code resLimbs} normalized signed digits of {@code
+   * toBits} bits, exactly when the target holds at least the source's bits, else rounded (half up)
+   * to them: per coefficient, {@code V(res) = round(V(a) 2^(toBits resLimbs - fromBits aLimbs))}
+   * modulo {@code 2^(toBits resLimbs)}, with {@code V(x) = sum_l x_l 2^(bits (limbs-1-l))}.
+   * Source and result must not overlap.
+   *
+   * @throws IllegalArgumentException when either side spans more than 64 bits, a size is out of
+   *     range or the arrays overlap
+   */
+  public static void rebase(int n, int fromBits, long[] a, int aOff, int aLimbs, int toBits,
+      long[] res, int resOff, int resLimbs) {
+    Checks.ringDegree(n);
+    if (fromBits < 1 || toBits < 1 || toBits > 62 || aLimbs < 1 || resLimbs < 1
+        || (long) fromBits * aLimbs > 64 || (long) toBits * resLimbs > 64) {
+      throw new IllegalArgumentException("rebase " + aLimbs + " limbs of " + fromBits
+          + " bits to " + resLimbs + " of " + toBits + ": each side 1 to 64 bits");
+    }
+    Checks.range("rebase input", a, aOff, (long) aLimbs * n);
+    Checks.range("rebase result", res, resOff, (long) resLimbs * n);
+    if (a == res && aOff < resOff + (long) resLimbs * n && resOff < aOff + (long) aLimbs * n) {
+      throw new IllegalArgumentException("rebase: input and result overlap");
+    }
+    KERNEL.rebase(n, fromBits, a, aOff, aLimbs, toBits, res, resOff, resLimbs);
   }
 
   private static void check2(int n, String op, long[] a, int aOff, long[] res, int resOff) {

@@ -1,14 +1,45 @@
 package org.jpir.vmp;
 
 /**
- * The hot loop of base-2^K normalization, one limb at a time (internal, handed out by {@link
- * KernelProvider}; implementations {@code RefZnx} and {@code PanamaZnx}). For {@code j < n}:
- * {@code x = (a == null ? 0 : a[aOff + j]) + carry[j]}; {@code d} = the low K bits of x as a
- * signed digit in {@code [-2^(K-1), 2^(K-1))}; {@code carry[j] = (x - d) >> K}; and, when
- * {@code res != null}, {@code res[resOff + j] = d}. Exact integer arithmetic: every
- * implementation gives identical results. No argument checks (done by {@link Znx}).
+ * The hot loops of base-2^K normalization and gadget decomposition (internal, handed out by
+ * {@link KernelProvider}; implementations {@code RefZnx} and {@code PanamaZnx}). Exact integer
+ * arithmetic: every implementation gives identical results. No argument checks (done by {@link
+ * Znx}).
  */
 interface ZnxKernel {
-  /** One limb of normalization; see the interface comment. */
+  /**
+   * One limb of normalization. For {@code j < n}: {@code x = (a == null ? 0 : a[aOff + j]) +
+   * carry[j]}; {@code d} = the low K bits of x as a signed digit in {@code [-2^(K-1), 2^(K-1))};
+   * {@code carry[j] = (x - d) >> K}; and, when {@code res != null}, {@code res[resOff + j] = d}.
+   */
   void normalizeStep(int n, int base2k, long[] a, int aOff, long[] carry, long[] res, int resOff);
+
+  /**
+   * {@link Znx#normalize} of {@code aSize} limbs into {@code resSize} limbs (limb i at {@code
+   * off + i*N}), the carries starting at 0; {@code res} may be {@code a} at the same offset.
+   * {@code tmp} holds N longs of scratch an implementation may use.
+   */
+  void normalize(int n, int base2k, long[] a, int aOff, int aSize, long[] res, int resOff,
+      int resSize, long[] tmp);
+
+  /**
+   * Gadget digits of a limb vector. Per coefficient j: normalize {@code a}'s {@code aSize} limbs
+   * to {@code topLimbs} (as {@link #normalize}), {@code v = sum_l d_l 2^(K (topLimbs-1-l))}
+   * (wrapping), {@code v = (v + 2^(drop-1)) >> drop} when {@code drop > 0}; then for {@code i =
+   * levels-1 .. 0}: {@code dst[dOff + i*N + j] = d} = the low {@code bits} bits of v as a signed
+   * digit, {@code v = (v - d) >> bits}. {@code tmp} holds {@code (topLimbs + 1) * N} longs of scratch.
+   */
+  void gadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int topLimbs, int drop,
+      int bits, int levels, long[] dst, int dOff, long[] tmp);
+
+  /**
+   * Re-digits a limb vector. Per coefficient j: {@code v = sum_l a[aOff + l*N + j] 2^(fromBits
+   * (aLimbs-1-l))} (wrapping), scaled by {@code 2^shift}, {@code shift = toBits resLimbs -
+   * fromBits aLimbs} (a right shift rounds half up), then split into {@code resLimbs} signed
+   * digits of {@code toBits} bits, least significant at limb {@code resLimbs - 1}: {@code d} =
+   * the low toBits bits of v as a signed digit, {@code res[resOff + i*N + j] = d}, {@code v = (v
+   * - d) >> toBits}; what is left above limb 0 (the torus' integer part) is dropped.
+   */
+  void rebase(int n, int fromBits, long[] a, int aOff, int aLimbs, int toBits, long[] res,
+      int resOff, int resLimbs);
 }

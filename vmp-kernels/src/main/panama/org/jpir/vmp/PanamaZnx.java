@@ -4,9 +4,14 @@ import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
-/** Vector API {@link ZnxKernel}: the same integer operations, lanes of the preferred width. */
+/**
+ * Vector API {@link ZnxKernel}: the same integer operations, lanes of the preferred width; {@link
+ * #normalize} and {@link #gadgetDigits} walk every limb of one group of lanes with the carry in a
+ * register (one pass over the data, no carry array).
+ */
 final class PanamaZnx implements ZnxKernel {
   private static final VectorSpecies<Long> S = LongVector.SPECIES_PREFERRED;
+  private static final RefZnx REF = new RefZnx();
 
   @Override
   public void normalizeStep(int n, int base2k, long[] a, int aOff, long[] carry, long[] res,
@@ -32,6 +37,107 @@ final class PanamaZnx implements ZnxKernel {
       carry[j] = (x - d) >> base2k;
       if (res != null) {
         res[resOff + j] = d;
+      }
+    }
+  }
+
+  @Override
+  public void normalize(int n, int base2k, long[] a, int aOff, int aSize, long[] res, int resOff,
+      int resSize, long[] tmp) {
+    int bound = S.loopBound(n);
+    if (bound != n) {
+      REF.normalize(n, base2k, a, aOff, aSize, res, resOff, resSize, tmp);
+      return;
+    }
+    int shift = 64 - base2k;
+    int top = Math.min(aSize, resSize);
+    for (int j = 0; j < n; j += S.length()) {
+      LongVector carry = LongVector.zero(S);
+      for (int i = aSize - 1; i >= resSize; i--) {
+        LongVector x = carry.add(LongVector.fromArray(S, a, aOff + i * n + j));
+        LongVector d = x.lanewise(VectorOperators.LSHL, shift)
+            .lanewise(VectorOperators.ASHR, shift);
+        carry = x.sub(d).lanewise(VectorOperators.ASHR, base2k);
+      }
+      for (int i = resSize - 1; i >= top; i--) { // limbs below a's: the carry only (zero)
+        carry.intoArray(res, resOff + i * n + j);
+      }
+      for (int i = top - 1; i >= 0; i--) {
+        LongVector x = carry.add(LongVector.fromArray(S, a, aOff + i * n + j));
+        LongVector d = x.lanewise(VectorOperators.LSHL, shift)
+            .lanewise(VectorOperators.ASHR, shift);
+        carry = x.sub(d).lanewise(VectorOperators.ASHR, base2k);
+        d.intoArray(res, resOff + i * n + j);
+      }
+    }
+  }
+
+  @Override
+  public void gadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int topLimbs,
+      int drop, int bits, int levels, long[] dst, int dOff, long[] tmp) {
+    int bound = S.loopBound(n);
+    if (bound != n) {
+      REF.gadgetDigits(n, base2k, a, aOff, aSize, topLimbs, drop, bits, levels, dst, dOff, tmp);
+      return;
+    }
+    int shift = 64 - base2k;
+    int keep = 64 - bits;
+    long half = drop > 0 ? 1L << (drop - 1) : 0;
+    for (int j = 0; j < n; j += S.length()) {
+      LongVector carry = LongVector.zero(S);
+      for (int i = aSize - 1; i >= topLimbs; i--) {
+        LongVector x = carry.add(LongVector.fromArray(S, a, aOff + i * n + j));
+        LongVector d = x.lanewise(VectorOperators.LSHL, shift)
+            .lanewise(VectorOperators.ASHR, shift);
+        carry = x.sub(d).lanewise(VectorOperators.ASHR, base2k);
+      }
+      LongVector v = LongVector.zero(S);
+      // limbs at or beyond aSize hold zero digits (the carry is still zero there)
+      for (int i = Math.min(topLimbs, aSize) - 1; i >= 0; i--) {
+        LongVector x = carry.add(LongVector.fromArray(S, a, aOff + i * n + j));
+        LongVector d = x.lanewise(VectorOperators.LSHL, shift)
+            .lanewise(VectorOperators.ASHR, shift);
+        carry = x.sub(d).lanewise(VectorOperators.ASHR, base2k);
+        v = v.add(d.lanewise(VectorOperators.LSHL, base2k * (topLimbs - 1 - i)));
+      }
+      if (drop > 0) {
+        v = v.add(half).lanewise(VectorOperators.ASHR, drop);
+      }
+      for (int i = levels - 1; i >= 0; i--) {
+        LongVector d = v.lanewise(VectorOperators.LSHL, keep)
+            .lanewise(VectorOperators.ASHR, keep);
+        d.intoArray(dst, dOff + i * n + j);
+        v = v.sub(d).lanewise(VectorOperators.ASHR, bits);
+      }
+    }
+  }
+
+  @Override
+  public void rebase(int n, int fromBits, long[] a, int aOff, int aLimbs, int toBits,
+      long[] res, int resOff, int resLimbs) {
+    if (S.loopBound(n) != n) {
+      REF.rebase(n, fromBits, a, aOff, aLimbs, toBits, res, resOff, resLimbs);
+      return;
+    }
+    int shift = toBits * resLimbs - fromBits * aLimbs;
+    int keep = 64 - toBits;
+    long half = shift < 0 ? 1L << (-shift - 1) : 0;
+    for (int j = 0; j < n; j += S.length()) {
+      LongVector v = LongVector.fromArray(S, a, aOff + j);
+      for (int l = 1; l < aLimbs; l++) {
+        v = v.lanewise(VectorOperators.LSHL, fromBits)
+            .add(LongVector.fromArray(S, a, aOff + l * n + j));
+      }
+      if (shift >= 0) {
+        v = v.lanewise(VectorOperators.LSHL, shift);
+      } else {
+        v = v.add(half).lanewise(VectorOperators.ASHR, -shift);
+      }
+      for (int i = resLimbs - 1; i >= 0; i--) {
+        LongVector d = v.lanewise(VectorOperators.LSHL, keep)
+            .lanewise(VectorOperators.ASHR, keep);
+        d.intoArray(res, resOff + i * n + j);
+        v = v.sub(d).lanewise(VectorOperators.ASHR, toBits);
       }
     }
   }

@@ -41,4 +41,71 @@ class ZnxKernelTest {
     assertArrayEquals(r1, r2, "no input, seed " + seed);
     assertArrayEquals(c1, c2);
   }
+
+  @ParameterizedTest
+  @CsvSource({"16,16,3,2", "24,16,3,3", "2048,16,3,2", "2048,16,4,3", "4096,16,5,3", "2048,16,2,3",
+      "64,13,4,1", "1000,16,3,2", "32,8,8,8"})
+  void fusedNormalizationEqualsTheReferenceExactly(int n, int k, int aSize, int resSize) {
+    long seed = 7L * n + 13 * k + aSize * 3 + resSize;
+    SplittableRandom rnd = new SplittableRandom(seed);
+    long[] a = new long[aSize * n + 9];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = rnd.nextLong() >> rnd.nextInt(18, 40);
+    }
+    long[] r1 = new long[resSize * n + 5];
+    long[] r2 = r1.clone();
+    REF.normalize(n, k, a, 9, aSize, r1, 5, resSize, new long[n]);
+    PANAMA.normalize(n, k, a, 9, aSize, r2, 5, resSize, new long[n]);
+    assertArrayEquals(r1, r2, "seed " + seed);
+    // in place
+    long[] b1 = a.clone();
+    long[] b2 = a.clone();
+    REF.normalize(n, k, b1, 9, aSize, b1, 9, Math.min(aSize, resSize), new long[n]);
+    PANAMA.normalize(n, k, b2, 9, aSize, b2, 9, Math.min(aSize, resSize), new long[n]);
+    assertArrayEquals(b1, b2, "in place, seed " + seed);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"2048,16,3,2,4,5", "2048,16,4,3,6,8", "4096,16,5,3,4,12", "16,16,3,2,4,5",
+      "24,16,3,2,4,5", "2048,16,1,2,4,5", "256,16,4,4,16,4", "1000,16,3,3,7,6"})
+  void vectorGadgetDigitsEqualTheReferenceExactly(int n, int k, int aSize, int topLimbs,
+      int bits, int levels) {
+    long seed = 11L * n + aSize * 5 + topLimbs * 3 + bits + levels;
+    SplittableRandom rnd = new SplittableRandom(seed);
+    long[] a = new long[aSize * n + 3];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = rnd.nextLong() >> rnd.nextInt(19, 45);
+    }
+    int drop = topLimbs * k - bits * levels;
+    long[] d1 = new long[levels * n + 2];
+    long[] d2 = d1.clone();
+    REF.gadgetDigits(n, k, a, 3, aSize, topLimbs, Math.max(drop, 0), bits, levels, d1, 2,
+        new long[(topLimbs + 1) * n]);
+    PANAMA.gadgetDigits(n, k, a, 3, aSize, topLimbs, Math.max(drop, 0), bits, levels, d2, 2,
+        new long[(topLimbs + 1) * n]);
+    assertArrayEquals(d1, d2, "seed " + seed);
+    long lo = -(1L << (bits - 1));
+    for (int i = 2; i < d1.length; i++) {
+      if (d1[i] < lo || d1[i] >= -lo) {
+        throw new AssertionError("digit " + d1[i] + " outside " + bits + " signed bits");
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({"2048,16,4,21,2", "2048,21,2,16,3", "2048,16,3,21,2", "16,16,4,20,2", "24,21,2,16,3",
+      "256,16,3,16,3", "4096,16,5,20,3", "1000,13,4,16,3", "64,32,2,16,4"})
+  void vectorRebaseEqualsTheReferenceExactly(int n, int from, int aLimbs, int to, int resLimbs) {
+    long seed = 17L * n + from * 7 + aLimbs * 5 + to * 3 + resLimbs;
+    SplittableRandom rnd = new SplittableRandom(seed);
+    long[] a = new long[aLimbs * n + 4];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = rnd.nextLong() >> rnd.nextInt(0, 40);
+    }
+    long[] r1 = new long[resLimbs * n + 1];
+    long[] r2 = r1.clone();
+    REF.rebase(n, from, a, 4, aLimbs, to, r1, 1, resLimbs);
+    PANAMA.rebase(n, from, a, 4, aLimbs, to, r2, 1, resLimbs);
+    assertArrayEquals(r1, r2, "seed " + seed);
+  }
 }

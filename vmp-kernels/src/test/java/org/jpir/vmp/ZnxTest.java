@@ -183,4 +183,37 @@ class ZnxTest {
         () -> Znx.normalize(16, 16, a, 0, 2, a, 0, 1, new long[16]));
     assertTrue(e.getMessage().contains("normalize input"), e.getMessage());
   }
+
+  /** V(x) = sum_l x_l 2^(bits (limbs-1-l)) as an exact integer. */
+  private static BigInteger digitsValue(long[] x, int off, int n, int j, int limbs, int bits) {
+    BigInteger v = BigInteger.ZERO;
+    for (int l = 0; l < limbs; l++) {
+      v = v.shiftLeft(bits).add(BigInteger.valueOf(x[off + l * n + j]));
+    }
+    return v;
+  }
+
+  @ParameterizedTest
+  @CsvSource({"64,16,4,21,2", "64,21,2,16,3", "32,16,3,20,2", "16,20,3,16,4", "64,16,2,16,3"})
+  void rebaseRoundsTheTorusValueToTheTargetDigits(int n, int from, int aLimbs, int to,
+      int resLimbs) {
+    SplittableRandom rnd = new SplittableRandom(n * 31L + from + to);
+    long[] a = random(rnd, aLimbs * n, 1L << 40); // unnormalized digits
+    long[] r = new long[resLimbs * n];
+    Znx.rebase(n, from, a, 0, aLimbs, to, r, 0, resLimbs);
+    int shift = to * resLimbs - from * aLimbs;
+    BigInteger mod = BigInteger.ONE.shiftLeft(to * resLimbs);
+    for (int j = 0; j < n; j++) {
+      BigInteger v = digitsValue(a, 0, n, j, aLimbs, from);
+      BigInteger want = shift >= 0 ? v.shiftLeft(shift)
+          : v.add(BigInteger.ONE.shiftLeft(-shift - 1)).shiftRight(-shift);
+      assertEquals(want.mod(mod), digitsValue(r, 0, n, j, resLimbs, to).mod(mod), "coefficient " + j);
+      for (int i = 0; i < resLimbs; i++) {
+        long d = r[i * n + j];
+        assertTrue(d >= -(1L << (to - 1)) && d < (1L << (to - 1)), "digit " + d);
+      }
+    }
+    assertThrows(IllegalArgumentException.class, () -> Znx.rebase(n, 16, a, 0, 5, 16, r, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> Znx.rebase(n, 16, a, 0, 1, 16, a, 0, 1));
+  }
 }

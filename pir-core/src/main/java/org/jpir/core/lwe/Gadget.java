@@ -55,9 +55,12 @@ public final class Gadget {
     return bits * levels;
   }
 
-  /** Scratch longs {@link #decompose} needs: {@code N * ceil(bits * levels / K)} (0 at bits = K). */
+  /**
+   * Scratch longs {@link #decompose} needs: {@code N * (ceil(bits * levels / K) + 1)} (0 at bits
+   * = K).
+   */
   public int scratchLength(int n) {
-    return bits == k ? 0 : n * topLimbs;
+    return bits == k ? 0 : Znx.gadgetDigitsTmpLength(n, topLimbs);
   }
 
   /**
@@ -71,24 +74,8 @@ public final class Gadget {
       Znx.normalize(n, k, src, sOff, srcLimbs, dst, dOff, levels, carry);
       return;
     }
-    int t = topLimbs;
-    Znx.normalize(n, k, src, sOff, srcLimbs, scratch, 0, t, carry);
-    int drop = t * k - bits * levels;
-    int keep = 64 - bits;
-    for (int j = 0; j < n; j++) {
-      long v = 0;
-      for (int l = 0; l < t; l++) {
-        v = (v << k) + scratch[l * n + j];
-      }
-      if (drop > 0) {
-        v = (v + (1L << (drop - 1))) >> drop;
-      }
-      for (int i = levels - 1; i >= 0; i--) {
-        long d = (v << keep) >> keep;
-        dst[dOff + i * n + j] = d;
-        v = (v - d) >> bits;
-      }
-    }
+    Znx.gadgetDigits(n, k, src, sOff, srcLimbs, topLimbs, topLimbs * k - bits * levels, bits,
+        levels, dst, dOff, scratch);
   }
 
   /**

@@ -1,6 +1,7 @@
 package org.jpir.core.lwe;
 
 import org.jpir.core.params.Params;
+import org.jpir.core.params.Phase1Digits;
 import org.jpir.vmp.Aligned;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
@@ -34,6 +35,7 @@ public final class GlweOps {
   private final double[] vmpTmp;
   private final Glwe diff;
   private final Glwe prodOut;
+  private long[] wide;
 
   /** Scratch for the parameters {@code p}. */
   public GlweOps(Params p) {
@@ -406,6 +408,55 @@ public final class GlweOps {
     int limbs = out.limbs();
     Znx.normalize(n, k, od, 0, limbs, od, 0, limbs, carry);
     Znx.normalize(n, k, od, limbs * n, limbs, od, limbs * n, limbs, carry);
+  }
+
+  /**
+   * As {@link #fromTransforms(double[], int, Glwe)} for transforms of digits other than the
+   * limbs: {@code 2 digits.limbs()} reim columns (part kk, digit i at {@code srcOff + (kk
+   * digits.limbs() + i) N}) are inverse-transformed, rounded to integers and re-digited ({@link
+   * Znx#rebase}; K-bit digits: {@link Znx#normalize}) into out's K-bit limbs, normalized; exact
+   * when out holds at least the digits' bits. Overwrites {@code src}.
+   */
+  public void fromTransforms(double[] src, int srcOff, Phase1Digits digits, Glwe out) {
+    int dl = digits.limbs();
+    if (wide == null || wide.length < 2 * dl * n) {
+      wide = new long[2 * dl * n];
+    }
+    for (int c = 0; c < 2 * dl; c++) {
+      plan.ifft(src, srcOff + c * n);
+      Reim.toZnx(n, src, srcOff + c * n, wide, c * n);
+    }
+    long[] od = out.data();
+    for (int kk = 0; kk < 2; kk++) {
+      if (digits.limbBits() == k) {
+        Znx.normalize(n, k, wide, kk * dl * n, dl, od, out.offset(kk, 0), out.limbs(), carry);
+      } else {
+        Znx.rebase(n, digits.limbBits(), wide, kk * dl * n, dl, k, od, out.offset(kk, 0),
+            out.limbs());
+      }
+    }
+  }
+
+  /**
+   * {@code out} = the GLWE c (any integer digits of K bits, e.g. of more limbs than the server's)
+   * re-digited into {@code digits} per part, rounded to their bits ({@link Znx#rebase}; K-bit
+   * digits: {@link #roundInto}):
+   * the form of a phase-1 row whose digits are not the limbs. Returns out ({@code
+   * digits.limbs()} limbs).
+   */
+  public Glwe toDigits(Glwe c, Phase1Digits digits, Glwe out) {
+    if (out.limbs() != digits.limbs() || out.n() != n || c.n() != n) {
+      throw new IllegalArgumentException("toDigits: output of " + out.limbs() + " limbs for "
+          + digits);
+    }
+    if (digits.limbBits() == k) {
+      return roundInto(c, out);
+    }
+    for (int kk = 0; kk < 2; kk++) {
+      Znx.rebase(n, k, c.data(), c.offset(kk, 0), c.limbs(), digits.limbBits(), out.data(),
+          out.offset(kk, 0), digits.limbs());
+    }
+    return out;
   }
 
   /**

@@ -25,7 +25,14 @@ import java.util.List;
  * through {@link Noise.Compact}, which this record implements.
  */
 public record CompactParams(Params server, Params keys, int ksLevels, int queryBits,
-    int keyBits, int ksBits) implements Noise.Compact {
+    int keyBits, int ksBits, Phase1Digits phase1) implements Noise.Compact {
+
+  /** Compact parameters whose phase-1 rows are the server's limbs ({@link Phase1Digits#limbsOf}). */
+  public CompactParams(Params server, Params keys, int ksLevels, int queryBits, int keyBits,
+      int ksBits) {
+    this(server, keys, ksLevels, queryBits, keyBits, ksBits,
+        server == null ? null : Phase1Digits.limbsOf(server));
+  }
 
   /** Compact parameters whose query and key b parts travel at full precision (no rounding). */
   public CompactParams(Params server, Params keys, int ksLevels) {
@@ -106,19 +113,57 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
 
   /** {@link #switched(Params, Params, int)} with key-switching digits of ksBits bits. */
   static CompactParams switched(Params server, Params keys, int ksLevels, int ksBits) {
-    CompactParams base = new CompactParams(server, keys, ksLevels, keys.logQ(), keys.logQ(),
+    CompactParams own = new CompactParams(server, keys, ksLevels, keys.logQ(), keys.logQ(),
         ksBits);
+    Phase1Digits digits = derivePhase1(own);
+    CompactParams base = own.withPhase1(digits);
     int rows = base.maxRows();
     double v = Noise.compactAnswerBeforeSwitch(base, rows, BUDGET_COLS);
     CompactParams a = new CompactParams(AnswerSwitch.derive(server, v, MAX_LOG2_FAILURE), keys,
-        ksLevels, keys.logQ(), keys.logQ(), ksBits);
+        ksLevels, keys.logQ(), keys.logQ(), ksBits, digits);
     CompactParams q = a.withRounding(deriveQueryBits(a, rows), a.keyBits());
     return q.withRounding(q.queryBits(), deriveKeyBits(q, rows));
   }
 
   /** These parameters with b parts rounded to the given bits. */
   public CompactParams withRounding(int queryBits, int keyBits) {
-    return new CompactParams(server, keys, ksLevels, queryBits, keyBits, ksBits);
+    return new CompactParams(server, keys, ksLevels, queryBits, keyBits, ksBits, phase1);
+  }
+
+  /** These parameters with phase-1 rows in the given digits. */
+  public CompactParams withPhase1(Phase1Digits digits) {
+    return new CompactParams(server, keys, ksLevels, queryBits, keyBits, ksBits, digits);
+  }
+
+  /**
+   * The fewest phase-1 digits per GLWE part whose rounding keeps {@link #maxRows} and the failure
+   * probability at {@code maxRows} x {@link #BUDGET_COLS} within 2^{@value #MAX_LOG2_FAILURE}:
+   * digits as wide as {@link Phase1Digits#maxLimbBits} allows at {@code maxRows} (every product
+   * exact; at most 64 bits in all), or K-bit limbs where that is narrower (products as exact as
+   * the server's own limbs); the server's own limbs when no fewer digits close.
+   */
+  static Phase1Digits derivePhase1(CompactParams cp) {
+    Phase1Digits own = Phase1Digits.limbsOf(cp.server());
+    int k = cp.server().base2k();
+    int rows = cp.maxRows();
+    int widest = Math.min(Phase1Digits.maxLimbBits(cp.server(), rows), 62);
+    for (int limbs = 1; limbs < own.limbs(); limbs++) {
+      int bits = Math.max(k, Math.min(widest, 64 / limbs));
+      if (bits * limbs > cp.keys().logQ() || (bits > k && bits * limbs > 64)) {
+        continue;
+      }
+      CompactParams c = cp.withPhase1(new Phase1Digits(bits, limbs));
+      if (c.maxRows() == rows && closes(c, rows)) {
+        return c.phase1();
+      }
+    }
+    return own;
+  }
+
+  /** Bits a phase-1 row keeps ({@link Phase1Digits#bits}). */
+  @Override
+  public int phase1Bits() {
+    return phase1.bits();
   }
 
   /**
@@ -156,8 +201,17 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
 
   /** Validates the pairing; messages name the rule. */
   public CompactParams {
-    if (server == null || keys == null) {
-      throw new IllegalArgumentException("compact parameters need server and key parameters");
+    if (server == null || keys == null || phase1 == null) {
+      throw new IllegalArgumentException("compact parameters need server and key parameters"
+          + " and phase-1 digits");
+    }
+    if (!phase1.isLimbsOf(server) && (phase1.bits() > keys.logQ()
+        || phase1.limbs() >= server.glweLimbs() || phase1.limbBits() < server.base2k()
+        || (phase1.limbBits() > server.base2k() && phase1.bits() > 64))) {
+      throw new IllegalArgumentException("phase-1 rows in " + phase1 + ": other than the"
+          + " server's limbs, digits of at least K = " + server.base2k() + " bits in fewer than"
+          + " its " + server.glweLimbs() + " limbs, at most the keys' " + keys.logQ()
+          + " bits, and 64 when wider than K");
     }
     if (server.n() != keys.n() || server.base2k() != keys.base2k()) {
       throw new IllegalArgumentException("server (" + server.id() + ") and key (" + keys.id()

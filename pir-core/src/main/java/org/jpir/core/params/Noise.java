@@ -37,6 +37,11 @@ public final class Noise {
     /** Bits to which the b parts of the evaluation keys are rounded. */
     int keyBits();
 
+    /** Bits a phase-1 row keeps after its rounding ({@code K glweLimbs} of the server: none). */
+    default int phase1Bits() {
+      return server().base2k() * server().glweLimbs();
+    }
+
     /** Expansion depth of the phase-1 rows of a rows x cols query (at its layout). */
     int phase1Depth(int rows, int cols);
 
@@ -189,14 +194,14 @@ public final class Noise {
     return f * queryFresh(cp) + (f - 1) / 3 * keySwitch(cp);
   }
 
-  /** A phase-1 row of a compact query: expansion, then rounding to the server's limbs. */
+  /** A phase-1 row of a compact query: expansion, then rounding to its phase-1 digits. */
   public static double compactRow(Compact cp, int rows) {
     return compactRowAtDepth(cp, Compact.depth(cp.phase1Slots(rows)));
   }
 
   /** {@link #compactRow} for an expansion of depth l. */
   public static double compactRowAtDepth(Compact cp, int l) {
-    return expansionAtDepth(cp, l) + rounding(cp.server(), cp.server().glweLimbs());
+    return expansionAtDepth(cp, l) + roundingToBits(cp.server(), cp.phase1Bits());
   }
 
   /**

@@ -9,6 +9,7 @@ import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
+import org.jpir.core.params.Phase1Digits;
 import org.jpir.core.params.Security;
 import org.jpir.core.wire.CompactQuery;
 import org.jpir.vmp.Aligned;
@@ -332,10 +333,11 @@ public final class CompactExpander {
     checkKeys(q, keys);
     long t0 = System.nanoTime();
     CompactParams.Layout layout = cp.layout(q.rows(), q.cols());
-    Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), sp.glweColumns());
+    Phase1Digits digits = cp.phase1();
+    Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), digits.columns());
     Glwe[][] rows = new Glwe[Geometry.levels(q.cols())][2 * sp.ggswLevels()];
     TailPairs tails = pairedTail ? new TailPairs(sops, n, q.rows(), sp.plaintextLimbs(),
-        sp.glweLimbs()) : null;
+        digits.limbs()) : null;
     if (layout.packed()) {
       int p1 = cp.phase1Slots(q.rows());
       int p2 = cp.phase2Slots(q.cols());
@@ -359,7 +361,8 @@ public final class CompactExpander {
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }
-    return new PreparedQuery(sp.id(), q.rows(), q.cols(), phase1, ggsw, tail);
+    return new PreparedQuery(sp.id(), q.rows(), q.cols(), phase1, ggsw, tail,
+        digits.isLimbsOf(sp) ? null : digits);
   }
 
   private void checkKeys(CompactQuery q, PreparedEvaluationKeys keys) {
@@ -391,11 +394,13 @@ public final class CompactExpander {
   private Sink phase1Sink(CompactParams.Layout layout, Pmat phase1, TailPairs tails) {
     // one rounded GLWE and one transform per sink, reused row after row: prepareRow copies out
     // (allocating them per row was half of the expansion's allocation, each page a fresh fault)
-    Glwe rounded = new Glwe(n, sp.glweLimbs());
+    Phase1Digits digits = cp.phase1();
+    boolean limbs = digits.isLimbsOf(sp);
+    Glwe rounded = new Glwe(n, digits.limbs());
     double[] reim = new double[rounded.data().length];
     return (slot, c) -> {
       int row = layout.phase1Index(slot);
-      Glwe x = kops.roundInto(c, rounded);
+      Glwe x = limbs ? kops.roundInto(c, rounded) : kops.toDigits(c, digits, rounded);
       phase1.prepareRow(row, sops.transformInto(x, reim), 0);
       if (tails != null) {
         tails.accept(row, x);
@@ -465,7 +470,7 @@ public final class CompactExpander {
   public Pmat expandPhase1(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
     checkKeys(q, keys);
     long t0 = System.nanoTime();
-    Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), sp.glweColumns());
+    Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), cp.phase1().columns());
     fillPhase1(q, keys, cp.layout(q.rows(), q.cols()), phase1, null, t);
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;

@@ -13,6 +13,7 @@ import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.AnswerSwitch;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
+import org.jpir.core.params.Phase1Digits;
 import org.jpir.core.query.PreparedQuery;
 import org.jpir.core.wire.Answer;
 import org.jpir.vmp.Pmat;
@@ -347,11 +348,19 @@ public final class PirServer {
     private final Pmat[] pm;
     private final Scratch sc;
     private final int n;
+    private final Phase1Digits digits;
 
     /** The pass of the full planes, or of the paired tail plane when {@code tail}. */
     Phase1(Geometry g, PreparedQuery[] qs, int chunk, boolean tail) {
       n = p.n();
-      int cols12 = p.glweColumns();
+      digits = qs[0].phase1Digits();
+      for (PreparedQuery q : qs) {
+        if (!java.util.Objects.equals(q.phase1Digits(), digits)) {
+          throw new IllegalArgumentException("queries of one pass must share their phase-1"
+              + " digits: " + digits + " and " + q.phase1Digits());
+        }
+      }
+      int cols12 = digits == null ? p.glweColumns() : digits.columns();
       int nrows = g.planeRows(tail ? g.planes() - 1 : 0) * p.plaintextLimbs();
       pm = new Pmat[qs.length];
       for (int i = 0; i < qs.length; i++) {
@@ -377,7 +386,11 @@ public final class PirServer {
         List<Glwe> l = new ArrayList<>(len);
         for (int c = 0; c < len; c++) {
           Glwe x = sc.leaves[qi][c];
-          ops.fromTransforms(r[qi][c], x);
+          if (digits == null) {
+            ops.fromTransforms(r[qi][c], x);
+          } else {
+            ops.fromTransforms(r[qi][c], 0, digits, x);
+          }
           l.add(x);
         }
         leaves.add(l);

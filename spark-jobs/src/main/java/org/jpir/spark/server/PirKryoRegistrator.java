@@ -7,6 +7,7 @@ import com.esotericsoftware.kryo.io.Output;
 import org.apache.spark.serializer.KryoRegistrator;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.PreparedGgsw;
+import org.jpir.core.params.Phase1Digits;
 import org.jpir.core.query.PreparedQuery;
 import org.jpir.vmp.Pmat;
 
@@ -132,6 +133,9 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       kryo.writeObject(out, q.phase1());
       kryo.writeObject(out, q.ggsw());
       kryo.writeObjectOrNull(out, q.phase1Tail(), Pmat.class);
+      Phase1Digits d = q.phase1Digits();
+      out.writeInt(d == null ? 0 : d.limbBits());
+      out.writeInt(d == null ? 0 : d.limbs());
     }
 
     @Override
@@ -142,7 +146,10 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       Pmat p1 = kryo.readObject(in, Pmat.class);
       PreparedGgsw[] g = kryo.readObject(in, PreparedGgsw[].class);
       Pmat tail = kryo.readObjectOrNull(in, Pmat.class);
-      return new PreparedQuery(id, rows, cols, p1, g, tail);
+      int bits = in.readInt();
+      int limbs = in.readInt();
+      return new PreparedQuery(id, rows, cols, p1, g, tail,
+          bits == 0 ? null : new Phase1Digits(bits, limbs));
     }
   }
 
