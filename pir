@@ -98,6 +98,7 @@ jpir launcher (JDK: $( (find_jdk) 2>/dev/null || echo "none found: every command
   ./pir test               build and run every test (mvn verify)
   ./pir build              build the jars without tests (mvn package -DskipTests)
   ./pir bench [options]    run the JMH kernel benchmarks, write JSON and the README table
+  ./pir bench-server [options] server time per query on one core against the measured ceilings
   ./pir info               print the JDK, the kernel choice and the JVM options
   ./pir java <class> ...   run any main class with the project's JVM options
   ./pir spark-java <class> ... the same with Spark on the class path
@@ -118,6 +119,7 @@ case "$cmd" in
   spark-java) [ $# -ge 1 ] || die "usage: ./pir spark-java <main class> [args]"; run_spark "$@" ;;
   local-demo) run_examples org.jpir.core.demo.LocalDemo "$@" ;;
   bench) run_java org.jpir.bench.BenchRunner "$@" ;;
+  bench-server) run_java org.jpir.bench.ServerBench "$@" ;;
   info)  run_examples org.jpir.core.demo.Info "$@" ;;
   java)  [ $# -ge 1 ] || die "usage: ./pir java <main class> [args]"; run_java "$@" ;;
   java-home) echo "$JAVA_HOME" ;;

@@ -77,6 +77,39 @@ public final class Presets {
   public static final Params TEST_INSECURE_256_COMPACT_SCALED =
       CompactParams.TEST_INSECURE_256_COMPACT_SCALED.server();
 
+  /**
+   * Largest record for which {@link #forRecordSize} picks {@link #ONIONPIR_2048_COMPACT}: two of
+   * its planes (2 KiB each). There it is faster per query and smaller on the wire than the N =
+   * 4096 preset at the same database (4 columns of phase 1 per byte against 10 per 5 bytes,
+   * query 10 KB against 42 KB, answer 14 KB against 48 KB, keys 1.1 MB against 3.4 MB; measured
+   * by {@code ./pir bench-server}, results in {@code benchmarks/results/server-*}); larger
+   * records span more planes, each a CMux tree of its own, and belong to the N = 4096 preset.
+   */
+  public static final int N2048_MAX_RECORD = 2 * 2048;
+
+  /**
+   * The default preset for records of {@code recordSize} bytes: {@link #ONIONPIR_2048_COMPACT}
+   * up to {@link #N2048_MAX_RECORD}, else {@link #DEFAULT} (N = 4096); {@link
+   * #recordSizeReason} says why.
+   *
+   * @throws IllegalArgumentException when recordSize is not positive
+   */
+  public static Params forRecordSize(int recordSize) {
+    if (recordSize < 1) {
+      throw new IllegalArgumentException("record size " + recordSize + " must be positive");
+    }
+    return recordSize <= N2048_MAX_RECORD ? ONIONPIR_2048_COMPACT : DEFAULT;
+  }
+
+  /** Why {@link #forRecordSize} picks its preset, in one line for logs. */
+  public static String recordSizeReason(int recordSize) {
+    return recordSize <= N2048_MAX_RECORD
+        ? "records of " + recordSize + " B fit " + ((recordSize + 2047) / 2048) + " plane(s) of"
+            + " N = 2048 (at most " + N2048_MAX_RECORD + " B): faster and smaller than N = 4096"
+        : "records of " + recordSize + " B exceed " + N2048_MAX_RECORD + " B (two N = 2048"
+            + " planes): N = 4096 packs 20 KiB per plane";
+  }
+
   /** The compact preset whose server parameters are {@code p}, or null for a classic preset. */
   public static CompactParams compactFor(Params p) {
     for (CompactParams c : CompactParams.all()) {
