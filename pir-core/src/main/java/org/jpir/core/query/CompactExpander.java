@@ -60,6 +60,7 @@ public final class CompactExpander {
   private Glwe[] ksScratch;
   private Glwe[] oddScratch;
   private final java.util.HashMap<Integer, int[]> perms = new java.util.HashMap<>();
+  private final java.util.HashMap<Integer, long[]> signTables = new java.util.HashMap<>();
 
   /** Time spent and work done since construction. */
   public static final class Timings {
@@ -129,6 +130,19 @@ public final class CompactExpander {
     return perm;
   }
 
+  /** For {@link #permutation}(p): -1 where coefficient j lands at or above N (negated), else 1. */
+  private long[] signs(int p, int[] perm) {
+    long[] sign = signTables.get(p);
+    if (sign == null) {
+      sign = new long[n];
+      for (int j = 0; j < n; j++) {
+        sign[j] = perm[j] < n ? 1 : -1;
+      }
+      signTables.put(p, sign);
+    }
+    return sign;
+  }
+
   /** As {@link #automorphism} but leaves out unnormalized (expansion normalizes only digits). */
   private void keySwitch(Glwe c, int p, Pmat ksk, Glwe out) {
     if (c.limbs() != limbs || out.limbs() != limbs || ksk.nrows() != cp.ksLevels()
@@ -140,16 +154,12 @@ public final class CompactExpander {
       throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got " + p);
     }
     int[] perm = permutation(p);
+    long[] sign = signs(p, perm);
     long[] cd = c.data();
     for (int col = 0; col < 2 * limbs; col++) {
       int o = col * n;
-      for (int j = 0; j < n; j++) {
-        int t = perm[j];
-        if (t < n) {
-          aut[o + t] = cd[o + j];
-        } else {
-          aut[o + t - n] = -cd[o + j];
-        }
+      for (int j = 0; j < n; j++) { // branch-free: target index mod N, sign from the table
+        aut[o + (perm[j] & (n - 1))] = sign[j] * cd[o + j];
       }
     }
     int ks = cp.ksLevels();
@@ -266,18 +276,17 @@ public final class CompactExpander {
     }
     long[] kd = k.data();
     long[] od = odd[j].data();
-    // odd = (c - k) X^(-step), c = c + k
+    // odd = (c - k) X^(-step), c = c + k; two branch-free runs the JIT vectorizes
     for (int col = 0; col < 2 * limbs; col++) {
       int o = col * n;
-      for (int i = 0; i < n; i++) {
-        long diff = d[o + i] - kd[o + i];
-        int dst = i - step;
-        if (dst >= 0) {
-          od[o + dst] = diff;
-        } else {
-          od[o + dst + n] = -diff;
-        }
-        d[o + i] += kd[o + i];
+      int wrap = o + n - step;
+      for (int i = o; i < o + step; i++) {
+        od[wrap + (i - o)] = kd[i] - d[i];
+        d[i] += kd[i];
+      }
+      for (int i = o + step; i < o + n; i++) {
+        od[i - step] = d[i] - kd[i];
+        d[i] += kd[i];
       }
     }
     tree(c, j + 1, l, index, wanted, occupied, ksk, ks, odd, sink, t);
