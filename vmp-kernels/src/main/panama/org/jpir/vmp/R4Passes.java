@@ -21,156 +21,175 @@ final class R4Passes {
       double[] tw, int t0) {
     int q = size >> 2;
     if (q == 8) {
-      // nodes of 32: one trip, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S512, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S512, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S512, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S512, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S512, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S512, tw[t + 5]);
-        int a = (k0 + k) * 32;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector a0r = DoubleVector.fromArray(S512, buf, ro + j);
-          DoubleVector a0i = DoubleVector.fromArray(S512, buf, io + j);
-          DoubleVector a1r = DoubleVector.fromArray(S512, buf, ro + p1);
-          DoubleVector a1i = DoubleVector.fromArray(S512, buf, io + p1);
-          DoubleVector a2r = DoubleVector.fromArray(S512, buf, ro + p2);
-          DoubleVector a2i = DoubleVector.fromArray(S512, buf, io + p2);
-          DoubleVector a3r = DoubleVector.fromArray(S512, buf, ro + p3);
-          DoubleVector a3i = DoubleVector.fromArray(S512, buf, io + p3);
-          // level 1: (a0, a2) and (a1, a3) with s
-          DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
-          DoubleVector t2i = a2r.fma(s, a2i.mul(c));
-          DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
-          DoubleVector t3i = a3r.fma(s, a3i.mul(c));
-          DoubleVector x0r = a0r.add(t2r);
-          DoubleVector x0i = a0i.add(t2i);
-          DoubleVector y0r = a0r.sub(t2r);
-          DoubleVector y0i = a0i.sub(t2i);
-          DoubleVector x1r = a1r.add(t3r);
-          DoubleVector x1i = a1i.add(t3i);
-          DoubleVector y1r = a1r.sub(t3r);
-          DoubleVector y1i = a1i.sub(t3i);
-          // level 2: (x0, x1) with s0, (y0, y1) with i s0
-          DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
-          DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
-          DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
-          DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
-          x0r.add(ur).intoArray(buf, ro + j);
-          x0i.add(ui).intoArray(buf, io + j);
-          x0r.sub(ur).intoArray(buf, ro + p1);
-          x0i.sub(ui).intoArray(buf, io + p1);
-          // y0 + i w = (y0r - wi) + i (y0i + wr)
-          y0r.sub(wi).intoArray(buf, ro + p2);
-          y0i.add(wr).intoArray(buf, io + p2);
-          y0r.add(wi).intoArray(buf, ro + p3);
-          y0i.sub(wr).intoArray(buf, io + p3);
-        }
-      }
+      fwd512Nodes32(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
     if (q == 16) {
-      // nodes of 64: both trips written out, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S512, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S512, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S512, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S512, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S512, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S512, tw[t + 5]);
-        int a = (k0 + k) * 64;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector a0r = DoubleVector.fromArray(S512, buf, ro + j);
-          DoubleVector a0i = DoubleVector.fromArray(S512, buf, io + j);
-          DoubleVector a1r = DoubleVector.fromArray(S512, buf, ro + p1);
-          DoubleVector a1i = DoubleVector.fromArray(S512, buf, io + p1);
-          DoubleVector a2r = DoubleVector.fromArray(S512, buf, ro + p2);
-          DoubleVector a2i = DoubleVector.fromArray(S512, buf, io + p2);
-          DoubleVector a3r = DoubleVector.fromArray(S512, buf, ro + p3);
-          DoubleVector a3i = DoubleVector.fromArray(S512, buf, io + p3);
-          // level 1: (a0, a2) and (a1, a3) with s
-          DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
-          DoubleVector t2i = a2r.fma(s, a2i.mul(c));
-          DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
-          DoubleVector t3i = a3r.fma(s, a3i.mul(c));
-          DoubleVector x0r = a0r.add(t2r);
-          DoubleVector x0i = a0i.add(t2i);
-          DoubleVector y0r = a0r.sub(t2r);
-          DoubleVector y0i = a0i.sub(t2i);
-          DoubleVector x1r = a1r.add(t3r);
-          DoubleVector x1i = a1i.add(t3i);
-          DoubleVector y1r = a1r.sub(t3r);
-          DoubleVector y1i = a1i.sub(t3i);
-          // level 2: (x0, x1) with s0, (y0, y1) with i s0
-          DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
-          DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
-          DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
-          DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
-          x0r.add(ur).intoArray(buf, ro + j);
-          x0i.add(ui).intoArray(buf, io + j);
-          x0r.sub(ur).intoArray(buf, ro + p1);
-          x0i.sub(ui).intoArray(buf, io + p1);
-          // y0 + i w = (y0r - wi) + i (y0i + wr)
-          y0r.sub(wi).intoArray(buf, ro + p2);
-          y0i.add(wr).intoArray(buf, io + p2);
-          y0r.add(wi).intoArray(buf, ro + p3);
-          y0i.sub(wr).intoArray(buf, io + p3);
-        }
-        {
-          int j = a + 8;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector a0r = DoubleVector.fromArray(S512, buf, ro + j);
-          DoubleVector a0i = DoubleVector.fromArray(S512, buf, io + j);
-          DoubleVector a1r = DoubleVector.fromArray(S512, buf, ro + p1);
-          DoubleVector a1i = DoubleVector.fromArray(S512, buf, io + p1);
-          DoubleVector a2r = DoubleVector.fromArray(S512, buf, ro + p2);
-          DoubleVector a2i = DoubleVector.fromArray(S512, buf, io + p2);
-          DoubleVector a3r = DoubleVector.fromArray(S512, buf, ro + p3);
-          DoubleVector a3i = DoubleVector.fromArray(S512, buf, io + p3);
-          // level 1: (a0, a2) and (a1, a3) with s
-          DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
-          DoubleVector t2i = a2r.fma(s, a2i.mul(c));
-          DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
-          DoubleVector t3i = a3r.fma(s, a3i.mul(c));
-          DoubleVector x0r = a0r.add(t2r);
-          DoubleVector x0i = a0i.add(t2i);
-          DoubleVector y0r = a0r.sub(t2r);
-          DoubleVector y0i = a0i.sub(t2i);
-          DoubleVector x1r = a1r.add(t3r);
-          DoubleVector x1i = a1i.add(t3i);
-          DoubleVector y1r = a1r.sub(t3r);
-          DoubleVector y1i = a1i.sub(t3i);
-          // level 2: (x0, x1) with s0, (y0, y1) with i s0
-          DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
-          DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
-          DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
-          DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
-          x0r.add(ur).intoArray(buf, ro + j);
-          x0i.add(ui).intoArray(buf, io + j);
-          x0r.sub(ur).intoArray(buf, ro + p1);
-          x0i.sub(ui).intoArray(buf, io + p1);
-          // y0 + i w = (y0r - wi) + i (y0i + wr)
-          y0r.sub(wi).intoArray(buf, ro + p2);
-          y0i.add(wr).intoArray(buf, io + p2);
-          y0r.add(wi).intoArray(buf, ro + p3);
-          y0i.sub(wr).intoArray(buf, io + p3);
-        }
-      }
+      fwd512Nodes64(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
+    fwd512Loop(buf, ro, io, size, k0, count, tw, t0);
+  }
+
+  // nodes of 32: one trip, node offset a constant multiple of k
+  private static void fwd512Nodes32(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 8;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S512, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S512, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S512, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S512, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S512, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S512, tw[t + 5]);
+      int a = (k0 + k) * 32;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector a0r = DoubleVector.fromArray(S512, buf, ro + j);
+        DoubleVector a0i = DoubleVector.fromArray(S512, buf, io + j);
+        DoubleVector a1r = DoubleVector.fromArray(S512, buf, ro + p1);
+        DoubleVector a1i = DoubleVector.fromArray(S512, buf, io + p1);
+        DoubleVector a2r = DoubleVector.fromArray(S512, buf, ro + p2);
+        DoubleVector a2i = DoubleVector.fromArray(S512, buf, io + p2);
+        DoubleVector a3r = DoubleVector.fromArray(S512, buf, ro + p3);
+        DoubleVector a3i = DoubleVector.fromArray(S512, buf, io + p3);
+        // level 1: (a0, a2) and (a1, a3) with s
+        DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+        DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+        DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+        DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+        DoubleVector x0r = a0r.add(t2r);
+        DoubleVector x0i = a0i.add(t2i);
+        DoubleVector y0r = a0r.sub(t2r);
+        DoubleVector y0i = a0i.sub(t2i);
+        DoubleVector x1r = a1r.add(t3r);
+        DoubleVector x1i = a1i.add(t3i);
+        DoubleVector y1r = a1r.sub(t3r);
+        DoubleVector y1i = a1i.sub(t3i);
+        // level 2: (x0, x1) with s0, (y0, y1) with i s0
+        DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+        DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+        DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+        DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+        x0r.add(ur).intoArray(buf, ro + j);
+        x0i.add(ui).intoArray(buf, io + j);
+        x0r.sub(ur).intoArray(buf, ro + p1);
+        x0i.sub(ui).intoArray(buf, io + p1);
+        // y0 + i w = (y0r - wi) + i (y0i + wr)
+        y0r.sub(wi).intoArray(buf, ro + p2);
+        y0i.add(wr).intoArray(buf, io + p2);
+        y0r.add(wi).intoArray(buf, ro + p3);
+        y0i.sub(wr).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of 64: both trips written out, node offset a constant multiple of k
+  private static void fwd512Nodes64(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 16;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S512, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S512, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S512, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S512, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S512, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S512, tw[t + 5]);
+      int a = (k0 + k) * 64;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector a0r = DoubleVector.fromArray(S512, buf, ro + j);
+        DoubleVector a0i = DoubleVector.fromArray(S512, buf, io + j);
+        DoubleVector a1r = DoubleVector.fromArray(S512, buf, ro + p1);
+        DoubleVector a1i = DoubleVector.fromArray(S512, buf, io + p1);
+        DoubleVector a2r = DoubleVector.fromArray(S512, buf, ro + p2);
+        DoubleVector a2i = DoubleVector.fromArray(S512, buf, io + p2);
+        DoubleVector a3r = DoubleVector.fromArray(S512, buf, ro + p3);
+        DoubleVector a3i = DoubleVector.fromArray(S512, buf, io + p3);
+        // level 1: (a0, a2) and (a1, a3) with s
+        DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+        DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+        DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+        DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+        DoubleVector x0r = a0r.add(t2r);
+        DoubleVector x0i = a0i.add(t2i);
+        DoubleVector y0r = a0r.sub(t2r);
+        DoubleVector y0i = a0i.sub(t2i);
+        DoubleVector x1r = a1r.add(t3r);
+        DoubleVector x1i = a1i.add(t3i);
+        DoubleVector y1r = a1r.sub(t3r);
+        DoubleVector y1i = a1i.sub(t3i);
+        // level 2: (x0, x1) with s0, (y0, y1) with i s0
+        DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+        DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+        DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+        DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+        x0r.add(ur).intoArray(buf, ro + j);
+        x0i.add(ui).intoArray(buf, io + j);
+        x0r.sub(ur).intoArray(buf, ro + p1);
+        x0i.sub(ui).intoArray(buf, io + p1);
+        // y0 + i w = (y0r - wi) + i (y0i + wr)
+        y0r.sub(wi).intoArray(buf, ro + p2);
+        y0i.add(wr).intoArray(buf, io + p2);
+        y0r.add(wi).intoArray(buf, ro + p3);
+        y0i.sub(wr).intoArray(buf, io + p3);
+      }
+      {
+        int j = a + 8;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector a0r = DoubleVector.fromArray(S512, buf, ro + j);
+        DoubleVector a0i = DoubleVector.fromArray(S512, buf, io + j);
+        DoubleVector a1r = DoubleVector.fromArray(S512, buf, ro + p1);
+        DoubleVector a1i = DoubleVector.fromArray(S512, buf, io + p1);
+        DoubleVector a2r = DoubleVector.fromArray(S512, buf, ro + p2);
+        DoubleVector a2i = DoubleVector.fromArray(S512, buf, io + p2);
+        DoubleVector a3r = DoubleVector.fromArray(S512, buf, ro + p3);
+        DoubleVector a3i = DoubleVector.fromArray(S512, buf, io + p3);
+        // level 1: (a0, a2) and (a1, a3) with s
+        DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+        DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+        DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+        DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+        DoubleVector x0r = a0r.add(t2r);
+        DoubleVector x0i = a0i.add(t2i);
+        DoubleVector y0r = a0r.sub(t2r);
+        DoubleVector y0i = a0i.sub(t2i);
+        DoubleVector x1r = a1r.add(t3r);
+        DoubleVector x1i = a1i.add(t3i);
+        DoubleVector y1r = a1r.sub(t3r);
+        DoubleVector y1i = a1i.sub(t3i);
+        // level 2: (x0, x1) with s0, (y0, y1) with i s0
+        DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+        DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+        DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+        DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+        x0r.add(ur).intoArray(buf, ro + j);
+        x0i.add(ui).intoArray(buf, io + j);
+        x0r.sub(ur).intoArray(buf, ro + p1);
+        x0i.sub(ui).intoArray(buf, io + p1);
+        // y0 + i w = (y0r - wi) + i (y0i + wr)
+        y0r.sub(wi).intoArray(buf, ro + p2);
+        y0i.add(wr).intoArray(buf, io + p2);
+        y0r.add(wi).intoArray(buf, ro + p3);
+        y0i.sub(wr).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of three or more trips
+  private static void fwd512Loop(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * FftKernel.R4_ENTRY;
       DoubleVector c = DoubleVector.broadcast(S512, tw[t]);
@@ -228,156 +247,175 @@ final class R4Passes {
       double[] tw, int t0) {
     int q = size >> 2;
     if (q == 4) {
-      // nodes of 16: one trip, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S256, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S256, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S256, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S256, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S256, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S256, tw[t + 5]);
-        int a = (k0 + k) * 16;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector a0r = DoubleVector.fromArray(S256, buf, ro + j);
-          DoubleVector a0i = DoubleVector.fromArray(S256, buf, io + j);
-          DoubleVector a1r = DoubleVector.fromArray(S256, buf, ro + p1);
-          DoubleVector a1i = DoubleVector.fromArray(S256, buf, io + p1);
-          DoubleVector a2r = DoubleVector.fromArray(S256, buf, ro + p2);
-          DoubleVector a2i = DoubleVector.fromArray(S256, buf, io + p2);
-          DoubleVector a3r = DoubleVector.fromArray(S256, buf, ro + p3);
-          DoubleVector a3i = DoubleVector.fromArray(S256, buf, io + p3);
-          // level 1: (a0, a2) and (a1, a3) with s
-          DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
-          DoubleVector t2i = a2r.fma(s, a2i.mul(c));
-          DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
-          DoubleVector t3i = a3r.fma(s, a3i.mul(c));
-          DoubleVector x0r = a0r.add(t2r);
-          DoubleVector x0i = a0i.add(t2i);
-          DoubleVector y0r = a0r.sub(t2r);
-          DoubleVector y0i = a0i.sub(t2i);
-          DoubleVector x1r = a1r.add(t3r);
-          DoubleVector x1i = a1i.add(t3i);
-          DoubleVector y1r = a1r.sub(t3r);
-          DoubleVector y1i = a1i.sub(t3i);
-          // level 2: (x0, x1) with s0, (y0, y1) with i s0
-          DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
-          DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
-          DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
-          DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
-          x0r.add(ur).intoArray(buf, ro + j);
-          x0i.add(ui).intoArray(buf, io + j);
-          x0r.sub(ur).intoArray(buf, ro + p1);
-          x0i.sub(ui).intoArray(buf, io + p1);
-          // y0 + i w = (y0r - wi) + i (y0i + wr)
-          y0r.sub(wi).intoArray(buf, ro + p2);
-          y0i.add(wr).intoArray(buf, io + p2);
-          y0r.add(wi).intoArray(buf, ro + p3);
-          y0i.sub(wr).intoArray(buf, io + p3);
-        }
-      }
+      fwd256Nodes16(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
     if (q == 8) {
-      // nodes of 32: both trips written out, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S256, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S256, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S256, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S256, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S256, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S256, tw[t + 5]);
-        int a = (k0 + k) * 32;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector a0r = DoubleVector.fromArray(S256, buf, ro + j);
-          DoubleVector a0i = DoubleVector.fromArray(S256, buf, io + j);
-          DoubleVector a1r = DoubleVector.fromArray(S256, buf, ro + p1);
-          DoubleVector a1i = DoubleVector.fromArray(S256, buf, io + p1);
-          DoubleVector a2r = DoubleVector.fromArray(S256, buf, ro + p2);
-          DoubleVector a2i = DoubleVector.fromArray(S256, buf, io + p2);
-          DoubleVector a3r = DoubleVector.fromArray(S256, buf, ro + p3);
-          DoubleVector a3i = DoubleVector.fromArray(S256, buf, io + p3);
-          // level 1: (a0, a2) and (a1, a3) with s
-          DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
-          DoubleVector t2i = a2r.fma(s, a2i.mul(c));
-          DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
-          DoubleVector t3i = a3r.fma(s, a3i.mul(c));
-          DoubleVector x0r = a0r.add(t2r);
-          DoubleVector x0i = a0i.add(t2i);
-          DoubleVector y0r = a0r.sub(t2r);
-          DoubleVector y0i = a0i.sub(t2i);
-          DoubleVector x1r = a1r.add(t3r);
-          DoubleVector x1i = a1i.add(t3i);
-          DoubleVector y1r = a1r.sub(t3r);
-          DoubleVector y1i = a1i.sub(t3i);
-          // level 2: (x0, x1) with s0, (y0, y1) with i s0
-          DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
-          DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
-          DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
-          DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
-          x0r.add(ur).intoArray(buf, ro + j);
-          x0i.add(ui).intoArray(buf, io + j);
-          x0r.sub(ur).intoArray(buf, ro + p1);
-          x0i.sub(ui).intoArray(buf, io + p1);
-          // y0 + i w = (y0r - wi) + i (y0i + wr)
-          y0r.sub(wi).intoArray(buf, ro + p2);
-          y0i.add(wr).intoArray(buf, io + p2);
-          y0r.add(wi).intoArray(buf, ro + p3);
-          y0i.sub(wr).intoArray(buf, io + p3);
-        }
-        {
-          int j = a + 4;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector a0r = DoubleVector.fromArray(S256, buf, ro + j);
-          DoubleVector a0i = DoubleVector.fromArray(S256, buf, io + j);
-          DoubleVector a1r = DoubleVector.fromArray(S256, buf, ro + p1);
-          DoubleVector a1i = DoubleVector.fromArray(S256, buf, io + p1);
-          DoubleVector a2r = DoubleVector.fromArray(S256, buf, ro + p2);
-          DoubleVector a2i = DoubleVector.fromArray(S256, buf, io + p2);
-          DoubleVector a3r = DoubleVector.fromArray(S256, buf, ro + p3);
-          DoubleVector a3i = DoubleVector.fromArray(S256, buf, io + p3);
-          // level 1: (a0, a2) and (a1, a3) with s
-          DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
-          DoubleVector t2i = a2r.fma(s, a2i.mul(c));
-          DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
-          DoubleVector t3i = a3r.fma(s, a3i.mul(c));
-          DoubleVector x0r = a0r.add(t2r);
-          DoubleVector x0i = a0i.add(t2i);
-          DoubleVector y0r = a0r.sub(t2r);
-          DoubleVector y0i = a0i.sub(t2i);
-          DoubleVector x1r = a1r.add(t3r);
-          DoubleVector x1i = a1i.add(t3i);
-          DoubleVector y1r = a1r.sub(t3r);
-          DoubleVector y1i = a1i.sub(t3i);
-          // level 2: (x0, x1) with s0, (y0, y1) with i s0
-          DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
-          DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
-          DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
-          DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
-          x0r.add(ur).intoArray(buf, ro + j);
-          x0i.add(ui).intoArray(buf, io + j);
-          x0r.sub(ur).intoArray(buf, ro + p1);
-          x0i.sub(ui).intoArray(buf, io + p1);
-          // y0 + i w = (y0r - wi) + i (y0i + wr)
-          y0r.sub(wi).intoArray(buf, ro + p2);
-          y0i.add(wr).intoArray(buf, io + p2);
-          y0r.add(wi).intoArray(buf, ro + p3);
-          y0i.sub(wr).intoArray(buf, io + p3);
-        }
-      }
+      fwd256Nodes32(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
+    fwd256Loop(buf, ro, io, size, k0, count, tw, t0);
+  }
+
+  // nodes of 16: one trip, node offset a constant multiple of k
+  private static void fwd256Nodes16(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 4;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S256, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S256, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S256, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S256, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S256, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S256, tw[t + 5]);
+      int a = (k0 + k) * 16;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector a0r = DoubleVector.fromArray(S256, buf, ro + j);
+        DoubleVector a0i = DoubleVector.fromArray(S256, buf, io + j);
+        DoubleVector a1r = DoubleVector.fromArray(S256, buf, ro + p1);
+        DoubleVector a1i = DoubleVector.fromArray(S256, buf, io + p1);
+        DoubleVector a2r = DoubleVector.fromArray(S256, buf, ro + p2);
+        DoubleVector a2i = DoubleVector.fromArray(S256, buf, io + p2);
+        DoubleVector a3r = DoubleVector.fromArray(S256, buf, ro + p3);
+        DoubleVector a3i = DoubleVector.fromArray(S256, buf, io + p3);
+        // level 1: (a0, a2) and (a1, a3) with s
+        DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+        DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+        DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+        DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+        DoubleVector x0r = a0r.add(t2r);
+        DoubleVector x0i = a0i.add(t2i);
+        DoubleVector y0r = a0r.sub(t2r);
+        DoubleVector y0i = a0i.sub(t2i);
+        DoubleVector x1r = a1r.add(t3r);
+        DoubleVector x1i = a1i.add(t3i);
+        DoubleVector y1r = a1r.sub(t3r);
+        DoubleVector y1i = a1i.sub(t3i);
+        // level 2: (x0, x1) with s0, (y0, y1) with i s0
+        DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+        DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+        DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+        DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+        x0r.add(ur).intoArray(buf, ro + j);
+        x0i.add(ui).intoArray(buf, io + j);
+        x0r.sub(ur).intoArray(buf, ro + p1);
+        x0i.sub(ui).intoArray(buf, io + p1);
+        // y0 + i w = (y0r - wi) + i (y0i + wr)
+        y0r.sub(wi).intoArray(buf, ro + p2);
+        y0i.add(wr).intoArray(buf, io + p2);
+        y0r.add(wi).intoArray(buf, ro + p3);
+        y0i.sub(wr).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of 32: both trips written out, node offset a constant multiple of k
+  private static void fwd256Nodes32(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 8;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S256, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S256, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S256, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S256, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S256, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S256, tw[t + 5]);
+      int a = (k0 + k) * 32;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector a0r = DoubleVector.fromArray(S256, buf, ro + j);
+        DoubleVector a0i = DoubleVector.fromArray(S256, buf, io + j);
+        DoubleVector a1r = DoubleVector.fromArray(S256, buf, ro + p1);
+        DoubleVector a1i = DoubleVector.fromArray(S256, buf, io + p1);
+        DoubleVector a2r = DoubleVector.fromArray(S256, buf, ro + p2);
+        DoubleVector a2i = DoubleVector.fromArray(S256, buf, io + p2);
+        DoubleVector a3r = DoubleVector.fromArray(S256, buf, ro + p3);
+        DoubleVector a3i = DoubleVector.fromArray(S256, buf, io + p3);
+        // level 1: (a0, a2) and (a1, a3) with s
+        DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+        DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+        DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+        DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+        DoubleVector x0r = a0r.add(t2r);
+        DoubleVector x0i = a0i.add(t2i);
+        DoubleVector y0r = a0r.sub(t2r);
+        DoubleVector y0i = a0i.sub(t2i);
+        DoubleVector x1r = a1r.add(t3r);
+        DoubleVector x1i = a1i.add(t3i);
+        DoubleVector y1r = a1r.sub(t3r);
+        DoubleVector y1i = a1i.sub(t3i);
+        // level 2: (x0, x1) with s0, (y0, y1) with i s0
+        DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+        DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+        DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+        DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+        x0r.add(ur).intoArray(buf, ro + j);
+        x0i.add(ui).intoArray(buf, io + j);
+        x0r.sub(ur).intoArray(buf, ro + p1);
+        x0i.sub(ui).intoArray(buf, io + p1);
+        // y0 + i w = (y0r - wi) + i (y0i + wr)
+        y0r.sub(wi).intoArray(buf, ro + p2);
+        y0i.add(wr).intoArray(buf, io + p2);
+        y0r.add(wi).intoArray(buf, ro + p3);
+        y0i.sub(wr).intoArray(buf, io + p3);
+      }
+      {
+        int j = a + 4;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector a0r = DoubleVector.fromArray(S256, buf, ro + j);
+        DoubleVector a0i = DoubleVector.fromArray(S256, buf, io + j);
+        DoubleVector a1r = DoubleVector.fromArray(S256, buf, ro + p1);
+        DoubleVector a1i = DoubleVector.fromArray(S256, buf, io + p1);
+        DoubleVector a2r = DoubleVector.fromArray(S256, buf, ro + p2);
+        DoubleVector a2i = DoubleVector.fromArray(S256, buf, io + p2);
+        DoubleVector a3r = DoubleVector.fromArray(S256, buf, ro + p3);
+        DoubleVector a3i = DoubleVector.fromArray(S256, buf, io + p3);
+        // level 1: (a0, a2) and (a1, a3) with s
+        DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+        DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+        DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+        DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+        DoubleVector x0r = a0r.add(t2r);
+        DoubleVector x0i = a0i.add(t2i);
+        DoubleVector y0r = a0r.sub(t2r);
+        DoubleVector y0i = a0i.sub(t2i);
+        DoubleVector x1r = a1r.add(t3r);
+        DoubleVector x1i = a1i.add(t3i);
+        DoubleVector y1r = a1r.sub(t3r);
+        DoubleVector y1i = a1i.sub(t3i);
+        // level 2: (x0, x1) with s0, (y0, y1) with i s0
+        DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+        DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+        DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+        DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+        x0r.add(ur).intoArray(buf, ro + j);
+        x0i.add(ui).intoArray(buf, io + j);
+        x0r.sub(ur).intoArray(buf, ro + p1);
+        x0i.sub(ui).intoArray(buf, io + p1);
+        // y0 + i w = (y0r - wi) + i (y0i + wr)
+        y0r.sub(wi).intoArray(buf, ro + p2);
+        y0i.add(wr).intoArray(buf, io + p2);
+        y0r.add(wi).intoArray(buf, ro + p3);
+        y0i.sub(wr).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of three or more trips
+  private static void fwd256Loop(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * FftKernel.R4_ENTRY;
       DoubleVector c = DoubleVector.broadcast(S256, tw[t]);
@@ -435,156 +473,175 @@ final class R4Passes {
       double[] tw, int t0) {
     int q = size >> 2;
     if (q == 2) {
-      // nodes of 8: one trip, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S128, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S128, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S128, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S128, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S128, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S128, tw[t + 5]);
-        int a = (k0 + k) * 8;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector a0r = DoubleVector.fromArray(S128, buf, ro + j);
-          DoubleVector a0i = DoubleVector.fromArray(S128, buf, io + j);
-          DoubleVector a1r = DoubleVector.fromArray(S128, buf, ro + p1);
-          DoubleVector a1i = DoubleVector.fromArray(S128, buf, io + p1);
-          DoubleVector a2r = DoubleVector.fromArray(S128, buf, ro + p2);
-          DoubleVector a2i = DoubleVector.fromArray(S128, buf, io + p2);
-          DoubleVector a3r = DoubleVector.fromArray(S128, buf, ro + p3);
-          DoubleVector a3i = DoubleVector.fromArray(S128, buf, io + p3);
-          // level 1: (a0, a2) and (a1, a3) with s
-          DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
-          DoubleVector t2i = a2r.fma(s, a2i.mul(c));
-          DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
-          DoubleVector t3i = a3r.fma(s, a3i.mul(c));
-          DoubleVector x0r = a0r.add(t2r);
-          DoubleVector x0i = a0i.add(t2i);
-          DoubleVector y0r = a0r.sub(t2r);
-          DoubleVector y0i = a0i.sub(t2i);
-          DoubleVector x1r = a1r.add(t3r);
-          DoubleVector x1i = a1i.add(t3i);
-          DoubleVector y1r = a1r.sub(t3r);
-          DoubleVector y1i = a1i.sub(t3i);
-          // level 2: (x0, x1) with s0, (y0, y1) with i s0
-          DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
-          DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
-          DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
-          DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
-          x0r.add(ur).intoArray(buf, ro + j);
-          x0i.add(ui).intoArray(buf, io + j);
-          x0r.sub(ur).intoArray(buf, ro + p1);
-          x0i.sub(ui).intoArray(buf, io + p1);
-          // y0 + i w = (y0r - wi) + i (y0i + wr)
-          y0r.sub(wi).intoArray(buf, ro + p2);
-          y0i.add(wr).intoArray(buf, io + p2);
-          y0r.add(wi).intoArray(buf, ro + p3);
-          y0i.sub(wr).intoArray(buf, io + p3);
-        }
-      }
+      fwd128Nodes8(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
     if (q == 4) {
-      // nodes of 16: both trips written out, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S128, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S128, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S128, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S128, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S128, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S128, tw[t + 5]);
-        int a = (k0 + k) * 16;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector a0r = DoubleVector.fromArray(S128, buf, ro + j);
-          DoubleVector a0i = DoubleVector.fromArray(S128, buf, io + j);
-          DoubleVector a1r = DoubleVector.fromArray(S128, buf, ro + p1);
-          DoubleVector a1i = DoubleVector.fromArray(S128, buf, io + p1);
-          DoubleVector a2r = DoubleVector.fromArray(S128, buf, ro + p2);
-          DoubleVector a2i = DoubleVector.fromArray(S128, buf, io + p2);
-          DoubleVector a3r = DoubleVector.fromArray(S128, buf, ro + p3);
-          DoubleVector a3i = DoubleVector.fromArray(S128, buf, io + p3);
-          // level 1: (a0, a2) and (a1, a3) with s
-          DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
-          DoubleVector t2i = a2r.fma(s, a2i.mul(c));
-          DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
-          DoubleVector t3i = a3r.fma(s, a3i.mul(c));
-          DoubleVector x0r = a0r.add(t2r);
-          DoubleVector x0i = a0i.add(t2i);
-          DoubleVector y0r = a0r.sub(t2r);
-          DoubleVector y0i = a0i.sub(t2i);
-          DoubleVector x1r = a1r.add(t3r);
-          DoubleVector x1i = a1i.add(t3i);
-          DoubleVector y1r = a1r.sub(t3r);
-          DoubleVector y1i = a1i.sub(t3i);
-          // level 2: (x0, x1) with s0, (y0, y1) with i s0
-          DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
-          DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
-          DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
-          DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
-          x0r.add(ur).intoArray(buf, ro + j);
-          x0i.add(ui).intoArray(buf, io + j);
-          x0r.sub(ur).intoArray(buf, ro + p1);
-          x0i.sub(ui).intoArray(buf, io + p1);
-          // y0 + i w = (y0r - wi) + i (y0i + wr)
-          y0r.sub(wi).intoArray(buf, ro + p2);
-          y0i.add(wr).intoArray(buf, io + p2);
-          y0r.add(wi).intoArray(buf, ro + p3);
-          y0i.sub(wr).intoArray(buf, io + p3);
-        }
-        {
-          int j = a + 2;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector a0r = DoubleVector.fromArray(S128, buf, ro + j);
-          DoubleVector a0i = DoubleVector.fromArray(S128, buf, io + j);
-          DoubleVector a1r = DoubleVector.fromArray(S128, buf, ro + p1);
-          DoubleVector a1i = DoubleVector.fromArray(S128, buf, io + p1);
-          DoubleVector a2r = DoubleVector.fromArray(S128, buf, ro + p2);
-          DoubleVector a2i = DoubleVector.fromArray(S128, buf, io + p2);
-          DoubleVector a3r = DoubleVector.fromArray(S128, buf, ro + p3);
-          DoubleVector a3i = DoubleVector.fromArray(S128, buf, io + p3);
-          // level 1: (a0, a2) and (a1, a3) with s
-          DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
-          DoubleVector t2i = a2r.fma(s, a2i.mul(c));
-          DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
-          DoubleVector t3i = a3r.fma(s, a3i.mul(c));
-          DoubleVector x0r = a0r.add(t2r);
-          DoubleVector x0i = a0i.add(t2i);
-          DoubleVector y0r = a0r.sub(t2r);
-          DoubleVector y0i = a0i.sub(t2i);
-          DoubleVector x1r = a1r.add(t3r);
-          DoubleVector x1i = a1i.add(t3i);
-          DoubleVector y1r = a1r.sub(t3r);
-          DoubleVector y1i = a1i.sub(t3i);
-          // level 2: (x0, x1) with s0, (y0, y1) with i s0
-          DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
-          DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
-          DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
-          DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
-          x0r.add(ur).intoArray(buf, ro + j);
-          x0i.add(ui).intoArray(buf, io + j);
-          x0r.sub(ur).intoArray(buf, ro + p1);
-          x0i.sub(ui).intoArray(buf, io + p1);
-          // y0 + i w = (y0r - wi) + i (y0i + wr)
-          y0r.sub(wi).intoArray(buf, ro + p2);
-          y0i.add(wr).intoArray(buf, io + p2);
-          y0r.add(wi).intoArray(buf, ro + p3);
-          y0i.sub(wr).intoArray(buf, io + p3);
-        }
-      }
+      fwd128Nodes16(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
+    fwd128Loop(buf, ro, io, size, k0, count, tw, t0);
+  }
+
+  // nodes of 8: one trip, node offset a constant multiple of k
+  private static void fwd128Nodes8(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 2;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S128, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S128, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S128, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S128, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S128, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S128, tw[t + 5]);
+      int a = (k0 + k) * 8;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector a0r = DoubleVector.fromArray(S128, buf, ro + j);
+        DoubleVector a0i = DoubleVector.fromArray(S128, buf, io + j);
+        DoubleVector a1r = DoubleVector.fromArray(S128, buf, ro + p1);
+        DoubleVector a1i = DoubleVector.fromArray(S128, buf, io + p1);
+        DoubleVector a2r = DoubleVector.fromArray(S128, buf, ro + p2);
+        DoubleVector a2i = DoubleVector.fromArray(S128, buf, io + p2);
+        DoubleVector a3r = DoubleVector.fromArray(S128, buf, ro + p3);
+        DoubleVector a3i = DoubleVector.fromArray(S128, buf, io + p3);
+        // level 1: (a0, a2) and (a1, a3) with s
+        DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+        DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+        DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+        DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+        DoubleVector x0r = a0r.add(t2r);
+        DoubleVector x0i = a0i.add(t2i);
+        DoubleVector y0r = a0r.sub(t2r);
+        DoubleVector y0i = a0i.sub(t2i);
+        DoubleVector x1r = a1r.add(t3r);
+        DoubleVector x1i = a1i.add(t3i);
+        DoubleVector y1r = a1r.sub(t3r);
+        DoubleVector y1i = a1i.sub(t3i);
+        // level 2: (x0, x1) with s0, (y0, y1) with i s0
+        DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+        DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+        DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+        DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+        x0r.add(ur).intoArray(buf, ro + j);
+        x0i.add(ui).intoArray(buf, io + j);
+        x0r.sub(ur).intoArray(buf, ro + p1);
+        x0i.sub(ui).intoArray(buf, io + p1);
+        // y0 + i w = (y0r - wi) + i (y0i + wr)
+        y0r.sub(wi).intoArray(buf, ro + p2);
+        y0i.add(wr).intoArray(buf, io + p2);
+        y0r.add(wi).intoArray(buf, ro + p3);
+        y0i.sub(wr).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of 16: both trips written out, node offset a constant multiple of k
+  private static void fwd128Nodes16(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 4;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S128, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S128, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S128, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S128, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S128, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S128, tw[t + 5]);
+      int a = (k0 + k) * 16;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector a0r = DoubleVector.fromArray(S128, buf, ro + j);
+        DoubleVector a0i = DoubleVector.fromArray(S128, buf, io + j);
+        DoubleVector a1r = DoubleVector.fromArray(S128, buf, ro + p1);
+        DoubleVector a1i = DoubleVector.fromArray(S128, buf, io + p1);
+        DoubleVector a2r = DoubleVector.fromArray(S128, buf, ro + p2);
+        DoubleVector a2i = DoubleVector.fromArray(S128, buf, io + p2);
+        DoubleVector a3r = DoubleVector.fromArray(S128, buf, ro + p3);
+        DoubleVector a3i = DoubleVector.fromArray(S128, buf, io + p3);
+        // level 1: (a0, a2) and (a1, a3) with s
+        DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+        DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+        DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+        DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+        DoubleVector x0r = a0r.add(t2r);
+        DoubleVector x0i = a0i.add(t2i);
+        DoubleVector y0r = a0r.sub(t2r);
+        DoubleVector y0i = a0i.sub(t2i);
+        DoubleVector x1r = a1r.add(t3r);
+        DoubleVector x1i = a1i.add(t3i);
+        DoubleVector y1r = a1r.sub(t3r);
+        DoubleVector y1i = a1i.sub(t3i);
+        // level 2: (x0, x1) with s0, (y0, y1) with i s0
+        DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+        DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+        DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+        DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+        x0r.add(ur).intoArray(buf, ro + j);
+        x0i.add(ui).intoArray(buf, io + j);
+        x0r.sub(ur).intoArray(buf, ro + p1);
+        x0i.sub(ui).intoArray(buf, io + p1);
+        // y0 + i w = (y0r - wi) + i (y0i + wr)
+        y0r.sub(wi).intoArray(buf, ro + p2);
+        y0i.add(wr).intoArray(buf, io + p2);
+        y0r.add(wi).intoArray(buf, ro + p3);
+        y0i.sub(wr).intoArray(buf, io + p3);
+      }
+      {
+        int j = a + 2;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector a0r = DoubleVector.fromArray(S128, buf, ro + j);
+        DoubleVector a0i = DoubleVector.fromArray(S128, buf, io + j);
+        DoubleVector a1r = DoubleVector.fromArray(S128, buf, ro + p1);
+        DoubleVector a1i = DoubleVector.fromArray(S128, buf, io + p1);
+        DoubleVector a2r = DoubleVector.fromArray(S128, buf, ro + p2);
+        DoubleVector a2i = DoubleVector.fromArray(S128, buf, io + p2);
+        DoubleVector a3r = DoubleVector.fromArray(S128, buf, ro + p3);
+        DoubleVector a3i = DoubleVector.fromArray(S128, buf, io + p3);
+        // level 1: (a0, a2) and (a1, a3) with s
+        DoubleVector t2r = a2r.fma(c, a2i.mul(ns));
+        DoubleVector t2i = a2r.fma(s, a2i.mul(c));
+        DoubleVector t3r = a3r.fma(c, a3i.mul(ns));
+        DoubleVector t3i = a3r.fma(s, a3i.mul(c));
+        DoubleVector x0r = a0r.add(t2r);
+        DoubleVector x0i = a0i.add(t2i);
+        DoubleVector y0r = a0r.sub(t2r);
+        DoubleVector y0i = a0i.sub(t2i);
+        DoubleVector x1r = a1r.add(t3r);
+        DoubleVector x1i = a1i.add(t3i);
+        DoubleVector y1r = a1r.sub(t3r);
+        DoubleVector y1i = a1i.sub(t3i);
+        // level 2: (x0, x1) with s0, (y0, y1) with i s0
+        DoubleVector ur = x1r.fma(c0, x1i.mul(ns0));
+        DoubleVector ui = x1r.fma(s0, x1i.mul(c0));
+        DoubleVector wr = y1r.fma(c0, y1i.mul(ns0));
+        DoubleVector wi = y1r.fma(s0, y1i.mul(c0));
+        x0r.add(ur).intoArray(buf, ro + j);
+        x0i.add(ui).intoArray(buf, io + j);
+        x0r.sub(ur).intoArray(buf, ro + p1);
+        x0i.sub(ui).intoArray(buf, io + p1);
+        // y0 + i w = (y0r - wi) + i (y0i + wr)
+        y0r.sub(wi).intoArray(buf, ro + p2);
+        y0i.add(wr).intoArray(buf, io + p2);
+        y0r.add(wi).intoArray(buf, ro + p3);
+        y0i.sub(wr).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of three or more trips
+  private static void fwd128Loop(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * FftKernel.R4_ENTRY;
       DoubleVector c = DoubleVector.broadcast(S128, tw[t]);
@@ -642,156 +699,175 @@ final class R4Passes {
       double[] tw, int t0) {
     int q = size >> 2;
     if (q == 8) {
-      // nodes of 32: one trip, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S512, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S512, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S512, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S512, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S512, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S512, tw[t + 5]);
-        int a = (k0 + k) * 32;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector o0r = DoubleVector.fromArray(S512, buf, ro + j);
-          DoubleVector o0i = DoubleVector.fromArray(S512, buf, io + j);
-          DoubleVector o1r = DoubleVector.fromArray(S512, buf, ro + p1);
-          DoubleVector o1i = DoubleVector.fromArray(S512, buf, io + p1);
-          DoubleVector o2r = DoubleVector.fromArray(S512, buf, ro + p2);
-          DoubleVector o2i = DoubleVector.fromArray(S512, buf, io + p2);
-          DoubleVector o3r = DoubleVector.fromArray(S512, buf, ro + p3);
-          DoubleVector o3i = DoubleVector.fromArray(S512, buf, io + p3);
-          // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
-          DoubleVector x0r = o0r.add(o1r);
-          DoubleVector x0i = o0i.add(o1i);
-          DoubleVector dr = o0r.sub(o1r);
-          DoubleVector di = o0i.sub(o1i);
-          DoubleVector x1r = dr.fma(c0, di.mul(s0));
-          DoubleVector x1i = di.fma(c0, dr.mul(ns0));
-          // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
-          DoubleVector y0r = o2r.add(o3r);
-          DoubleVector y0i = o2i.add(o3i);
-          DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
-          DoubleVector ei = o3r.sub(o2r);
-          DoubleVector y1r = er.fma(c0, ei.mul(s0));
-          DoubleVector y1i = ei.fma(c0, er.mul(ns0));
-          // parent with s
-          x0r.add(y0r).intoArray(buf, ro + j);
-          x0i.add(y0i).intoArray(buf, io + j);
-          x1r.add(y1r).intoArray(buf, ro + p1);
-          x1i.add(y1i).intoArray(buf, io + p1);
-          DoubleVector fr = x0r.sub(y0r);
-          DoubleVector fi = x0i.sub(y0i);
-          fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
-          fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
-          DoubleVector gr = x1r.sub(y1r);
-          DoubleVector gi = x1i.sub(y1i);
-          gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
-          gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
-        }
-      }
+      inv512Nodes32(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
     if (q == 16) {
-      // nodes of 64: both trips written out, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S512, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S512, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S512, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S512, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S512, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S512, tw[t + 5]);
-        int a = (k0 + k) * 64;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector o0r = DoubleVector.fromArray(S512, buf, ro + j);
-          DoubleVector o0i = DoubleVector.fromArray(S512, buf, io + j);
-          DoubleVector o1r = DoubleVector.fromArray(S512, buf, ro + p1);
-          DoubleVector o1i = DoubleVector.fromArray(S512, buf, io + p1);
-          DoubleVector o2r = DoubleVector.fromArray(S512, buf, ro + p2);
-          DoubleVector o2i = DoubleVector.fromArray(S512, buf, io + p2);
-          DoubleVector o3r = DoubleVector.fromArray(S512, buf, ro + p3);
-          DoubleVector o3i = DoubleVector.fromArray(S512, buf, io + p3);
-          // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
-          DoubleVector x0r = o0r.add(o1r);
-          DoubleVector x0i = o0i.add(o1i);
-          DoubleVector dr = o0r.sub(o1r);
-          DoubleVector di = o0i.sub(o1i);
-          DoubleVector x1r = dr.fma(c0, di.mul(s0));
-          DoubleVector x1i = di.fma(c0, dr.mul(ns0));
-          // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
-          DoubleVector y0r = o2r.add(o3r);
-          DoubleVector y0i = o2i.add(o3i);
-          DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
-          DoubleVector ei = o3r.sub(o2r);
-          DoubleVector y1r = er.fma(c0, ei.mul(s0));
-          DoubleVector y1i = ei.fma(c0, er.mul(ns0));
-          // parent with s
-          x0r.add(y0r).intoArray(buf, ro + j);
-          x0i.add(y0i).intoArray(buf, io + j);
-          x1r.add(y1r).intoArray(buf, ro + p1);
-          x1i.add(y1i).intoArray(buf, io + p1);
-          DoubleVector fr = x0r.sub(y0r);
-          DoubleVector fi = x0i.sub(y0i);
-          fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
-          fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
-          DoubleVector gr = x1r.sub(y1r);
-          DoubleVector gi = x1i.sub(y1i);
-          gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
-          gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
-        }
-        {
-          int j = a + 8;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector o0r = DoubleVector.fromArray(S512, buf, ro + j);
-          DoubleVector o0i = DoubleVector.fromArray(S512, buf, io + j);
-          DoubleVector o1r = DoubleVector.fromArray(S512, buf, ro + p1);
-          DoubleVector o1i = DoubleVector.fromArray(S512, buf, io + p1);
-          DoubleVector o2r = DoubleVector.fromArray(S512, buf, ro + p2);
-          DoubleVector o2i = DoubleVector.fromArray(S512, buf, io + p2);
-          DoubleVector o3r = DoubleVector.fromArray(S512, buf, ro + p3);
-          DoubleVector o3i = DoubleVector.fromArray(S512, buf, io + p3);
-          // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
-          DoubleVector x0r = o0r.add(o1r);
-          DoubleVector x0i = o0i.add(o1i);
-          DoubleVector dr = o0r.sub(o1r);
-          DoubleVector di = o0i.sub(o1i);
-          DoubleVector x1r = dr.fma(c0, di.mul(s0));
-          DoubleVector x1i = di.fma(c0, dr.mul(ns0));
-          // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
-          DoubleVector y0r = o2r.add(o3r);
-          DoubleVector y0i = o2i.add(o3i);
-          DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
-          DoubleVector ei = o3r.sub(o2r);
-          DoubleVector y1r = er.fma(c0, ei.mul(s0));
-          DoubleVector y1i = ei.fma(c0, er.mul(ns0));
-          // parent with s
-          x0r.add(y0r).intoArray(buf, ro + j);
-          x0i.add(y0i).intoArray(buf, io + j);
-          x1r.add(y1r).intoArray(buf, ro + p1);
-          x1i.add(y1i).intoArray(buf, io + p1);
-          DoubleVector fr = x0r.sub(y0r);
-          DoubleVector fi = x0i.sub(y0i);
-          fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
-          fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
-          DoubleVector gr = x1r.sub(y1r);
-          DoubleVector gi = x1i.sub(y1i);
-          gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
-          gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
-        }
-      }
+      inv512Nodes64(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
+    inv512Loop(buf, ro, io, size, k0, count, tw, t0);
+  }
+
+  // nodes of 32: one trip, node offset a constant multiple of k
+  private static void inv512Nodes32(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 8;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S512, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S512, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S512, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S512, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S512, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S512, tw[t + 5]);
+      int a = (k0 + k) * 32;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector o0r = DoubleVector.fromArray(S512, buf, ro + j);
+        DoubleVector o0i = DoubleVector.fromArray(S512, buf, io + j);
+        DoubleVector o1r = DoubleVector.fromArray(S512, buf, ro + p1);
+        DoubleVector o1i = DoubleVector.fromArray(S512, buf, io + p1);
+        DoubleVector o2r = DoubleVector.fromArray(S512, buf, ro + p2);
+        DoubleVector o2i = DoubleVector.fromArray(S512, buf, io + p2);
+        DoubleVector o3r = DoubleVector.fromArray(S512, buf, ro + p3);
+        DoubleVector o3i = DoubleVector.fromArray(S512, buf, io + p3);
+        // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+        DoubleVector x0r = o0r.add(o1r);
+        DoubleVector x0i = o0i.add(o1i);
+        DoubleVector dr = o0r.sub(o1r);
+        DoubleVector di = o0i.sub(o1i);
+        DoubleVector x1r = dr.fma(c0, di.mul(s0));
+        DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+        // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+        DoubleVector y0r = o2r.add(o3r);
+        DoubleVector y0i = o2i.add(o3i);
+        DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+        DoubleVector ei = o3r.sub(o2r);
+        DoubleVector y1r = er.fma(c0, ei.mul(s0));
+        DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+        // parent with s
+        x0r.add(y0r).intoArray(buf, ro + j);
+        x0i.add(y0i).intoArray(buf, io + j);
+        x1r.add(y1r).intoArray(buf, ro + p1);
+        x1i.add(y1i).intoArray(buf, io + p1);
+        DoubleVector fr = x0r.sub(y0r);
+        DoubleVector fi = x0i.sub(y0i);
+        fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+        fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+        DoubleVector gr = x1r.sub(y1r);
+        DoubleVector gi = x1i.sub(y1i);
+        gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+        gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of 64: both trips written out, node offset a constant multiple of k
+  private static void inv512Nodes64(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 16;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S512, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S512, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S512, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S512, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S512, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S512, tw[t + 5]);
+      int a = (k0 + k) * 64;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector o0r = DoubleVector.fromArray(S512, buf, ro + j);
+        DoubleVector o0i = DoubleVector.fromArray(S512, buf, io + j);
+        DoubleVector o1r = DoubleVector.fromArray(S512, buf, ro + p1);
+        DoubleVector o1i = DoubleVector.fromArray(S512, buf, io + p1);
+        DoubleVector o2r = DoubleVector.fromArray(S512, buf, ro + p2);
+        DoubleVector o2i = DoubleVector.fromArray(S512, buf, io + p2);
+        DoubleVector o3r = DoubleVector.fromArray(S512, buf, ro + p3);
+        DoubleVector o3i = DoubleVector.fromArray(S512, buf, io + p3);
+        // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+        DoubleVector x0r = o0r.add(o1r);
+        DoubleVector x0i = o0i.add(o1i);
+        DoubleVector dr = o0r.sub(o1r);
+        DoubleVector di = o0i.sub(o1i);
+        DoubleVector x1r = dr.fma(c0, di.mul(s0));
+        DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+        // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+        DoubleVector y0r = o2r.add(o3r);
+        DoubleVector y0i = o2i.add(o3i);
+        DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+        DoubleVector ei = o3r.sub(o2r);
+        DoubleVector y1r = er.fma(c0, ei.mul(s0));
+        DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+        // parent with s
+        x0r.add(y0r).intoArray(buf, ro + j);
+        x0i.add(y0i).intoArray(buf, io + j);
+        x1r.add(y1r).intoArray(buf, ro + p1);
+        x1i.add(y1i).intoArray(buf, io + p1);
+        DoubleVector fr = x0r.sub(y0r);
+        DoubleVector fi = x0i.sub(y0i);
+        fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+        fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+        DoubleVector gr = x1r.sub(y1r);
+        DoubleVector gi = x1i.sub(y1i);
+        gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+        gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+      }
+      {
+        int j = a + 8;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector o0r = DoubleVector.fromArray(S512, buf, ro + j);
+        DoubleVector o0i = DoubleVector.fromArray(S512, buf, io + j);
+        DoubleVector o1r = DoubleVector.fromArray(S512, buf, ro + p1);
+        DoubleVector o1i = DoubleVector.fromArray(S512, buf, io + p1);
+        DoubleVector o2r = DoubleVector.fromArray(S512, buf, ro + p2);
+        DoubleVector o2i = DoubleVector.fromArray(S512, buf, io + p2);
+        DoubleVector o3r = DoubleVector.fromArray(S512, buf, ro + p3);
+        DoubleVector o3i = DoubleVector.fromArray(S512, buf, io + p3);
+        // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+        DoubleVector x0r = o0r.add(o1r);
+        DoubleVector x0i = o0i.add(o1i);
+        DoubleVector dr = o0r.sub(o1r);
+        DoubleVector di = o0i.sub(o1i);
+        DoubleVector x1r = dr.fma(c0, di.mul(s0));
+        DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+        // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+        DoubleVector y0r = o2r.add(o3r);
+        DoubleVector y0i = o2i.add(o3i);
+        DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+        DoubleVector ei = o3r.sub(o2r);
+        DoubleVector y1r = er.fma(c0, ei.mul(s0));
+        DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+        // parent with s
+        x0r.add(y0r).intoArray(buf, ro + j);
+        x0i.add(y0i).intoArray(buf, io + j);
+        x1r.add(y1r).intoArray(buf, ro + p1);
+        x1i.add(y1i).intoArray(buf, io + p1);
+        DoubleVector fr = x0r.sub(y0r);
+        DoubleVector fi = x0i.sub(y0i);
+        fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+        fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+        DoubleVector gr = x1r.sub(y1r);
+        DoubleVector gi = x1i.sub(y1i);
+        gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+        gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of three or more trips
+  private static void inv512Loop(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * FftKernel.R4_ENTRY;
       DoubleVector c = DoubleVector.broadcast(S512, tw[t]);
@@ -849,156 +925,175 @@ final class R4Passes {
       double[] tw, int t0) {
     int q = size >> 2;
     if (q == 4) {
-      // nodes of 16: one trip, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S256, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S256, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S256, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S256, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S256, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S256, tw[t + 5]);
-        int a = (k0 + k) * 16;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector o0r = DoubleVector.fromArray(S256, buf, ro + j);
-          DoubleVector o0i = DoubleVector.fromArray(S256, buf, io + j);
-          DoubleVector o1r = DoubleVector.fromArray(S256, buf, ro + p1);
-          DoubleVector o1i = DoubleVector.fromArray(S256, buf, io + p1);
-          DoubleVector o2r = DoubleVector.fromArray(S256, buf, ro + p2);
-          DoubleVector o2i = DoubleVector.fromArray(S256, buf, io + p2);
-          DoubleVector o3r = DoubleVector.fromArray(S256, buf, ro + p3);
-          DoubleVector o3i = DoubleVector.fromArray(S256, buf, io + p3);
-          // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
-          DoubleVector x0r = o0r.add(o1r);
-          DoubleVector x0i = o0i.add(o1i);
-          DoubleVector dr = o0r.sub(o1r);
-          DoubleVector di = o0i.sub(o1i);
-          DoubleVector x1r = dr.fma(c0, di.mul(s0));
-          DoubleVector x1i = di.fma(c0, dr.mul(ns0));
-          // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
-          DoubleVector y0r = o2r.add(o3r);
-          DoubleVector y0i = o2i.add(o3i);
-          DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
-          DoubleVector ei = o3r.sub(o2r);
-          DoubleVector y1r = er.fma(c0, ei.mul(s0));
-          DoubleVector y1i = ei.fma(c0, er.mul(ns0));
-          // parent with s
-          x0r.add(y0r).intoArray(buf, ro + j);
-          x0i.add(y0i).intoArray(buf, io + j);
-          x1r.add(y1r).intoArray(buf, ro + p1);
-          x1i.add(y1i).intoArray(buf, io + p1);
-          DoubleVector fr = x0r.sub(y0r);
-          DoubleVector fi = x0i.sub(y0i);
-          fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
-          fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
-          DoubleVector gr = x1r.sub(y1r);
-          DoubleVector gi = x1i.sub(y1i);
-          gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
-          gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
-        }
-      }
+      inv256Nodes16(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
     if (q == 8) {
-      // nodes of 32: both trips written out, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S256, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S256, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S256, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S256, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S256, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S256, tw[t + 5]);
-        int a = (k0 + k) * 32;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector o0r = DoubleVector.fromArray(S256, buf, ro + j);
-          DoubleVector o0i = DoubleVector.fromArray(S256, buf, io + j);
-          DoubleVector o1r = DoubleVector.fromArray(S256, buf, ro + p1);
-          DoubleVector o1i = DoubleVector.fromArray(S256, buf, io + p1);
-          DoubleVector o2r = DoubleVector.fromArray(S256, buf, ro + p2);
-          DoubleVector o2i = DoubleVector.fromArray(S256, buf, io + p2);
-          DoubleVector o3r = DoubleVector.fromArray(S256, buf, ro + p3);
-          DoubleVector o3i = DoubleVector.fromArray(S256, buf, io + p3);
-          // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
-          DoubleVector x0r = o0r.add(o1r);
-          DoubleVector x0i = o0i.add(o1i);
-          DoubleVector dr = o0r.sub(o1r);
-          DoubleVector di = o0i.sub(o1i);
-          DoubleVector x1r = dr.fma(c0, di.mul(s0));
-          DoubleVector x1i = di.fma(c0, dr.mul(ns0));
-          // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
-          DoubleVector y0r = o2r.add(o3r);
-          DoubleVector y0i = o2i.add(o3i);
-          DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
-          DoubleVector ei = o3r.sub(o2r);
-          DoubleVector y1r = er.fma(c0, ei.mul(s0));
-          DoubleVector y1i = ei.fma(c0, er.mul(ns0));
-          // parent with s
-          x0r.add(y0r).intoArray(buf, ro + j);
-          x0i.add(y0i).intoArray(buf, io + j);
-          x1r.add(y1r).intoArray(buf, ro + p1);
-          x1i.add(y1i).intoArray(buf, io + p1);
-          DoubleVector fr = x0r.sub(y0r);
-          DoubleVector fi = x0i.sub(y0i);
-          fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
-          fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
-          DoubleVector gr = x1r.sub(y1r);
-          DoubleVector gi = x1i.sub(y1i);
-          gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
-          gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
-        }
-        {
-          int j = a + 4;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector o0r = DoubleVector.fromArray(S256, buf, ro + j);
-          DoubleVector o0i = DoubleVector.fromArray(S256, buf, io + j);
-          DoubleVector o1r = DoubleVector.fromArray(S256, buf, ro + p1);
-          DoubleVector o1i = DoubleVector.fromArray(S256, buf, io + p1);
-          DoubleVector o2r = DoubleVector.fromArray(S256, buf, ro + p2);
-          DoubleVector o2i = DoubleVector.fromArray(S256, buf, io + p2);
-          DoubleVector o3r = DoubleVector.fromArray(S256, buf, ro + p3);
-          DoubleVector o3i = DoubleVector.fromArray(S256, buf, io + p3);
-          // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
-          DoubleVector x0r = o0r.add(o1r);
-          DoubleVector x0i = o0i.add(o1i);
-          DoubleVector dr = o0r.sub(o1r);
-          DoubleVector di = o0i.sub(o1i);
-          DoubleVector x1r = dr.fma(c0, di.mul(s0));
-          DoubleVector x1i = di.fma(c0, dr.mul(ns0));
-          // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
-          DoubleVector y0r = o2r.add(o3r);
-          DoubleVector y0i = o2i.add(o3i);
-          DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
-          DoubleVector ei = o3r.sub(o2r);
-          DoubleVector y1r = er.fma(c0, ei.mul(s0));
-          DoubleVector y1i = ei.fma(c0, er.mul(ns0));
-          // parent with s
-          x0r.add(y0r).intoArray(buf, ro + j);
-          x0i.add(y0i).intoArray(buf, io + j);
-          x1r.add(y1r).intoArray(buf, ro + p1);
-          x1i.add(y1i).intoArray(buf, io + p1);
-          DoubleVector fr = x0r.sub(y0r);
-          DoubleVector fi = x0i.sub(y0i);
-          fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
-          fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
-          DoubleVector gr = x1r.sub(y1r);
-          DoubleVector gi = x1i.sub(y1i);
-          gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
-          gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
-        }
-      }
+      inv256Nodes32(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
+    inv256Loop(buf, ro, io, size, k0, count, tw, t0);
+  }
+
+  // nodes of 16: one trip, node offset a constant multiple of k
+  private static void inv256Nodes16(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 4;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S256, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S256, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S256, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S256, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S256, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S256, tw[t + 5]);
+      int a = (k0 + k) * 16;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector o0r = DoubleVector.fromArray(S256, buf, ro + j);
+        DoubleVector o0i = DoubleVector.fromArray(S256, buf, io + j);
+        DoubleVector o1r = DoubleVector.fromArray(S256, buf, ro + p1);
+        DoubleVector o1i = DoubleVector.fromArray(S256, buf, io + p1);
+        DoubleVector o2r = DoubleVector.fromArray(S256, buf, ro + p2);
+        DoubleVector o2i = DoubleVector.fromArray(S256, buf, io + p2);
+        DoubleVector o3r = DoubleVector.fromArray(S256, buf, ro + p3);
+        DoubleVector o3i = DoubleVector.fromArray(S256, buf, io + p3);
+        // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+        DoubleVector x0r = o0r.add(o1r);
+        DoubleVector x0i = o0i.add(o1i);
+        DoubleVector dr = o0r.sub(o1r);
+        DoubleVector di = o0i.sub(o1i);
+        DoubleVector x1r = dr.fma(c0, di.mul(s0));
+        DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+        // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+        DoubleVector y0r = o2r.add(o3r);
+        DoubleVector y0i = o2i.add(o3i);
+        DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+        DoubleVector ei = o3r.sub(o2r);
+        DoubleVector y1r = er.fma(c0, ei.mul(s0));
+        DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+        // parent with s
+        x0r.add(y0r).intoArray(buf, ro + j);
+        x0i.add(y0i).intoArray(buf, io + j);
+        x1r.add(y1r).intoArray(buf, ro + p1);
+        x1i.add(y1i).intoArray(buf, io + p1);
+        DoubleVector fr = x0r.sub(y0r);
+        DoubleVector fi = x0i.sub(y0i);
+        fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+        fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+        DoubleVector gr = x1r.sub(y1r);
+        DoubleVector gi = x1i.sub(y1i);
+        gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+        gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of 32: both trips written out, node offset a constant multiple of k
+  private static void inv256Nodes32(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 8;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S256, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S256, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S256, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S256, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S256, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S256, tw[t + 5]);
+      int a = (k0 + k) * 32;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector o0r = DoubleVector.fromArray(S256, buf, ro + j);
+        DoubleVector o0i = DoubleVector.fromArray(S256, buf, io + j);
+        DoubleVector o1r = DoubleVector.fromArray(S256, buf, ro + p1);
+        DoubleVector o1i = DoubleVector.fromArray(S256, buf, io + p1);
+        DoubleVector o2r = DoubleVector.fromArray(S256, buf, ro + p2);
+        DoubleVector o2i = DoubleVector.fromArray(S256, buf, io + p2);
+        DoubleVector o3r = DoubleVector.fromArray(S256, buf, ro + p3);
+        DoubleVector o3i = DoubleVector.fromArray(S256, buf, io + p3);
+        // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+        DoubleVector x0r = o0r.add(o1r);
+        DoubleVector x0i = o0i.add(o1i);
+        DoubleVector dr = o0r.sub(o1r);
+        DoubleVector di = o0i.sub(o1i);
+        DoubleVector x1r = dr.fma(c0, di.mul(s0));
+        DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+        // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+        DoubleVector y0r = o2r.add(o3r);
+        DoubleVector y0i = o2i.add(o3i);
+        DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+        DoubleVector ei = o3r.sub(o2r);
+        DoubleVector y1r = er.fma(c0, ei.mul(s0));
+        DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+        // parent with s
+        x0r.add(y0r).intoArray(buf, ro + j);
+        x0i.add(y0i).intoArray(buf, io + j);
+        x1r.add(y1r).intoArray(buf, ro + p1);
+        x1i.add(y1i).intoArray(buf, io + p1);
+        DoubleVector fr = x0r.sub(y0r);
+        DoubleVector fi = x0i.sub(y0i);
+        fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+        fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+        DoubleVector gr = x1r.sub(y1r);
+        DoubleVector gi = x1i.sub(y1i);
+        gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+        gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+      }
+      {
+        int j = a + 4;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector o0r = DoubleVector.fromArray(S256, buf, ro + j);
+        DoubleVector o0i = DoubleVector.fromArray(S256, buf, io + j);
+        DoubleVector o1r = DoubleVector.fromArray(S256, buf, ro + p1);
+        DoubleVector o1i = DoubleVector.fromArray(S256, buf, io + p1);
+        DoubleVector o2r = DoubleVector.fromArray(S256, buf, ro + p2);
+        DoubleVector o2i = DoubleVector.fromArray(S256, buf, io + p2);
+        DoubleVector o3r = DoubleVector.fromArray(S256, buf, ro + p3);
+        DoubleVector o3i = DoubleVector.fromArray(S256, buf, io + p3);
+        // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+        DoubleVector x0r = o0r.add(o1r);
+        DoubleVector x0i = o0i.add(o1i);
+        DoubleVector dr = o0r.sub(o1r);
+        DoubleVector di = o0i.sub(o1i);
+        DoubleVector x1r = dr.fma(c0, di.mul(s0));
+        DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+        // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+        DoubleVector y0r = o2r.add(o3r);
+        DoubleVector y0i = o2i.add(o3i);
+        DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+        DoubleVector ei = o3r.sub(o2r);
+        DoubleVector y1r = er.fma(c0, ei.mul(s0));
+        DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+        // parent with s
+        x0r.add(y0r).intoArray(buf, ro + j);
+        x0i.add(y0i).intoArray(buf, io + j);
+        x1r.add(y1r).intoArray(buf, ro + p1);
+        x1i.add(y1i).intoArray(buf, io + p1);
+        DoubleVector fr = x0r.sub(y0r);
+        DoubleVector fi = x0i.sub(y0i);
+        fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+        fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+        DoubleVector gr = x1r.sub(y1r);
+        DoubleVector gi = x1i.sub(y1i);
+        gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+        gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of three or more trips
+  private static void inv256Loop(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * FftKernel.R4_ENTRY;
       DoubleVector c = DoubleVector.broadcast(S256, tw[t]);
@@ -1056,156 +1151,175 @@ final class R4Passes {
       double[] tw, int t0) {
     int q = size >> 2;
     if (q == 2) {
-      // nodes of 8: one trip, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S128, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S128, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S128, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S128, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S128, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S128, tw[t + 5]);
-        int a = (k0 + k) * 8;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector o0r = DoubleVector.fromArray(S128, buf, ro + j);
-          DoubleVector o0i = DoubleVector.fromArray(S128, buf, io + j);
-          DoubleVector o1r = DoubleVector.fromArray(S128, buf, ro + p1);
-          DoubleVector o1i = DoubleVector.fromArray(S128, buf, io + p1);
-          DoubleVector o2r = DoubleVector.fromArray(S128, buf, ro + p2);
-          DoubleVector o2i = DoubleVector.fromArray(S128, buf, io + p2);
-          DoubleVector o3r = DoubleVector.fromArray(S128, buf, ro + p3);
-          DoubleVector o3i = DoubleVector.fromArray(S128, buf, io + p3);
-          // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
-          DoubleVector x0r = o0r.add(o1r);
-          DoubleVector x0i = o0i.add(o1i);
-          DoubleVector dr = o0r.sub(o1r);
-          DoubleVector di = o0i.sub(o1i);
-          DoubleVector x1r = dr.fma(c0, di.mul(s0));
-          DoubleVector x1i = di.fma(c0, dr.mul(ns0));
-          // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
-          DoubleVector y0r = o2r.add(o3r);
-          DoubleVector y0i = o2i.add(o3i);
-          DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
-          DoubleVector ei = o3r.sub(o2r);
-          DoubleVector y1r = er.fma(c0, ei.mul(s0));
-          DoubleVector y1i = ei.fma(c0, er.mul(ns0));
-          // parent with s
-          x0r.add(y0r).intoArray(buf, ro + j);
-          x0i.add(y0i).intoArray(buf, io + j);
-          x1r.add(y1r).intoArray(buf, ro + p1);
-          x1i.add(y1i).intoArray(buf, io + p1);
-          DoubleVector fr = x0r.sub(y0r);
-          DoubleVector fi = x0i.sub(y0i);
-          fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
-          fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
-          DoubleVector gr = x1r.sub(y1r);
-          DoubleVector gi = x1i.sub(y1i);
-          gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
-          gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
-        }
-      }
+      inv128Nodes8(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
     if (q == 4) {
-      // nodes of 16: both trips written out, node offset a constant multiple of k
-      for (int k = 0; k < count; k++) {
-        int t = t0 + k * FftKernel.R4_ENTRY;
-        DoubleVector c = DoubleVector.broadcast(S128, tw[t]);
-        DoubleVector s = DoubleVector.broadcast(S128, tw[t + 1]);
-        DoubleVector ns = DoubleVector.broadcast(S128, tw[t + 2]);
-        DoubleVector c0 = DoubleVector.broadcast(S128, tw[t + 3]);
-        DoubleVector s0 = DoubleVector.broadcast(S128, tw[t + 4]);
-        DoubleVector ns0 = DoubleVector.broadcast(S128, tw[t + 5]);
-        int a = (k0 + k) * 16;
-        {
-          int j = a;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector o0r = DoubleVector.fromArray(S128, buf, ro + j);
-          DoubleVector o0i = DoubleVector.fromArray(S128, buf, io + j);
-          DoubleVector o1r = DoubleVector.fromArray(S128, buf, ro + p1);
-          DoubleVector o1i = DoubleVector.fromArray(S128, buf, io + p1);
-          DoubleVector o2r = DoubleVector.fromArray(S128, buf, ro + p2);
-          DoubleVector o2i = DoubleVector.fromArray(S128, buf, io + p2);
-          DoubleVector o3r = DoubleVector.fromArray(S128, buf, ro + p3);
-          DoubleVector o3i = DoubleVector.fromArray(S128, buf, io + p3);
-          // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
-          DoubleVector x0r = o0r.add(o1r);
-          DoubleVector x0i = o0i.add(o1i);
-          DoubleVector dr = o0r.sub(o1r);
-          DoubleVector di = o0i.sub(o1i);
-          DoubleVector x1r = dr.fma(c0, di.mul(s0));
-          DoubleVector x1i = di.fma(c0, dr.mul(ns0));
-          // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
-          DoubleVector y0r = o2r.add(o3r);
-          DoubleVector y0i = o2i.add(o3i);
-          DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
-          DoubleVector ei = o3r.sub(o2r);
-          DoubleVector y1r = er.fma(c0, ei.mul(s0));
-          DoubleVector y1i = ei.fma(c0, er.mul(ns0));
-          // parent with s
-          x0r.add(y0r).intoArray(buf, ro + j);
-          x0i.add(y0i).intoArray(buf, io + j);
-          x1r.add(y1r).intoArray(buf, ro + p1);
-          x1i.add(y1i).intoArray(buf, io + p1);
-          DoubleVector fr = x0r.sub(y0r);
-          DoubleVector fi = x0i.sub(y0i);
-          fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
-          fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
-          DoubleVector gr = x1r.sub(y1r);
-          DoubleVector gi = x1i.sub(y1i);
-          gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
-          gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
-        }
-        {
-          int j = a + 2;
-          int p1 = j + q;
-          int p2 = p1 + q;
-          int p3 = p2 + q;
-          DoubleVector o0r = DoubleVector.fromArray(S128, buf, ro + j);
-          DoubleVector o0i = DoubleVector.fromArray(S128, buf, io + j);
-          DoubleVector o1r = DoubleVector.fromArray(S128, buf, ro + p1);
-          DoubleVector o1i = DoubleVector.fromArray(S128, buf, io + p1);
-          DoubleVector o2r = DoubleVector.fromArray(S128, buf, ro + p2);
-          DoubleVector o2i = DoubleVector.fromArray(S128, buf, io + p2);
-          DoubleVector o3r = DoubleVector.fromArray(S128, buf, ro + p3);
-          DoubleVector o3i = DoubleVector.fromArray(S128, buf, io + p3);
-          // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
-          DoubleVector x0r = o0r.add(o1r);
-          DoubleVector x0i = o0i.add(o1i);
-          DoubleVector dr = o0r.sub(o1r);
-          DoubleVector di = o0i.sub(o1i);
-          DoubleVector x1r = dr.fma(c0, di.mul(s0));
-          DoubleVector x1i = di.fma(c0, dr.mul(ns0));
-          // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
-          DoubleVector y0r = o2r.add(o3r);
-          DoubleVector y0i = o2i.add(o3i);
-          DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
-          DoubleVector ei = o3r.sub(o2r);
-          DoubleVector y1r = er.fma(c0, ei.mul(s0));
-          DoubleVector y1i = ei.fma(c0, er.mul(ns0));
-          // parent with s
-          x0r.add(y0r).intoArray(buf, ro + j);
-          x0i.add(y0i).intoArray(buf, io + j);
-          x1r.add(y1r).intoArray(buf, ro + p1);
-          x1i.add(y1i).intoArray(buf, io + p1);
-          DoubleVector fr = x0r.sub(y0r);
-          DoubleVector fi = x0i.sub(y0i);
-          fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
-          fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
-          DoubleVector gr = x1r.sub(y1r);
-          DoubleVector gi = x1i.sub(y1i);
-          gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
-          gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
-        }
-      }
+      inv128Nodes16(buf, ro, io, size, k0, count, tw, t0);
       return;
     }
+    inv128Loop(buf, ro, io, size, k0, count, tw, t0);
+  }
+
+  // nodes of 8: one trip, node offset a constant multiple of k
+  private static void inv128Nodes8(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 2;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S128, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S128, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S128, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S128, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S128, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S128, tw[t + 5]);
+      int a = (k0 + k) * 8;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector o0r = DoubleVector.fromArray(S128, buf, ro + j);
+        DoubleVector o0i = DoubleVector.fromArray(S128, buf, io + j);
+        DoubleVector o1r = DoubleVector.fromArray(S128, buf, ro + p1);
+        DoubleVector o1i = DoubleVector.fromArray(S128, buf, io + p1);
+        DoubleVector o2r = DoubleVector.fromArray(S128, buf, ro + p2);
+        DoubleVector o2i = DoubleVector.fromArray(S128, buf, io + p2);
+        DoubleVector o3r = DoubleVector.fromArray(S128, buf, ro + p3);
+        DoubleVector o3i = DoubleVector.fromArray(S128, buf, io + p3);
+        // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+        DoubleVector x0r = o0r.add(o1r);
+        DoubleVector x0i = o0i.add(o1i);
+        DoubleVector dr = o0r.sub(o1r);
+        DoubleVector di = o0i.sub(o1i);
+        DoubleVector x1r = dr.fma(c0, di.mul(s0));
+        DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+        // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+        DoubleVector y0r = o2r.add(o3r);
+        DoubleVector y0i = o2i.add(o3i);
+        DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+        DoubleVector ei = o3r.sub(o2r);
+        DoubleVector y1r = er.fma(c0, ei.mul(s0));
+        DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+        // parent with s
+        x0r.add(y0r).intoArray(buf, ro + j);
+        x0i.add(y0i).intoArray(buf, io + j);
+        x1r.add(y1r).intoArray(buf, ro + p1);
+        x1i.add(y1i).intoArray(buf, io + p1);
+        DoubleVector fr = x0r.sub(y0r);
+        DoubleVector fi = x0i.sub(y0i);
+        fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+        fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+        DoubleVector gr = x1r.sub(y1r);
+        DoubleVector gi = x1i.sub(y1i);
+        gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+        gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of 16: both trips written out, node offset a constant multiple of k
+  private static void inv128Nodes16(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = 4;
+    for (int k = 0; k < count; k++) {
+      int t = t0 + k * FftKernel.R4_ENTRY;
+      DoubleVector c = DoubleVector.broadcast(S128, tw[t]);
+      DoubleVector s = DoubleVector.broadcast(S128, tw[t + 1]);
+      DoubleVector ns = DoubleVector.broadcast(S128, tw[t + 2]);
+      DoubleVector c0 = DoubleVector.broadcast(S128, tw[t + 3]);
+      DoubleVector s0 = DoubleVector.broadcast(S128, tw[t + 4]);
+      DoubleVector ns0 = DoubleVector.broadcast(S128, tw[t + 5]);
+      int a = (k0 + k) * 16;
+      {
+        int j = a;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector o0r = DoubleVector.fromArray(S128, buf, ro + j);
+        DoubleVector o0i = DoubleVector.fromArray(S128, buf, io + j);
+        DoubleVector o1r = DoubleVector.fromArray(S128, buf, ro + p1);
+        DoubleVector o1i = DoubleVector.fromArray(S128, buf, io + p1);
+        DoubleVector o2r = DoubleVector.fromArray(S128, buf, ro + p2);
+        DoubleVector o2i = DoubleVector.fromArray(S128, buf, io + p2);
+        DoubleVector o3r = DoubleVector.fromArray(S128, buf, ro + p3);
+        DoubleVector o3i = DoubleVector.fromArray(S128, buf, io + p3);
+        // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+        DoubleVector x0r = o0r.add(o1r);
+        DoubleVector x0i = o0i.add(o1i);
+        DoubleVector dr = o0r.sub(o1r);
+        DoubleVector di = o0i.sub(o1i);
+        DoubleVector x1r = dr.fma(c0, di.mul(s0));
+        DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+        // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+        DoubleVector y0r = o2r.add(o3r);
+        DoubleVector y0i = o2i.add(o3i);
+        DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+        DoubleVector ei = o3r.sub(o2r);
+        DoubleVector y1r = er.fma(c0, ei.mul(s0));
+        DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+        // parent with s
+        x0r.add(y0r).intoArray(buf, ro + j);
+        x0i.add(y0i).intoArray(buf, io + j);
+        x1r.add(y1r).intoArray(buf, ro + p1);
+        x1i.add(y1i).intoArray(buf, io + p1);
+        DoubleVector fr = x0r.sub(y0r);
+        DoubleVector fi = x0i.sub(y0i);
+        fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+        fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+        DoubleVector gr = x1r.sub(y1r);
+        DoubleVector gi = x1i.sub(y1i);
+        gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+        gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+      }
+      {
+        int j = a + 2;
+        int p1 = j + q;
+        int p2 = p1 + q;
+        int p3 = p2 + q;
+        DoubleVector o0r = DoubleVector.fromArray(S128, buf, ro + j);
+        DoubleVector o0i = DoubleVector.fromArray(S128, buf, io + j);
+        DoubleVector o1r = DoubleVector.fromArray(S128, buf, ro + p1);
+        DoubleVector o1i = DoubleVector.fromArray(S128, buf, io + p1);
+        DoubleVector o2r = DoubleVector.fromArray(S128, buf, ro + p2);
+        DoubleVector o2i = DoubleVector.fromArray(S128, buf, io + p2);
+        DoubleVector o3r = DoubleVector.fromArray(S128, buf, ro + p3);
+        DoubleVector o3i = DoubleVector.fromArray(S128, buf, io + p3);
+        // left child with s0: x0 = o0 + o1, x1 = (o0 - o1) conj(s0)
+        DoubleVector x0r = o0r.add(o1r);
+        DoubleVector x0i = o0i.add(o1i);
+        DoubleVector dr = o0r.sub(o1r);
+        DoubleVector di = o0i.sub(o1i);
+        DoubleVector x1r = dr.fma(c0, di.mul(s0));
+        DoubleVector x1i = di.fma(c0, dr.mul(ns0));
+        // right child with i s0: y1 = (o2 - o3) conj(i s0) = (-i (o2 - o3)) conj(s0)
+        DoubleVector y0r = o2r.add(o3r);
+        DoubleVector y0i = o2i.add(o3i);
+        DoubleVector er = o2i.sub(o3i); // -i d = (d_i, -d_r)
+        DoubleVector ei = o3r.sub(o2r);
+        DoubleVector y1r = er.fma(c0, ei.mul(s0));
+        DoubleVector y1i = ei.fma(c0, er.mul(ns0));
+        // parent with s
+        x0r.add(y0r).intoArray(buf, ro + j);
+        x0i.add(y0i).intoArray(buf, io + j);
+        x1r.add(y1r).intoArray(buf, ro + p1);
+        x1i.add(y1i).intoArray(buf, io + p1);
+        DoubleVector fr = x0r.sub(y0r);
+        DoubleVector fi = x0i.sub(y0i);
+        fr.fma(c, fi.mul(s)).intoArray(buf, ro + p2);
+        fi.fma(c, fr.mul(ns)).intoArray(buf, io + p2);
+        DoubleVector gr = x1r.sub(y1r);
+        DoubleVector gi = x1i.sub(y1i);
+        gr.fma(c, gi.mul(s)).intoArray(buf, ro + p3);
+        gi.fma(c, gr.mul(ns)).intoArray(buf, io + p3);
+      }
+    }
+  }
+
+  // nodes of three or more trips
+  private static void inv128Loop(double[] buf, int ro, int io, int size, int k0, int count,
+      double[] tw, int t0) {
+    int q = size >> 2;
     for (int k = 0; k < count; k++) {
       int t = t0 + k * FftKernel.R4_ENTRY;
       DoubleVector c = DoubleVector.broadcast(S128, tw[t]);

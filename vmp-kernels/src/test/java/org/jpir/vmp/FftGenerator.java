@@ -13,7 +13,10 @@ import java.util.List;
  * is {@code (k0 + k)} times a constant, with both trips written out: C2 then hoists the range
  * checks out of the loop, where the general loop pays them per node (measured on Zen 5: the
  * 512-bit pass over nodes of 32 took 1.5x as long; on Zen 3 a two-trip loop cost 40% more at
- * quarters of 8). {@code GeneratedKernelsTest} fails when the committed file differs from this
+ * quarters of 8). Each of the three loops is a method of its own (the public entry only
+ * dispatches): JDK 17's C1 gave up on the 2,200-byte single method ("out of virtual registers in
+ * linear scan") and left it in tier-2 code, which never reached C2 and boxed every vector.
+ * {@code GeneratedKernelsTest} fails when the committed file differs from this
  * output and rewrites it with {@code -Djpir.regenerate=true}.
  */
 public final class FftGenerator {
@@ -145,32 +148,46 @@ public final class FftGenerator {
   private static void method(StringBuilder b, boolean fwd, int lanes) {
     String name = (fwd ? "fwd" : "inv") + (64 * lanes);
     String sp = "S" + (64 * lanes);
+    String params = "(double[] buf, int ro, int io, int size, int k0, int count,\n"
+        + "      double[] tw, int t0) {\n";
     b.append("  /** ").append(fwd ? "Forward" : "Inverse (up to the factor 4)")
         .append(" radix-4 pass, ").append(lanes).append(" butterflies per vector; quarters a"
             + " multiple of ").append(lanes).append(". */\n");
-    b.append("  static void ").append(name).append("(double[] buf, int ro, int io, int size,"
-        + " int k0, int count,\n      double[] tw, int t0) {\n");
+    b.append("  static void ").append(name).append(params);
     b.append("    int q = size >> 2;\n");
+    for (int trips = 1; trips <= 2; trips++) {
+      b.append("    if (q == ").append(lanes * trips).append(") {\n");
+      b.append("      ").append(name).append("Nodes").append(4 * lanes * trips)
+          .append("(buf, ro, io, size, k0, count, tw, t0);\n");
+      b.append("      return;\n");
+      b.append("    }\n");
+    }
+    b.append("    ").append(name).append("Loop(buf, ro, io, size, k0, count, tw, t0);\n");
+    b.append("  }\n");
     String body = (fwd ? FWD : INV).replace("(S, ", "(" + sp + ", ");
     // nodes of one or two trips: their own loop, node index times a constant
     for (int trips = 1; trips <= 2; trips++) {
       int nodeSize = 4 * lanes * trips;
-      b.append("    if (q == ").append(lanes * trips).append(") {\n");
-      b.append("      // nodes of ").append(nodeSize).append(": ")
+      b.append("\n  // nodes of ").append(nodeSize).append(": ")
           .append(trips == 1 ? "one trip" : "both trips written out")
           .append(", node offset a constant multiple of k\n");
-      loopHead(b, sp, "      ");
-      b.append("        int a = (k0 + k) * ").append(nodeSize).append(";\n");
+      b.append("  private static void ").append(name).append("Nodes").append(nodeSize)
+          .append(params);
+      b.append("    int q = ").append(lanes * trips).append(";\n");
+      loopHead(b, sp, "    ");
+      b.append("      int a = (k0 + k) * ").append(nodeSize).append(";\n");
       for (int trip = 0; trip < trips; trip++) {
-        b.append("        {\n");
-        b.append("          int j = a").append(trip == 0 ? "" : " + " + lanes).append(";\n");
-        indent(b, body, "          ");
-        b.append("        }\n");
+        b.append("      {\n");
+        b.append("        int j = a").append(trip == 0 ? "" : " + " + lanes).append(";\n");
+        indent(b, body, "        ");
+        b.append("      }\n");
       }
-      b.append("      }\n");
-      b.append("      return;\n");
       b.append("    }\n");
+      b.append("  }\n");
     }
+    b.append("\n  // nodes of three or more trips\n");
+    b.append("  private static void ").append(name).append("Loop").append(params);
+    b.append("    int q = size >> 2;\n");
     loopHead(b, sp, "    ");
     b.append("      int a = (k0 + k) * size;\n");
     b.append("      for (int j = a; j < a + q; j += ").append(lanes).append(") {\n");
