@@ -1,6 +1,6 @@
 package org.jpir.vmp;
 
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Negacyclic FFT over {@code Z[X]/(X^N+1)} in the spqlios "reim" layout, in place, unscaled.
@@ -43,7 +43,12 @@ public final class FftPlan {
   /** See the class comment: {@code A + B + log2(N)} up to this gives exact products. */
   public static final int EXACT_PRODUCT_BITS = 47;
 
-  private static final ConcurrentHashMap<Integer, FftPlan> PLANS = new ConcurrentHashMap<>();
+  /**
+   * The cached plans by log2(N): a lookup boxes nothing, so that {@link #of(int)} (and every
+   * argument check that calls it) allocates nothing once the plan exists.
+   */
+  private static final AtomicReferenceArray<FftPlan> PLANS =
+      new AtomicReferenceArray<>(Integer.numberOfTrailingZeros(MAX_N) + 1);
 
   /** The JVM-wide kernel; holder so that the choice happens on first FFT use only. */
   private static final class Default {
@@ -266,7 +271,14 @@ public final class FftPlan {
       throw new IllegalArgumentException(
           "ring degree N=" + n + " must be a power of two in [" + MIN_N + ", " + MAX_N + "]");
     }
-    return PLANS.computeIfAbsent(n, k -> new FftPlan(new FftPlan(k), Default.KERNEL));
+    int lg = Integer.numberOfTrailingZeros(n);
+    FftPlan p = PLANS.get(lg);
+    if (p == null) {
+      // two threads may both build it; the first stored wins and both return that one
+      PLANS.compareAndSet(lg, null, new FftPlan(new FftPlan(n), Default.KERNEL));
+      p = PLANS.get(lg);
+    }
+    return p;
   }
 
   /**
