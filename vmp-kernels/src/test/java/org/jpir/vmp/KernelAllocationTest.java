@@ -1,0 +1,169 @@
+package org.jpir.vmp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hot kernels of the JVM-wide provider (forward and inverse FFT at N = 2048, {@code
+ * applyDftToDft} on 8 x 8 and 10 x 6 PMATs, {@link Znx#normalize}) allocate nothing per call
+ * once compiled: a Vector API kernel that C2 does not compile (or compiles without intrinsics)
+ * boxes every vector and allocates megabytes per call (JDK 17 left the radix-4 passes in C1 code
+ * so). Measured with {@code ThreadMXBean.getThreadAllocatedBytes} over {@value #CALLS} calls in a
+ * JVM of its own, so that the other tests' kernel variants do not pollute the profiles, with
+ * {@code -XX:Tier3DelayOn=0} (a busy C2 queue sends methods to C1's tier 2 first, as at a
+ * loaded start-up); each kernel gets up to {@value #ATTEMPTS} rounds of warm-up and measurement.
+ */
+class KernelAllocationTest {
+  /** Calls per measurement. */
+  static final int CALLS = 10_000;
+  /** Rounds of warm-up and measurement before a kernel counts as allocating. */
+  static final int ATTEMPTS = 5;
+  /** Largest average allocation per call that counts as none (a boxed vector is 48+ bytes). */
+  static final double BOUND = 16;
+  /** What the control (one 64-byte array per call) must show for the measurement to count. */
+  static final double CONTROL_MIN = 64;
+
+  private static final String TAG = "ALLOC ";
+
+  @Test
+  void hotKernelsDoNotAllocatePerCallOnceCompiled() throws IOException, InterruptedException {
+    assumeTrue(allocationCounted(), "this JVM does not count thread-allocated bytes");
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(JvmOptions.list());
+    cmd.add("-Xmx512m");
+    cmd.add("-XX:Tier3DelayOn=0");
+    for (String k : System.getProperties().stringPropertyNames()) {
+      if (k.startsWith("jpir.")) {
+        cmd.add("-D" + k + "=" + System.getProperty(k));
+      }
+    }
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(Probe.class.getName());
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "probe JVM did not finish");
+    assertEquals(0, p.exitValue(), "probe JVM failed:\n" + out);
+    Map<String, Double> perCall = new LinkedHashMap<>();
+    for (String line : out.split("\n")) {
+      if (line.startsWith(TAG)) {
+        String[] f = line.substring(TAG.length()).trim().split("\\s+");
+        perCall.put(f[0], Double.parseDouble(f[1]));
+      }
+    }
+    assertTrue(perCall.getOrDefault("control", 0.0) >= CONTROL_MIN,
+        "the measurement does not see a 64-byte allocation per call:\n" + out);
+    assertEquals(Probe.KERNELS.length + 1, perCall.size(), "probe output:\n" + out);
+    StringBuilder bad = new StringBuilder();
+    for (Map.Entry<String, Double> e : perCall.entrySet()) {
+      if (!e.getKey().equals("control") && e.getValue() > BOUND) {
+        bad.append(String.format("%s %.1f B/call; ", e.getKey(), e.getValue()));
+      }
+    }
+    assertTrue(bad.length() == 0, "kernels allocate per call after " + ATTEMPTS
+        + " rounds of warm-up (bound " + BOUND + " B): " + bad + "\nprobe output:\n" + out);
+  }
+
+  static boolean allocationCounted() {
+    java.lang.management.ThreadMXBean b = ManagementFactory.getThreadMXBean();
+    return b instanceof com.sun.management.ThreadMXBean
+        && ((com.sun.management.ThreadMXBean) b).isThreadAllocatedMemorySupported()
+        && ((com.sun.management.ThreadMXBean) b).isThreadAllocatedMemoryEnabled();
+  }
+
+  /**
+   * The probe JVM's main: per kernel, the lowest average allocation per call over up to {@value
+   * #ATTEMPTS} rounds, as lines {@code ALLOC name bytesPerCall rounds}.
+   */
+  static final class Probe {
+    static final String[] KERNELS = {"fft2048", "ifft2048", "applyDftToDft8x8",
+        "applyDftToDft10x6", "normalize2048"};
+    static Object sink;
+
+    public static void main(String[] args) {
+      System.out.println("kernels: " + KernelProvider.get());
+      int n = 2048;
+      Random r = new Random(7);
+      FftPlan plan = FftPlan.of(n);
+      double[] src = new double[n];
+      for (int i = 0; i < n; i++) {
+        src[i] = r.nextGaussian();
+      }
+      double[] buf = new double[n];
+      Map<String, Runnable> ops = new LinkedHashMap<>();
+      ops.put("control", () -> sink = new long[6]);
+      ops.put("fft2048", () -> {
+        System.arraycopy(src, 0, buf, 0, n);
+        plan.fft(buf, 0);
+      });
+      ops.put("ifft2048", () -> {
+        System.arraycopy(src, 0, buf, 0, n);
+        plan.ifft(buf, 0);
+      });
+      ops.put("applyDftToDft8x8", apply(n, 8, 8, r));
+      ops.put("applyDftToDft10x6", apply(n, 10, 6, r));
+      long[] a = new long[4 * n];
+      for (int i = 0; i < a.length; i++) {
+        a[i] = r.nextLong() >> 8;
+      }
+      long[] res = new long[3 * n];
+      long[] tmp = new long[Znx.normalizeTmpLength(n)];
+      ops.put("normalize2048", () -> Znx.normalize(n, 19, a, 0, 4, res, 0, 3, tmp));
+      for (Map.Entry<String, Runnable> e : ops.entrySet()) {
+        double best = Double.MAX_VALUE;
+        int round = 0;
+        while (round < ATTEMPTS && best > BOUND) {
+          run(e.getValue(), round == 0 ? 2 * CALLS : CALLS);
+          long before = allocated();
+          run(e.getValue(), CALLS);
+          best = Math.min(best, (allocated() - before) / (double) CALLS);
+          round++;
+        }
+        System.out.println(TAG + e.getKey() + " " + best + " " + round);
+      }
+    }
+
+    private static Runnable apply(int n, int rows, int cols, Random r) {
+      Pmat pmat = Pmat.allocate(n, rows, cols);
+      double[] m = new double[n * rows * cols];
+      for (int i = 0; i < m.length; i++) {
+        m[i] = r.nextGaussian();
+      }
+      pmat.prepareFromReim(m, 0);
+      double[] vec = new double[n * rows];
+      for (int i = 0; i < vec.length; i++) {
+        vec[i] = r.nextGaussian();
+      }
+      double[] res = new double[n * cols];
+      double[] tmp = new double[Vmp.applyDftToDftTmpLength(n, rows, cols)];
+      Vmp vmp = Vmp.get();
+      return () -> vmp.applyDftToDft(pmat, vec, 0, rows, res, 0, cols, tmp);
+    }
+
+    private static void run(Runnable op, int calls) {
+      for (int i = 0; i < calls; i++) {
+        op.run();
+      }
+    }
+
+    private static long allocated() {
+      return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
+          .getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+  }
+}
