@@ -17,8 +17,8 @@ package org.jpir.vmp;
  * forward 3.60-3.61 against 3.43-3.46 us at 4096 and the same at 16384, so no default changes).
  * The leaves are generated ({@code FftLeaves}, from {@code LeafGenerator}
  * in the test sources). Complex products use fused multiply-adds, so results differ from {@code
- * RefFft} by rounding only (tolerance in {@code FftPlan}). No allocation on JDK 17 or 25 (checked
- * with JMH {@code -prof gc}).
+ * RefFft} by rounding only (tolerance in {@code FftPlan}). No allocation once compiled, on JDK 17
+ * and 25 at the widths {@link KernelProvider} picks ({@code KernelAllocationTest}).
  *
  * <p>Width: {@link KernelProvider} decides (the wide path where the JVM compiles 512-bit vectors,
  * from JDK 25 on: JDK 17's C2 boxed the 512-bit vectors of these loops, 256 KB allocated per
