@@ -5,7 +5,6 @@ import org.jpir.core.params.Phase1Digits;
 import org.jpir.vmp.Aligned;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
-import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Reim;
 import org.jpir.vmp.Vmp;
 import org.jpir.vmp.Znx;
@@ -37,7 +36,6 @@ public final class GlweOps {
   private final Glwe diff;
   private final Glwe prodOut;
   private long[] wide;
-  private Batch batch;
 
   /** Scratch for the parameters {@code p}. */
   public GlweOps(Params p) {
@@ -470,74 +468,6 @@ public final class GlweOps {
     sub(x1, x0, diff);
     externalProduct(diff, ggsw, prodOut);
     add(x0, prodOut, out);
-  }
-
-  /** CMuxes per {@link #cmuxBatch} pass: their decomposed inputs stay in L2 with the GGSW. */
-  public static final int CMUX_GROUP = 8;
-
-  /**
-   * {@code out[i] = CMux(ggsw, x0[i], x1[i])} for {@code i < count}, bit for bit what {@link
-   * #cmux} gives (every product is exact), with the GGSW read once per group of {@value
-   * #CMUX_GROUP}: the decomposed differences are laid out as PVECs and multiplied in one
-   * multi-column pass ({@link Vmp#applyPvecBatch}). out[i] may be x0[i] or x1[i], not another
-   * pair's input.
-   */
-  public void cmuxBatch(PreparedGgsw ggsw, Glwe[] x0, Glwe[] x1, Glwe[] out, int count) {
-    Pmat g = ggsw.matrix();
-    int lg = p.ggswLevels();
-    int cols = p.glweColumns();
-    if (g.nrows() != 2 * lg || g.ncols() != cols) {
-      throw new IllegalArgumentException("CMux GGSW " + g.nrows() + "x" + g.ncols() + "; preset "
-          + p.id() + " needs " + 2 * lg + "x" + cols);
-    }
-    if (batch == null) {
-      batch = new Batch(n, 2 * lg, cols);
-    }
-    for (int i0 = 0; i0 < count; i0 += CMUX_GROUP) {
-      int m = Math.min(CMUX_GROUP, count - i0);
-      for (int i = 0; i < m; i++) {
-        sub(x1[i0 + i], x0[i0 + i], diff);
-        long[] xd = diff.data();
-        for (int kk = 0; kk < 2; kk++) {
-          gadget.decompose(n, xd, diff.offset(kk, 0), diff.limbs(), digits, kk * lg * n, carry,
-              gadgetScratch);
-        }
-        for (int r = 0; r < 2 * lg; r++) {
-          Reim.fromZnx(n, digits, r * n, vec, Aligned.LEAD + r * n);
-          plan.fft(vec, Aligned.LEAD + r * n);
-        }
-        batch.pvecs[i].prepareFromReim(vec, Aligned.LEAD);
-      }
-      Pvec[] part = m == CMUX_GROUP ? batch.pvecs : java.util.Arrays.copyOf(batch.pvecs, m);
-      double[][][] res = m == CMUX_GROUP ? batch.res
-          : new double[][][] {java.util.Arrays.copyOf(batch.res[0], m)};
-      Vmp.get().applyPvecBatch(batch.ggsw(g), part, res, batch.tmp);
-      for (int i = 0; i < m; i++) {
-        fromTransforms(res[0][i], prodOut);
-        add(x0[i0 + i], prodOut, out[i0 + i]);
-      }
-    }
-  }
-
-  /** Scratch of {@link #cmuxBatch}: one group's PVECs, results and pass scratch. */
-  private static final class Batch {
-    final Pvec[] pvecs = new Pvec[CMUX_GROUP];
-    final double[][][] res;
-    final double[] tmp;
-    final Pmat[] one = new Pmat[1];
-
-    Batch(int n, int rows, int cols) {
-      for (int i = 0; i < CMUX_GROUP; i++) {
-        pvecs[i] = Pvec.allocate(n, rows);
-      }
-      res = new double[1][CMUX_GROUP][cols * n];
-      tmp = new double[Vmp.applyPvecBatchTmpLength(1, n, rows, cols, CMUX_GROUP)];
-    }
-
-    Pmat[] ggsw(Pmat g) {
-      one[0] = g;
-      return one;
-    }
   }
 
   /**

@@ -2,7 +2,6 @@ package org.jpir.core.server;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -424,28 +423,24 @@ public final class PirServer {
         throw new IllegalArgumentException("fold needs the GGSW of bit " + t + " but the query has "
             + ggsw.length);
       }
-      int pairs = cur.size() / 2;
-      Glwe[] x0 = new Glwe[pairs];
-      Glwe[] x1 = new Glwe[pairs];
-      Glwe[] o = new Glwe[pairs];
-      for (int j = 0; j < pairs; j++) {
-        x0[j] = cur.get(2 * j);
-        x1[j] = cur.get(2 * j + 1);
-        o[j] = free.isEmpty() ? new Glwe(p.n(), p.glweLimbs()) : free.pop();
-        made.add(o[j]);
-      }
-      ops.cmuxBatch(ggsw[t], x0, x1, o, pairs);
-      List<Glwe> next = new ArrayList<>(Arrays.asList(o));
-      if (cur.size() % 2 == 1) {
-        next.add(cur.get(cur.size() - 1));
-      }
-      // this level's inputs are read no more: the next level's outputs may take them
-      for (int j = 0; j < pairs; j++) {
-        if (made.contains(x0[j])) {
-          free.push(x0[j]);
-        }
-        if (made.contains(x1[j])) {
-          free.push(x1[j]);
+      List<Glwe> next = new ArrayList<>((cur.size() + 1) / 2);
+      for (int j = 0; j < cur.size(); j += 2) {
+        if (j + 1 < cur.size()) {
+          Glwe x0 = cur.get(j);
+          Glwe x1 = cur.get(j + 1);
+          Glwe o = free.isEmpty() ? new Glwe(p.n(), p.glweLimbs()) : free.pop();
+          made.add(o);
+          ops.cmux(ggsw[t], x0, x1, o);
+          next.add(o);
+          // x0 and x1 are read no more: the next pairs' outputs may take them
+          if (made.contains(x0)) {
+            free.push(x0);
+          }
+          if (made.contains(x1)) {
+            free.push(x1);
+          }
+        } else {
+          next.add(cur.get(j));
         }
       }
       cur = next;

@@ -153,33 +153,4 @@ class GlweOpsTest {
     }
     assertEquals(109, Security.maxLogQ128(4096));
   }
-
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"test-insecure-256",
-      "test-insecure-256-compact-scaled"})
-  void batchedCmuxEqualsOneCmuxAtATimeBitForBit(String id) {
-    Params p = Presets.byId(id);
-    SecretKey sk = SecretKey.generate(p, RANDOM);
-    GlweOps ops = new GlweOps(p);
-    Prg prg = Prg.fromSecureRandom(RANDOM);
-    PreparedGgsw g = ops.prepare(ops.encryptGgsw(sk, 1, prg, prg));
-    int count = GlweOps.CMUX_GROUP + 3;
-    Glwe[] x0 = new Glwe[count];
-    Glwe[] x1 = new Glwe[count];
-    Glwe[] want = new Glwe[count];
-    for (int i = 0; i < count; i++) {
-      x0[i] = ops.encrypt(sk, null, prg, prg);
-      x1[i] = ops.encrypt(sk, null, prg, prg);
-      want[i] = new Glwe(p.n(), p.glweLimbs());
-      ops.cmux(g, x0[i], x1[i], want[i]);
-    }
-    Glwe[] out = new Glwe[count];
-    for (int i = 0; i < count; i++) {
-      out[i] = i % 2 == 0 ? x0[i] : new Glwe(p.n(), p.glweLimbs()); // out may be x0
-    }
-    ops.cmuxBatch(g, x0, x1, out, count);
-    for (int i = 0; i < count; i++) {
-      assertArrayEquals(want[i].data(), out[i].data(), "CMux " + i + " of " + count);
-    }
-  }
 }
