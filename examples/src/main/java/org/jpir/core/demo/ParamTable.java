@@ -445,9 +445,9 @@ public final class ParamTable implements Callable<Integer> {
           ? String.format(Locale.ROOT, "GGSW %d x %d; limbs of K = %d", p.ggswLevels(),
               p.ggswBits(), p.base2k())
           : String.format(Locale.ROOT, "GGSW %d x %d, key switching %d x %d, GGSW(s) %d x %d;"
-              + " limbs of K = %d; query b %d bits, key b %d bits", p.ggswLevels(), p.ggswBits(),
-              cp.ksLevels(), cp.ksBits(), cp.keys().ggswLevels(), cp.keys().ggswBits(),
-              p.base2k(), cp.queryBits(), cp.keyBits());
+              + " limbs of K = %d; query b %d bits, key b %d bits; phase-1 rows in %s",
+              p.ggswLevels(), p.ggswBits(), cp.ksLevels(), cp.ksBits(), cp.keys().ggswLevels(),
+              cp.keys().ggswBits(), p.base2k(), cp.queryBits(), cp.keyBits(), cp.phase1());
       String sec = cp == null
           ? String.format(Locale.ROOT, "%.0f / %.0f", r.security().classicalBits(),
               r.security().quantumBits())
