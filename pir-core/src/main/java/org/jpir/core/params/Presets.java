@@ -79,10 +79,9 @@ public final class Presets {
 
   /**
    * Largest record for which {@link #forRecordSize} picks {@link #ONIONPIR_2048_COMPACT}: two of
-   * its planes (2 KiB each). There it is faster per query and smaller on the wire than the N =
-   * 4096 preset at the same database (4 columns of phase 1 per byte against 10 per 5 bytes,
-   * query 10 KB against 42 KB, answer 14 KB against 48 KB, keys 1.1 MB against 3.4 MB; measured
-   * by {@code ./pir bench-server}, results in {@code benchmarks/results/server-*}); larger
+   * its planes (2 KiB each). There its query, answer and keys are about a quarter to a third
+   * of the N = 4096 preset's and its server time per query is no larger (compare with {@code
+   * ./pir bench-server --preset <id>}; results in {@code benchmarks/results/server-*}); larger
    * records span more planes, each a CMux tree of its own, and belong to the N = 4096 preset.
    */
   public static final int N2048_MAX_RECORD = 2 * 2048;
