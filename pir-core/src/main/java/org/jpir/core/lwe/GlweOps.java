@@ -411,13 +411,17 @@ public final class GlweOps {
   }
 
   /**
-   * As {@link #fromTransforms(double[], int, Glwe)} for transforms of digits other than the
-   * limbs: {@code 2 digits.limbs()} reim columns (part kk, digit i at {@code srcOff + (kk
+   * As {@link #fromTransforms(double[], int, Glwe)} for transforms of {@code digits} (the
+   * server's own limbs: exactly that method): {@code 2 digits.limbs()} reim columns (part kk, digit i at {@code srcOff + (kk
    * digits.limbs() + i) N}) are inverse-transformed, rounded to integers and re-digited ({@link
    * Znx#rebase}; K-bit digits: {@link Znx#normalize}) into out's K-bit limbs, normalized; exact
    * when out holds at least the digits' bits. Overwrites {@code src}.
    */
   public void fromTransforms(double[] src, int srcOff, Phase1Digits digits, Glwe out) {
+    if (digits.isLimbsOf(p) && out.limbs() == p.glweLimbs()) {
+      fromTransforms(src, srcOff, out);
+      return;
+    }
     int dl = digits.limbs();
     if (wide == null || wide.length < 2 * dl * n) {
       wide = new long[2 * dl * n];

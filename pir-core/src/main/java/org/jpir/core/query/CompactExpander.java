@@ -59,8 +59,7 @@ public final class CompactExpander {
   private final double[] tmp;
   private Glwe[] ksScratch;
   private Glwe[] oddScratch;
-  private final java.util.HashMap<Integer, int[]> perms = new java.util.HashMap<>();
-  private final java.util.HashMap<Integer, long[]> signTables = new java.util.HashMap<>();
+  private final java.util.HashMap<Integer, AutTable> autTables = new java.util.HashMap<>();
 
   /** Time spent and work done since construction. */
   public static final class Timings {
@@ -110,37 +109,33 @@ public final class CompactExpander {
     Znx.normalize(n, kp.base2k(), od, limbs * n, limbs, od, limbs * n, limbs, carry);
   }
 
-  /** X -> X^p: coefficient j goes to {@code perm[j]} (mod 2N; at or above N: negated, minus N). */
-  private int[] permutation(int p) {
-    int[] perm = perms.get(p);
-    if (perm == null) {
-      perm = new int[n];
+  /**
+   * X -> X^p as a scatter: coefficient j goes to index {@code to[j]} (its image mod N) with sign
+   * {@code sign[j]} (-1 where the image, mod 2N, lies at or above N).
+   */
+  private record AutTable(int[] to, long[] sign) {}
+
+  /** The table of X -> X^p, made once per p. */
+  private AutTable autTable(int p) {
+    AutTable a = autTables.get(p);
+    if (a == null) {
+      int[] to = new int[n];
+      long[] sign = new long[n];
       int twoN = 2 * n;
       int pm = Math.floorMod(p, twoN);
       int t = 0;
       for (int j = 0; j < n; j++) {
-        perm[j] = t;
+        to[j] = t < n ? t : t - n;
+        sign[j] = t < n ? 1 : -1;
         t += pm;
         if (t >= twoN) {
           t -= twoN;
         }
       }
-      perms.put(p, perm);
+      a = new AutTable(to, sign);
+      autTables.put(p, a);
     }
-    return perm;
-  }
-
-  /** For {@link #permutation}(p): -1 where coefficient j lands at or above N (negated), else 1. */
-  private long[] signs(int p, int[] perm) {
-    long[] sign = signTables.get(p);
-    if (sign == null) {
-      sign = new long[n];
-      for (int j = 0; j < n; j++) {
-        sign[j] = perm[j] < n ? 1 : -1;
-      }
-      signTables.put(p, sign);
-    }
-    return sign;
+    return a;
   }
 
   /** As {@link #automorphism} but leaves out unnormalized (expansion normalizes only digits). */
@@ -153,13 +148,14 @@ public final class CompactExpander {
     if ((p & 1) == 0) {
       throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got " + p);
     }
-    int[] perm = permutation(p);
-    long[] sign = signs(p, perm);
+    AutTable a = autTable(p);
+    int[] to = a.to();
+    long[] sign = a.sign();
     long[] cd = c.data();
     for (int col = 0; col < 2 * limbs; col++) {
       int o = col * n;
-      for (int j = 0; j < n; j++) { // branch-free: target index mod N, sign from the table
-        aut[o + (perm[j] & (n - 1))] = sign[j] * cd[o + j];
+      for (int j = 0; j < n; j++) { // branch-free: index and sign from the table
+        aut[o + to[j]] = sign[j] * cd[o + j];
       }
     }
     int ks = cp.ksLevels();
@@ -404,12 +400,11 @@ public final class CompactExpander {
     // one rounded GLWE and one transform per sink, reused row after row: prepareRow copies out
     // (allocating them per row was half of the expansion's allocation, each page a fresh fault)
     Phase1Digits digits = cp.phase1();
-    boolean limbs = digits.isLimbsOf(sp);
     Glwe rounded = new Glwe(n, digits.limbs());
     double[] reim = new double[rounded.data().length];
     return (slot, c) -> {
       int row = layout.phase1Index(slot);
-      Glwe x = limbs ? kops.roundInto(c, rounded) : kops.toDigits(c, digits, rounded);
+      Glwe x = kops.toDigits(c, digits, rounded);
       phase1.prepareRow(row, sops.transformInto(x, reim), 0);
       if (tails != null) {
         tails.accept(row, x);

@@ -353,14 +353,14 @@ public final class PirServer {
     /** The pass of the full planes, or of the paired tail plane when {@code tail}. */
     Phase1(Geometry g, PreparedQuery[] qs, int chunk, boolean tail) {
       n = p.n();
-      digits = qs[0].phase1Digits();
+      digits = digitsOf(qs[0]);
       for (PreparedQuery q : qs) {
-        if (!java.util.Objects.equals(q.phase1Digits(), digits)) {
+        if (!digitsOf(q).equals(digits)) {
           throw new IllegalArgumentException("queries of one pass must share their phase-1"
-              + " digits: " + digits + " and " + q.phase1Digits());
+              + " digits: " + digits + " and " + digitsOf(q));
         }
       }
-      int cols12 = digits == null ? p.glweColumns() : digits.columns();
+      int cols12 = digits.columns();
       int nrows = g.planeRows(tail ? g.planes() - 1 : 0) * p.plaintextLimbs();
       pm = new Pmat[qs.length];
       for (int i = 0; i < qs.length; i++) {
@@ -368,6 +368,11 @@ public final class PirServer {
       }
       sc = Scratch.of(n, p.glweLimbs(), cols12, qs.length, chunk,
           Vmp.applyPvecBatchTmpLength(qs.length, n, nrows, cols12, chunk));
+    }
+
+    /** The query's phase-1 digits (null in the query: the server's limbs). */
+    private Phase1Digits digitsOf(PreparedQuery q) {
+      return q.phase1Digits() == null ? Phase1Digits.limbsOf(p) : q.phase1Digits();
     }
 
     /** For each query, the GLWEs of columns [c0, c0 + len) of {@code cols} (scratch). */
@@ -386,11 +391,7 @@ public final class PirServer {
         List<Glwe> l = new ArrayList<>(len);
         for (int c = 0; c < len; c++) {
           Glwe x = sc.leaves[qi][c];
-          if (digits == null) {
-            ops.fromTransforms(r[qi][c], x);
-          } else {
-            ops.fromTransforms(r[qi][c], 0, digits, x);
-          }
+          ops.fromTransforms(r[qi][c], 0, digits, x);
           l.add(x);
         }
         leaves.add(l);
