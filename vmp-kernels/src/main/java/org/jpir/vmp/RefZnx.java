@@ -31,24 +31,11 @@ final class RefZnx implements ZnxKernel {
 
   @Override
   public void gadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int topLimbs,
-      int drop, int bits, int levels, long[] dst, int dOff, long[] tmp) {
-    // carries in tmp[0, N), the normalized limbs at tmp[N + l*N]
+      int bits, int levels, long[] dst, int dOff, long[] tmp) {
+    // normalized to topLimbs (carries in tmp[0, N), limbs at tmp[N + l*N]), then re-digited:
+    // rebase rounds half up to the top bits * levels bits and splits them
     normalize(n, base2k, a, aOff, aSize, tmp, n, topLimbs, tmp);
-    int keep = 64 - bits;
-    for (int j = 0; j < n; j++) {
-      long v = 0;
-      for (int l = 0; l < topLimbs; l++) {
-        v = (v << base2k) + tmp[n + l * n + j];
-      }
-      if (drop > 0) {
-        v = (v + (1L << (drop - 1))) >> drop;
-      }
-      for (int i = levels - 1; i >= 0; i--) {
-        long d = (v << keep) >> keep;
-        dst[dOff + i * n + j] = d;
-        v = (v - d) >> bits;
-      }
-    }
+    rebase(n, base2k, tmp, n, topLimbs, bits, dst, dOff, levels);
   }
 
   @Override

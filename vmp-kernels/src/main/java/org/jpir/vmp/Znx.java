@@ -140,8 +140,8 @@ public final class Znx {
   /**
    * Signed gadget digits of a limb vector: per coefficient, a's {@code aSize} limbs (any integer
    * digits {@link #normalize} takes) normalized to {@code topLimbs} limbs and read as one
-   * integer {@code v} of {@code K topLimbs} bits (at most 64), rounded by {@code drop} bits
-   * (half up), then split into {@code levels} digits of {@code bits} bits in {@code [-2^(bits-1),
+   * integer {@code v} of {@code K topLimbs} bits (at most 64), rounded (half up) to its top {@code
+   * bits levels} bits, then split into {@code levels} digits of {@code bits} bits in {@code [-2^(bits-1),
    * 2^(bits-1))}, most significant first: digit i at {@code dst[dOff + i*N + j]}. Exact integer
    * arithmetic, identical in every kernel.
    *
@@ -149,12 +149,13 @@ public final class Znx {
    * @throws IllegalArgumentException when a size, offset or bit count is out of range
    */
   public static void gadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int topLimbs,
-      int drop, int bits, int levels, long[] dst, int dOff, long[] tmp) {
+      int bits, int levels, long[] dst, int dOff, long[] tmp) {
     Checks.ringDegree(n);
     if (base2k < 1 || base2k > 62 || topLimbs < 1 || (long) topLimbs * base2k > 64 || bits < 1
-        || bits > 62 || levels < 1 || drop < 0 || drop > 62) {
+        || bits > 62 || levels < 1 || (long) bits * levels > (long) topLimbs * base2k) {
       throw new IllegalArgumentException("gadget digits: K = " + base2k + ", " + topLimbs
-          + " limbs, drop " + drop + ", " + levels + " digits of " + bits + " bits");
+          + " limbs, " + levels + " digits of " + bits + " bits: need K limbs <= 64 and at"
+          + " least bits levels");
     }
     Checks.atLeast("gadgetDigits aSize", aSize, 1);
     Checks.range("gadgetDigits input", a, aOff, (long) aSize * n);
@@ -163,7 +164,7 @@ public final class Znx {
     if (a == dst && aOff < dOff + (long) levels * n && dOff < aOff + (long) aSize * n) {
       throw new IllegalArgumentException("gadgetDigits: input and result overlap");
     }
-    KERNEL.gadgetDigits(n, base2k, a, aOff, aSize, topLimbs, drop, bits, levels, dst, dOff, tmp);
+    KERNEL.gadgetDigits(n, base2k, a, aOff, aSize, topLimbs, bits, levels, dst, dOff, tmp);
   }
 
   /**

@@ -25,12 +25,13 @@ interface ZnxKernel {
   /**
    * Gadget digits of a limb vector. Per coefficient j: normalize {@code a}'s {@code aSize} limbs
    * to {@code topLimbs} (as {@link #normalize}), {@code v = sum_l d_l 2^(K (topLimbs-1-l))}
-   * (wrapping), {@code v = (v + 2^(drop-1)) >> drop} when {@code drop > 0}; then for {@code i =
-   * levels-1 .. 0}: {@code dst[dOff + i*N + j] = d} = the low {@code bits} bits of v as a signed
-   * digit, {@code v = (v - d) >> bits}. {@code tmp} holds {@code (topLimbs + 1) * N} longs of scratch.
+   * (wrapping), rounded to its top {@code bits levels} bits: {@code v = (v + 2^(drop-1)) >> drop}
+   * when {@code drop = K topLimbs - bits levels > 0}; then for {@code i = levels-1 .. 0}: {@code
+   * dst[dOff + i*N + j] = d} = the low {@code bits} bits of v as a signed digit, {@code v = (v -
+   * d) >> bits}. {@code tmp} holds {@code (topLimbs + 1) * N} longs of scratch.
    */
-  void gadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int topLimbs, int drop,
-      int bits, int levels, long[] dst, int dOff, long[] tmp);
+  void gadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int topLimbs, int bits,
+      int levels, long[] dst, int dOff, long[] tmp);
 
   /**
    * Re-digits a limb vector. Per coefficient j: {@code v = sum_l a[aOff + l*N + j] 2^(fromBits

@@ -74,14 +74,15 @@ final class PanamaZnx implements ZnxKernel {
 
   @Override
   public void gadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int topLimbs,
-      int drop, int bits, int levels, long[] dst, int dOff, long[] tmp) {
+      int bits, int levels, long[] dst, int dOff, long[] tmp) {
     int bound = S.loopBound(n);
     if (bound != n) {
-      REF.gadgetDigits(n, base2k, a, aOff, aSize, topLimbs, drop, bits, levels, dst, dOff, tmp);
+      REF.gadgetDigits(n, base2k, a, aOff, aSize, topLimbs, bits, levels, dst, dOff, tmp);
       return;
     }
     int shift = 64 - base2k;
     int keep = 64 - bits;
+    int drop = topLimbs * base2k - bits * levels;
     long half = drop > 0 ? 1L << (drop - 1) : 0;
     for (int j = 0; j < n; j += S.length()) {
       LongVector carry = LongVector.zero(S);

@@ -76,12 +76,11 @@ class ZnxKernelTest {
     for (int i = 0; i < a.length; i++) {
       a[i] = rnd.nextLong() >> rnd.nextInt(19, 45);
     }
-    int drop = topLimbs * k - bits * levels;
     long[] d1 = new long[levels * n + 2];
     long[] d2 = d1.clone();
-    REF.gadgetDigits(n, k, a, 3, aSize, topLimbs, Math.max(drop, 0), bits, levels, d1, 2,
+    REF.gadgetDigits(n, k, a, 3, aSize, topLimbs, bits, levels, d1, 2,
         new long[(topLimbs + 1) * n]);
-    PANAMA.gadgetDigits(n, k, a, 3, aSize, topLimbs, Math.max(drop, 0), bits, levels, d2, 2,
+    PANAMA.gadgetDigits(n, k, a, 3, aSize, topLimbs, bits, levels, d2, 2,
         new long[(topLimbs + 1) * n]);
     assertArrayEquals(d1, d2, "seed " + seed);
     long lo = -(1L << (bits - 1));

@@ -74,8 +74,7 @@ public final class Gadget {
       Znx.normalize(n, k, src, sOff, srcLimbs, dst, dOff, levels, carry);
       return;
     }
-    Znx.gadgetDigits(n, k, src, sOff, srcLimbs, topLimbs, topLimbs * k - bits * levels, bits,
-        levels, dst, dOff, scratch);
+    Znx.gadgetDigits(n, k, src, sOff, srcLimbs, topLimbs, bits, levels, dst, dOff, scratch);
   }
 
   /**
