@@ -48,6 +48,9 @@ import picocli.CommandLine.Option;
     description = "Server time per query (expansion, phase 1, phase 2; one query and batches)"
         + " against the ceilings measured in the same run; writes benchmarks/results/server-*.")
 public final class ServerBench implements java.util.concurrent.Callable<Integer> {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
   @Option(names = "--preset", description = "preset (default: the one the record size selects,"
       + " Presets.forRecordSize)")
   String preset;
@@ -116,7 +119,10 @@ public final class ServerBench implements java.util.concurrent.Callable<Integer>
     CpuInfo cpu = CpuInfo.get();
     r.addProperty("cpu", cpu.model());
     r.addProperty("cpuDetail", cpu.describe());
-    r.addProperty("command", "./pir bench-server " + String.join(" ", argsOf()));
+    r.addProperty("command", "./pir bench-server " + String.join(" ", spec.commandLine()
+        .getParseResult().originalArgs().stream()
+        .map(x -> x.matches("[\\w./:=,+-]*") ? x : "'" + x.replace("'", "'\\''") + "'")
+        .toList()));
     say("%s; %s; revision %s", cpu.describe(), Environment.jdk(), Environment.gitRevision());
 
     JsonObject ceil = ceilings();
@@ -313,21 +319,6 @@ public final class ServerBench implements java.util.concurrent.Callable<Integer>
         c.get("peakFma512Gflops").getAsDouble(), c.get("peakFma256Gflops").getAsDouble(),
         c.get("streamReadGBs").getAsDouble());
     return c;
-  }
-
-  private String[] argsOf() {
-    java.util.List<String> a = new java.util.ArrayList<>();
-    if (preset != null) {
-      a.add("--preset " + preset);
-    }
-    a.add("--mib " + mib);
-    a.add("--record-size " + recordSize);
-    a.add("--queries " + queries);
-    a.add("--batch " + batch);
-    if (anchorMs > 0) {
-      a.add(String.format(Locale.ROOT, "--anchor-ms %.0f", anchorMs));
-    }
-    return a.toArray(new String[0]);
   }
 
   private static void say(String f, Object... a) {
