@@ -1,6 +1,7 @@
 package org.jpir.bench;
 
 import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -11,7 +12,9 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import org.jpir.core.client.CompactClient;
 import org.jpir.core.params.CompactParams;
@@ -61,9 +64,17 @@ public final class ServerBench implements java.util.concurrent.Callable<Integer>
   @Option(names = "--record-size", description = "bytes per record (default: ${DEFAULT-VALUE})")
   int recordSize = 3072;
 
-  @Option(names = "--queries", description = "timed single queries after one warm-up (default:"
+  @Option(names = "--queries", description = "timed single queries after the warm-up (default:"
       + " ${DEFAULT-VALUE})")
-  int queries = 3;
+  int queries = 5;
+
+  @Option(names = "--warmup", description = "untimed queries (and batch passes) first, for the"
+      + " JIT (default: ${DEFAULT-VALUE}, as OnionPIRv2's --warmup 3)")
+  int warmup = 3;
+
+  @Option(names = "--batch-rounds", description = "timed batch passes after the warm-up"
+      + " (default: ${DEFAULT-VALUE})")
+  int batchRounds = 3;
 
   @Option(names = "--batch", description = "queries per batch pass, 0 for none (default:"
       + " ${DEFAULT-VALUE})")
@@ -108,9 +119,11 @@ public final class ServerBench implements java.util.concurrent.Callable<Integer>
 
   @Override
   public Integer call() throws IOException {
-    if (mib < 1 || recordSize < 1 || queries < 1 || batch < 0 || streamMib < 64) {
-      throw new CommandLine.ParameterException(new CommandLine(this), "need --mib >= 1,"
-          + " --record-size >= 1, --queries >= 1, --batch >= 0, --stream-mib >= 64");
+    if (mib < 1 || recordSize < 1 || queries < 1 || warmup < 0 || batch < 0
+        || batchRounds < 1 || streamMib < 64) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "need --mib >= 1,"
+          + " --record-size >= 1, --queries >= 1, --warmup >= 0, --batch >= 0,"
+          + " --batch-rounds >= 1, --stream-mib >= 64");
     }
     JsonObject r = new JsonObject();
     r.addProperty("utc", Instant.now().toString());
@@ -186,7 +199,7 @@ public final class ServerBench implements java.util.concurrent.Callable<Integer>
     CompactExpander ex = new CompactExpander(cp);
     boolean ok = true;
     Timed one = new Timed();
-    for (int i = 0; i <= queries; i++) {
+    for (int i = 0; i < warmup + queries; i++) {
       long index = i == 0 ? 0 : i == 1 ? g.recordCount() - 1 : (long) (random.nextDouble()
           * g.recordCount());
       byte[] qb = Wire.writeCompactQuery(client.query(index));
@@ -199,7 +212,7 @@ public final class ServerBench implements java.util.concurrent.Callable<Integer>
       boolean good = Arrays.equals(src.record(index), client.decode(Wire.readAnswer(ab, p),
           index));
       ok &= good;
-      if (i > 0) { // the first query warms the JIT up
+      if (i >= warmup) { // the first queries warm the JIT up
         one.add(e1 - e0, st.phase1Nanos, st.phase2Nanos, 1);
         one.queryBytes = qb.length;
         one.answerBytes = ab.length;
@@ -208,6 +221,7 @@ public final class ServerBench implements java.util.concurrent.Callable<Integer>
           index, good ? "ok" : "WRONG", (e1 - e0) / 1e9, st.phase1Nanos / 1e9,
           st.phase2Nanos / 1e9);
     }
+    r.addProperty("warmup", warmup);
     r.add("single", one.json(flopBound, streamBound));
     r.addProperty("queryBytes", one.queryBytes);
     r.addProperty("answerBytes", one.answerBytes);
@@ -215,7 +229,9 @@ public final class ServerBench implements java.util.concurrent.Callable<Integer>
 
     if (batch > 0) {
       Timed many = new Timed();
-      for (int round = 0; round < 2; round++) { // round 0 warms the batch pass up
+      // the first rounds warm the batch pass up (at least one: its tiling differs)
+      final int batchWarmup = Math.max(1, Math.min(warmup, 2));
+      for (int round = 0; round < batchWarmup + batchRounds; round++) {
         PreparedQuery[] qs = new PreparedQuery[batch];
         long[] idx = new long[batch];
         long e0 = System.nanoTime();
@@ -234,7 +250,7 @@ public final class ServerBench implements java.util.concurrent.Callable<Integer>
             say("batch record %d: WRONG", idx[i]);
           }
         }
-        if (round == 1) {
+        if (round >= batchWarmup) {
           many.add(e1 - e0, st.phase1Nanos, st.phase2Nanos, batch);
         }
         say("batch of %d (round %d): per query expansion %.3f s, phase 1 %.3f s, phase 2 %.3f s",
@@ -325,28 +341,37 @@ public final class ServerBench implements java.util.concurrent.Callable<Integer>
     System.out.println("bench-server: " + String.format(Locale.ROOT, f, a));
   }
 
-  /** Sums of per-query wall times. */
+  /**
+   * Per-query wall times of the timed passes; each phase is reported as the median over the
+   * passes (a GC pause or a noisy neighbour in one pass does not move it), the server time as
+   * the sum of the three medians.
+   */
   private static final class Timed {
-    double expansion;
-    double phase1;
-    double phase2;
+    final List<Double> expansion = new ArrayList<>();
+    final List<Double> phase1 = new ArrayList<>();
+    final List<Double> phase2 = new ArrayList<>();
     int count;
     int queryBytes;
     int answerBytes;
 
+    /** One pass of {@code queries} queries: its times divided by the queries. */
     void add(long expansionNanos, long phase1Nanos, long phase2Nanos, int queries) {
-      expansion += expansionNanos / 1e9;
-      phase1 += phase1Nanos / 1e9;
-      phase2 += phase2Nanos / 1e9;
+      expansion.add(expansionNanos / 1e9 / queries);
+      phase1.add(phase1Nanos / 1e9 / queries);
+      phase2.add(phase2Nanos / 1e9 / queries);
       count += queries;
     }
 
     JsonObject json(double flopBound, double streamBound) {
       JsonObject o = new JsonObject();
-      double e = expansion / count;
-      double p1 = phase1 / count;
-      double p2 = phase2 / count;
+      double e = Stats.median(unbox(expansion));
+      double p1 = Stats.median(unbox(phase1));
+      double p2 = Stats.median(unbox(phase2));
       o.addProperty("queries", count);
+      o.addProperty("passes", phase1.size());
+      JsonArray each = new JsonArray();
+      phase1.forEach(each::add);
+      o.add("phase1SecondsEach", each);
       o.addProperty("expansionSeconds", e);
       o.addProperty("phase1Seconds", p1);
       o.addProperty("phase2Seconds", p2);
@@ -356,6 +381,10 @@ public final class ServerBench implements java.util.concurrent.Callable<Integer>
       o.addProperty("phase1OfBound", Math.max(flopBound, streamBound) / p1);
       return o;
     }
+  }
+
+  private static double[] unbox(List<Double> xs) {
+    return xs.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   /** This process's user and system CPU seconds (Linux /proc/self/stat; zeros elsewhere). */

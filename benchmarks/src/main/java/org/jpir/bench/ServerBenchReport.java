@@ -64,6 +64,13 @@ final class ServerBenchReport {
         prep.get("seconds").getAsDouble(), prep.get("userSeconds").getAsDouble(),
         prep.get("systemSeconds").getAsDouble(), a.get("note").getAsString().isEmpty() ? ""
             : " " + a.get("name").getAsString() + ": " + a.get("note").getAsString() + "."));
+    if (r.has("warmup")) {
+      b.append(String.format(Locale.ROOT, "%nEach phase is the median over the timed passes"
+          + " (%d single queries, %s batch passes) after %d untimed warm-up queries.%n",
+          r.getAsJsonObject("single").get("passes").getAsInt(),
+          r.has("batched") ? r.getAsJsonObject("batched").get("passes").getAsString() : "no",
+          r.get("warmup").getAsInt()));
+    }
     b.append("\nCommand: `").append(r.get("command").getAsString()).append("`\n");
     return b.toString();
   }

@@ -37,9 +37,16 @@ public final class CpuInfo {
   private final boolean avx512f;
   private final boolean avx2;
   private final String kernelFlags;
+  private final String vendor;
 
   CpuInfo(int[] sysfsBytes, int cpuinfoL2, String cacheSource, int registers,
       String registerReason, String model, String flags) {
+    this(sysfsBytes, cpuinfoL2, cacheSource, registers, registerReason, model, flags, "");
+  }
+
+  CpuInfo(int[] sysfsBytes, int cpuinfoL2, String cacheSource, int registers,
+      String registerReason, String model, String flags, String vendor) {
+    this.vendor = vendor;
     this.sysfsBytes = sysfsBytes;
     this.l1d = sysfsBytes[1] > 0 ? sysfsBytes[1] : FALLBACK_L1D;
     this.l2 = sysfsBytes[2] > 0 ? sysfsBytes[2] : cpuinfoL2 > 0 ? cpuinfoL2 : FALLBACK_L2;
@@ -99,6 +106,16 @@ public final class CpuInfo {
    */
   public String kernelFlags() {
     return kernelFlags;
+  }
+
+  /** The vendor_id of /proc/cpuinfo (e.g. "GenuineIntel", "AuthenticAMD"), "" when unknown. */
+  public String vendor() {
+    return vendor;
+  }
+
+  /** Whether {@link #vendor} is Intel's. */
+  public boolean intel() {
+    return "GenuineIntel".equals(vendor);
   }
 
   /** Where {@link #l1dBytes} and {@link #l2Bytes} came from: "sysfs", or the fallback used. */
@@ -186,7 +203,7 @@ public final class CpuInfo {
         why = "UseAVX not readable; cpu flags " + (avx512f ? "have" : "lack") + " avx512f";
       }
     }
-    CpuInfo c = new CpuInfo(sizes, cpuinfoL2, source, regs, why, model, flags);
+    CpuInfo c = new CpuInfo(sizes, cpuinfoL2, source, regs, why, model, flags, vendor);
     if (cacheDir.toString().startsWith("/sys/")) {
       LOG.info("cpu: {}", c.describe());
     }

@@ -503,13 +503,27 @@ public final class Vmp {
 
   /**
    * Whether the pass reads each tile's data once ahead of the kernels ({@link
-   * VmpKernel#readAhead}; {@code -Djpir.vmp.readAhead=false} turns it off). The JVM has no
+   * VmpKernel#readAhead}; {@code -Djpir.vmp.readAhead=false|true} forces it, the default is
+   * {@link #readAhead(String, CpuInfo)}). The JVM has no
    * prefetch instruction, and the hardware prefetchers did not run ahead of the kernels here:
    * the database stream cost its whole standalone time on top of the arithmetic (AMD EPYC Zen 5,
    * 4096:1024:12:32, 75 of 190 ms), and a tight read of it beforehand runs at the core's
    * streaming rate (about twice the rate the kernels pull it at).
    */
-  static final boolean READ_AHEAD = !"false".equals(System.getProperty("jpir.vmp.readAhead"));
+  static final boolean READ_AHEAD = readAhead(System.getProperty("jpir.vmp.readAhead"),
+      CpuInfo.get());
+
+  /**
+   * Whether the pass reads ahead ({@link #READ_AHEAD}): as {@code property} says ("true" or
+   * "false"), else on every CPU but Intel's, where the hardware prefetchers alone fed the pass
+   * faster (benchmarks/results/phase1-tiling-intel-20261206.md).
+   */
+  static boolean readAhead(String property, CpuInfo cpu) {
+    if (property != null) {
+      return !"false".equals(property);
+    }
+    return !cpu.intel();
+  }
 
   /** Forces the rows per kernel chunk when the pass prefetches ({@link #prefetchRows}). */
   public static final String PREFETCH_ROWS_PROPERTY = "jpir.vmp.prefetchRows";
@@ -549,8 +563,8 @@ public final class Vmp {
    * VmpKernel#packGauss}), the packed tiles about {@code 96 B x ncols x queries} per row (12
    * doubles per column) and take 3/8 of the L2 (on a Zen 4, 1 MiB L2, 2026-12-06,
    * multi:4096:548:12:128 in alternating JVMs: tiles of 320 rows 322-340 ms, 200 rows 344-356,
-   * 400-440 rows 324-338, 548 rows 382), and one panel spans the whole tile (the accumulators
-   * stay in registers across it). Groups of {@link #GROUP_STREAMS} database columns (the pass
+   * 400-440 rows 324-338, 548 rows 382), and on AMD one panel spans the whole tile (the
+   * accumulators stay in registers across it; on Intel the panel keeps the L1d rule). Groups of {@link #GROUP_STREAMS} database columns (the pass
    * rounds them down to whole register blocks: 6 for 3-vector blocks, 311-317 ms against 322 for
    * 9), fewer when their segments of an L1d-sized panel ({@code 64 B x} the panel rows the L1d
    * rule gives, also for 512-bit blocks, whose larger panel is then read from L2) would exceed a
@@ -570,13 +584,18 @@ public final class Vmp {
     int cols = (int) Math.max(2, Math.min(GROUP_STREAMS, (cpu.l2Bytes() / 4) / (64L * panel)));
     String why = "panel rows = L1d " + (cpu.l1dBytes() >> 10) + " KiB / 2 / (" + panelRowBytes
         + " B per " + (gauss ? "Gauss " : "") + "row of " + block.columns() + " columns)";
-    if (gauss) {
+    if (gauss && !cpu.intel()) {
       // one panel per tile: the accumulators stay in registers across the tile's rows, the
       // panel is read from L2 (AMD Zen 5, 2026-12-04, ForkRotation A/B against panels of 40
       // rows: the phase-1-shaped pass 0.92-0.97x, phase 1 at 1 GiB 0.91-0.97x in 6 forks, median
       // 0.92x, where forks without the option gave about 0.98x)
       panel = tile;
       why = "panel rows = tile rows (512-bit blocks)";
+    } else if (gauss) {
+      // Intel: the panel stays in L1, the hardware prefetchers alone feed the pass (one panel
+      // per tile with read-ahead took 1.2-1.3x as long on a Xeon with a 48 KiB L1d:
+      // benchmarks/results/phase1-tiling-intel-20261206.md)
+      why += " (Intel: L1 panels)";
     }
     why += "; tile rows = L2 " + (cpu.l2Bytes() >> 10) + " KiB x " + (gauss ? "3/8" : "1/4")
         + " / (" + columnRowBytes + " B x " + ncols

@@ -2,6 +2,7 @@ package org.jpir.vmp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -785,6 +786,22 @@ class VmpContractTest {
     assertEquals(128, Vmp.tiling(VmpBlock.B256_1X3, c, 12, 1).panelRows());
     assertEquals(640, Vmp.tiling(VmpBlock.B256_1X3, c, 12, 1).tileRows());
     assertEquals(128, Vmp.tiling(VmpBlock.B256_1X3, c, 12, 8).tileRows()); // at least a panel
+    // Intel: 512-bit Gauss panels keep the L1d rule, and the pass does not read ahead
+    java.nio.file.Path xeon = dir.resolve("xeon");
+    java.nio.file.Files.writeString(xeon, "vendor_id\t: GenuineIntel\nmodel name\t: Xeon\n"
+        + "flags\t\t: fpu avx2 fma avx512f\n");
+    CpuInfo x = CpuInfo.read(dir.resolve("c"), xeon);
+    assertTrue(x.intel() && !c.intel() && !a.intel(), x.vendor());
+    assertEquals("AuthenticAMD", a.vendor());
+    Vmp.Tiling xt = Vmp.tiling(VmpBlock.B512_3X4, x, 12, 1);
+    assertEquals(640, xt.tileRows());
+    assertEquals(64, xt.panelRows()); // 24 KiB / (8 B x gaussRow(4) = 384 B)
+    assertTrue(xt.reason().contains("Intel"), xt.reason());
+    assertFalse(Vmp.readAhead(null, x));
+    assertTrue(Vmp.readAhead(null, a));
+    assertTrue(Vmp.readAhead(null, c));
+    assertTrue(Vmp.readAhead("true", x));
+    assertFalse(Vmp.readAhead("false", a));
   }
 
   @ParameterizedTest
