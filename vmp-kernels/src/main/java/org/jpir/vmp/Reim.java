@@ -32,6 +32,23 @@ public final class Reim {
     }
   }
   /**
+   * {@code dst[dstOff + j] = round(src[srcOff + j] / m) + add[addOff + j]} for j < N: {@link
+   * #toZnx} plus an integer polynomial; dst may alias add exactly (each index is read before it
+   * is written).
+   */
+  public static void toZnxAdd(int n, double[] src, int srcOff, long[] add, int addOff,
+      long[] dst, int dstOff) {
+    Checks.ringDegree(n);
+    Checks.range("toZnxAdd source", src, srcOff, n);
+    Checks.range("toZnxAdd addend", add, addOff, n);
+    Checks.range("toZnxAdd destination", dst, dstOff, n);
+    double inv = 2.0 / n;
+    for (int j = 0; j < n; j++) {
+      dst[dstOff + j] = (long) Math.rint(src[srcOff + j] * inv) + add[addOff + j];
+    }
+  }
+
+  /**
    * Slotwise complex product of two transforms: {@code res_j = a_j * b_j} for {@code j < m}, with
    * {@code x_j = x[xOff + j] + i x[xOff + m + j]}. {@code res} may alias {@code a} or {@code b}
    * exactly (same offset). After {@link FftPlan#ifft} and {@link #toZnx} this gives the negacyclic

@@ -91,6 +91,32 @@ class ReimTest {
   }
 
   @Test
+  void toZnxAddIsToZnxPlusTheAddendAlsoInPlace() {
+    int n = 64;
+    java.util.SplittableRandom rnd = new SplittableRandom(7);
+    double[] src = new double[n + 3];
+    long[] add = new long[n + 5];
+    for (int j = 0; j < src.length; j++) {
+      src[j] = (rnd.nextLong(1L << 40) - (1L << 39)) * (n / 2.0) + rnd.nextDouble() - 0.5;
+    }
+    for (int j = 0; j < add.length; j++) {
+      add[j] = rnd.nextLong(1L << 20) - (1L << 19);
+    }
+    long[] plain = new long[n];
+    Reim.toZnx(n, src, 3, plain, 0);
+    long[] out = new long[n + 1];
+    Reim.toZnxAdd(n, src, 3, add, 5, out, 1);
+    long[] inPlace = add.clone();
+    Reim.toZnxAdd(n, src, 3, inPlace, 5, inPlace, 5);
+    for (int j = 0; j < n; j++) {
+      assertEquals(plain[j] + add[5 + j], out[1 + j], "j=" + j);
+      assertEquals(plain[j] + add[5 + j], inPlace[5 + j], "in place, j=" + j);
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> Reim.toZnxAdd(n, src, 4, add, 0, out, 0));
+  }
+
+  @Test
   void badArgumentsAreNamed() {
     double[] x = new double[64];
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -34,7 +34,6 @@ public final class GlweOps {
   private final double[] res;
   private final double[] vmpTmp;
   private final Glwe diff;
-  private final Glwe prodOut;
   private long[] wide;
 
   /** Scratch for the parameters {@code p}. */
@@ -56,7 +55,6 @@ public final class GlweOps {
     this.res = Aligned.doubles(cols * n);
     this.vmpTmp = new double[Vmp.applyDftToDftTmpLength(n, 2 * lg, cols)];
     this.diff = new Glwe(n, p.glweLimbs());
-    this.prodOut = new Glwe(n, p.glweLimbs());
   }
 
   /** The parameters. */
@@ -376,6 +374,16 @@ public final class GlweOps {
           + ggsw.ncols() + ", output " + out.limbs() + " limbs; preset " + p.id() + " needs "
           + 2 * lg + "x" + cols + " and " + p.glweLimbs());
     }
+    productTransforms(x, ggsw);
+    fromTransforms(res, Aligned.LEAD, out);
+  }
+
+  /**
+   * The transforms of {@code x (.) G} into {@code res} at {@link Aligned#LEAD} (column c at
+   * {@code +c*N}): x (any integer limb digits) decomposed, transformed and multiplied by G's PMAT.
+   */
+  private void productTransforms(Glwe x, Pmat ggsw) {
+    int lg = p.ggswLevels();
     long[] xd = x.data();
     for (int kk = 0; kk < 2; kk++) {
       gadget.decompose(n, xd, x.offset(kk, 0), x.limbs(), digits, kk * lg * n, carry,
@@ -386,8 +394,7 @@ public final class GlweOps {
       Reim.fromZnx(n, digits, r * n, vec, a0 + r * n);
       plan.fft(vec, a0 + r * n);
     }
-    Vmp.get().applyDftToDft(ggsw, vec, a0, 2 * lg, res, a0, cols, vmpTmp);
-    fromTransforms(res, a0, out);
+    Vmp.get().applyDftToDft(ggsw, vec, a0, 2 * lg, res, a0, p.glweColumns(), vmpTmp);
   }
 
   /**
@@ -469,9 +476,33 @@ public final class GlweOps {
    * x1.
    */
   public void cmux(PreparedGgsw ggsw, Glwe x0, Glwe x1, Glwe out) {
-    sub(x1, x0, diff);
-    externalProduct(diff, ggsw, prodOut);
-    add(x0, prodOut, out);
+    Pmat g = ggsw.matrix();
+    int limbs = p.glweLimbs();
+    if (x0.limbs() != limbs || x1.limbs() != limbs || out.limbs() != limbs || x0.n() != n
+        || x1.n() != n || out.n() != n || g.nrows() != 2 * p.ggswLevels()
+        || g.ncols() != p.glweColumns()) {
+      throw new IllegalArgumentException("CMux shapes: GLWEs of " + x0.limbs() + ", "
+          + x1.limbs() + ", " + out.limbs() + " limbs at N=" + x0.n() + ", GGSW " + g.nrows()
+          + "x" + g.ncols() + "; preset " + p.id() + " needs " + limbs + " limbs, "
+          + 2 * p.ggswLevels() + "x" + p.glweColumns());
+    }
+    // x1 - x0 limb by limb, not normalized: the decomposition takes any integer digits
+    long[] a = x1.data();
+    long[] b = x0.data();
+    long[] d = diff.data();
+    for (int i = 0; i < d.length; i++) {
+      d[i] = a[i] - b[i];
+    }
+    productTransforms(diff, g);
+    // the product back to limbs plus x0, then one normalization (out may be x0 or x1)
+    long[] od = out.data();
+    final int a0 = Aligned.LEAD;
+    for (int c = 0; c < 2 * limbs; c++) {
+      plan.ifft(res, a0 + c * n);
+      Reim.toZnxAdd(n, res, a0 + c * n, b, c * n, od, c * n);
+    }
+    Znx.normalize(n, k, od, 0, limbs, od, 0, limbs, carry);
+    Znx.normalize(n, k, od, limbs * n, limbs, od, limbs * n, limbs, carry);
   }
 
   /**

@@ -109,6 +109,40 @@ class GlweOpsTest {
   }
 
   @Test
+  void fusedCmuxIsBitwiseTheSubtractProductAndAddItStandsFor() {
+    for (Params params : new Params[] {P, Presets.ONIONPIR_2048_COMPACT}) {
+      SecretKey sk = SecretKey.generate(params, RANDOM);
+      GlweOps ops = new GlweOps(params);
+      Prg prg = Prg.fromSecureRandom(RANDOM);
+      int n = params.n();
+      int limbs = params.glweLimbs();
+      for (int mu = 0; mu <= 1; mu++) {
+        PreparedGgsw g = ops.prepare(ops.encryptGgsw(sk, mu, prg, prg));
+        // normalized GLWEs of uniform limbs (any phase), as the fold's inputs are
+        Glwe x0 = new Glwe(n, limbs);
+        Glwe x1 = new Glwe(n, limbs);
+        prg.fillUniformDigits(x0.data(), 0, x0.data().length, params.base2k());
+        prg.fillUniformDigits(x1.data(), 0, x1.data().length, params.base2k());
+        Glwe d = new Glwe(n, limbs);
+        Glwe prod = new Glwe(n, limbs);
+        Glwe expected = new Glwe(n, limbs);
+        ops.sub(x1, x0, d);
+        ops.externalProduct(d, g, prod);
+        ops.add(x0, prod, expected);
+        Glwe out = new Glwe(n, limbs);
+        ops.cmux(g, x0, x1, out);
+        assertArrayEquals(expected.data(), out.data(), params.id() + " mu=" + mu);
+        Glwe a0 = x0.copy(); // out aliasing either input
+        ops.cmux(g, a0, x1, a0);
+        assertArrayEquals(expected.data(), a0.data(), params.id() + " out = x0");
+        Glwe a1 = x1.copy();
+        ops.cmux(g, x0, a1, a1);
+        assertArrayEquals(expected.data(), a1.data(), params.id() + " out = x1");
+      }
+    }
+  }
+
+  @Test
   void cmuxSelectsTheInputNamedByTheBit() {
     SecretKey sk = SecretKey.generate(P, RANDOM);
     GlweOps ops = new GlweOps(P);
