@@ -13,6 +13,7 @@ import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.wire.Answer;
+import org.jpir.core.wire.QueryFileName;
 import org.jpir.core.wire.Wire;
 
 /**
@@ -76,7 +77,7 @@ final class AnyClient {
 
   /** The query files' extension. */
   String extension() {
-    return compact != null ? ".cquery" : ".query";
+    return compact != null ? QueryFileName.COMPACT_SUFFIX : QueryFileName.CLASSIC_SUFFIX;
   }
 
   long recordCount() {

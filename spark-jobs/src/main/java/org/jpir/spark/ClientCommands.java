@@ -10,12 +10,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jpir.core.client.CompactClient;
+import org.jpir.core.client.ServerErrorFile;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.server.RecordSource;
+import org.jpir.core.wire.QueryFileName;
 import org.jpir.core.wire.QueryIdMap;
+import org.jpir.core.wire.SafeText;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.cli.PresetOption;
@@ -279,7 +282,7 @@ final class ClientCommands {
           } catch (IllegalArgumentException ex) {
             got = null;
             System.out.println("client: answer " + f.getFileName() + " refused: "
-                + ex.getMessage());
+                + SafeText.escape(ex.getMessage(), ServerErrorFile.MAX_BYTES));
           }
           if (got != null && Arrays.equals(want, got)) {
             ok++;
@@ -290,8 +293,9 @@ final class ClientCommands {
           }
         } else if (Files.exists(answers.resolve(e.getKey() + ".error"))) {
           errors++;
+          // the server's text, bounded and escaped: nothing it wrote reaches the terminal raw
           System.out.println("client: query " + e.getKey() + " has an error file: "
-              + Files.readString(answers.resolve(e.getKey() + ".error")).trim());
+              + ServerErrorFile.read(answers.resolve(e.getKey() + ".error")));
         } else {
           missing++;
         }
@@ -383,7 +387,9 @@ final class ClientCommands {
     long bytes = 0;
     for (long i : indices) {
       byte[] q = client.query(i);
-      Storage.writeLocal(dir.resolve(map.add(i, random) + client.extension()), q);
+      // exactly the names a server reads (QueryDirectory): the id and the kind's suffix
+      Storage.writeLocal(dir.resolve(new QueryFileName(map.add(i, random), client.isCompact())
+          .fileName()), q);
       bytes = q.length;
     }
     map.save(mapFile);
