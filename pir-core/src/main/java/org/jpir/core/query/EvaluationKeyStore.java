@@ -106,8 +106,8 @@ public final class EvaluationKeyStore {
       return w;
     }
     if (dir != null && Files.exists(dir.resolve(clientId + ".evk"))) {
-      return Wire.readFile(dir.resolve(clientId + ".evk"), Wire.maxEvaluationKeysBytes(cp),
-          "evaluation keys");
+      return stored(clientId, "evaluation keys", () -> Wire.readFile(
+          dir.resolve(clientId + ".evk"), Wire.maxEvaluationKeysBytes(cp), "evaluation keys"));
     }
     throw new IllegalArgumentException("no evaluation keys for client '" + clientId
         + "' under preset " + cp.id() + ": the client must upload them before a compact query");
@@ -122,10 +122,11 @@ public final class EvaluationKeyStore {
   public PreparedEvaluationKeys keysFor(CompactQuery q) {
     PreparedEvaluationKeys keys = get(q.clientId());
     if (keys.fingerprint() != q.keysFingerprint()) {
+      // the fingerprint the server holds stays out: an error a client reads names its query
       throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
-          "compact query of client '%s' was made for evaluation keys %016x, the server holds"
-              + " keys %016x for that client: upload the current keys", q.clientId(),
-          q.keysFingerprint(), keys.fingerprint()));
+          "compact query of client '%s' was made for evaluation keys %016x, not those the"
+              + " server holds for that client: upload the current keys", q.clientId(),
+          q.keysFingerprint()));
     }
     return keys;
   }
@@ -155,11 +156,10 @@ public final class EvaluationKeyStore {
     if (dir != null) {
       Path f = dir.resolve(clientId + ".evk");
       if (Files.exists(f)) {
-        EvaluationKeys k = Wire.readEvaluationKeys(
-            Wire.readFile(f, Wire.maxEvaluationKeysBytes(cp), "evaluation keys"), cp);
+        EvaluationKeys k = stored(clientId, "evaluation keys", () -> Wire.readEvaluationKeys(
+            Wire.readFile(f, Wire.maxEvaluationKeysBytes(cp), "evaluation keys"), cp));
         if (!k.clientId().equals(clientId)) {
-          throw new IllegalArgumentException("stored evaluation keys " + f + " belong to '"
-              + k.clientId() + "'");
+          throw unusable(clientId, "evaluation keys", null);
         }
         pk = PreparedEvaluationKeys.prepare(cp, k);
         prepared.put(clientId, pk);
@@ -199,8 +199,8 @@ public final class EvaluationKeyStore {
     }
     byte[] wire = packingWires.get(clientId);
     if (wire == null && dir != null && Files.exists(dir.resolve(clientId + ".pack"))) {
-      wire = Wire.readFile(dir.resolve(clientId + ".pack"),
-          Wire.packingKeyBytes(cp.server(), g.planes()), "packing key");
+      wire = stored(clientId, "packing key", () -> Wire.readFile(dir.resolve(clientId + ".pack"),
+          Wire.packingKeyBytes(cp.server(), g.planes()), "packing key"));
     }
     if (wire == null) {
       return null;
@@ -209,6 +209,26 @@ public final class EvaluationKeyStore {
         cp.server(), g));
     packing.put(k, pm);
     return pm;
+  }
+
+  /**
+   * {@code read} of a file of the key directory; a file that is not a valid one (not a regular
+   * file, too large, corrupted) is refused without its path, size or type, which are the
+   * server's and may end up in a client's error file.
+   */
+  private static <T> T stored(String clientId, String what,
+      java.util.function.Supplier<T> read) {
+    try {
+      return read.get();
+    } catch (Wire.WireException e) {
+      throw unusable(clientId, what, e);
+    }
+  }
+
+  private static IllegalArgumentException unusable(String clientId, String what,
+      Throwable cause) {
+    return new IllegalArgumentException("the " + what + " the server holds for client '"
+        + clientId + "' cannot be used: upload them again", cause);
   }
 
   /** Forgets the keys of {@code clientId} (memory and directory). */
