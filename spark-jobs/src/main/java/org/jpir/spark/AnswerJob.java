@@ -15,6 +15,8 @@ import org.jpir.core.query.ClassicQueries;
 import org.jpir.core.query.CompactQueries;
 import org.jpir.core.query.EvaluationKeyStore;
 import org.jpir.core.query.QueryKind;
+import org.jpir.core.wire.QueryFileName;
+import org.jpir.core.wire.SafeText;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.progress.Progress;
 import org.jpir.spark.server.DistributedPirServer;
@@ -22,16 +24,19 @@ import org.jpir.spark.server.SparkBatchMetrics;
 import org.jpir.spark.source.Storage;
 
 /**
- * Answers every {@code *.query} (classic) and {@code *.cquery} (compact) file of a directory in
- * batches. Each file is read without trusting it ({@link Wire#readFile}: regular files no larger
- * than the largest valid message for the job's geometry; declared sizes checked against the geometry before allocating) and
- * checked on the driver; a bad one gets {@code <name>.error} naming the problem while the rest
- * of its batch is answered. A batch that fails on the executors is bisected until the failing
- * queries are alone; each of those gets an error file and every other query is answered. Each
- * answer is written atomically as {@code <name>.answer}; a run on an output directory that
- * already holds answers skips those queries and says how many. Nothing written or logged is
- * derived from anything but the file names, which the client chooses as opaque random ids
- * ({@link org.jpir.core.wire.QueryIdMap}).
+ * Answers every query file of a directory in batches: {@code <id>.query} (classic) and {@code
+ * <id>.cquery} (compact), named as the client names them ({@link QueryFileName}); every other
+ * entry is skipped and logged once, escaped ({@link QueryDirectory}). Each file is read without
+ * trusting it (on the local file system no links followed, opened off the driver's thread with a
+ * timeout; only regular files no larger than the largest valid message for the job's geometry;
+ * declared sizes checked against the geometry before allocating) and checked on the driver; a
+ * bad one gets {@code <id>.error} naming what is wrong with the query itself ({@link QueryError}:
+ * nothing of the server) while the rest of its batch is answered. A batch that fails on the
+ * executors is bisected until the failing queries are alone; each of those gets an error file
+ * and every other query is answered. Each answer is written atomically as {@code <id>.answer}; a
+ * run on an output directory that already holds answers skips those queries and says how many.
+ * Nothing written or logged is derived from anything but the ids, which the client draws at
+ * random ({@link org.jpir.core.wire.QueryIdMap}).
  */
 public final class AnswerJob {
   private static final Logger LOG = LogManager.getLogger(AnswerJob.class);
@@ -67,8 +72,9 @@ public final class AnswerJob {
   public record Compact(org.jpir.core.params.CompactParams params, EvaluationKeyStore keys,
       DistributedPirServer.ExpandMode mode) {}
 
-  /** A query that passed the driver's checks: its file stem, the accepted query, its mode. */
-  private record Item(String name, AcceptedQuery query, DistributedPirServer.ExpandMode mode) {}
+  /** A query that passed the driver's checks: its file, the accepted query, its mode. */
+  private record Item(QueryFileName file, AcceptedQuery query,
+      DistributedPirServer.ExpandMode mode) {}
 
   /** Runs over {@code queryDir}, writing into {@code outDir} (classic queries only). */
   public static Summary run(DistributedPirServer server, Params p, Path queryDir, Path outDir,
@@ -105,14 +111,16 @@ public final class AnswerJob {
     if (!queryDir.isDirectory()) {
       throw new IllegalArgumentException("query directory " + queryDir + " is not a directory");
     }
-    List<String> files = queryDir.list(".query", ".cquery");
+    QueryDirectory queries = new QueryDirectory(queryDir);
+    List<QueryFileName> files = queries.list();
     outDir.mkdirs();
     if (files.isEmpty()) {
-      throw new IllegalArgumentException("no *.query or *.cquery files in " + queryDir);
+      throw new IllegalArgumentException("no query files (" + QueryFileName.RULE + ") in "
+          + queryDir);
     }
-    List<String> todo = new ArrayList<>();
-    for (String f : files) {
-      if (!outDir.exists(stem(f) + ".answer")) {
+    List<QueryFileName> todo = new ArrayList<>();
+    for (QueryFileName f : files) {
+      if (!outDir.exists(f.answerName())) {
         todo.add(f);
       }
     }
@@ -120,25 +128,25 @@ public final class AnswerJob {
     if (skipped > 0) {
       LOG.info("skipping {} of {} queries already answered in {}", skipped, files.size(), outDir);
     }
-    return answerFiles(server, p, queryDir, todo, skipped, outDir, batchSize, compact,
+    return answerFiles(server, p, queries, todo, skipped, outDir, batchSize, compact,
         classicMode, progress);
   }
 
   /**
-   * Answers exactly {@code todo} (file names in {@code queryDir}) in batches of {@code batchSize}:
-   * each gets {@code <stem>.answer} or {@code <stem>.error} in {@code outDir}; {@code skipped} is
-   * reported in the summary as is.
+   * Answers exactly {@code todo} (query files of {@code queries}) in batches of {@code
+   * batchSize}: each gets {@code <id>.answer} or {@code <id>.error} in {@code outDir}; {@code
+   * skipped} is reported in the summary as is.
    */
-  static Summary answerFiles(DistributedPirServer server, Params p, Storage queryDir,
-      List<String> todo, int skipped, Storage outDir, int batchSize, Compact compact,
+  static Summary answerFiles(DistributedPirServer server, Params p, QueryDirectory queries,
+      List<QueryFileName> todo, int skipped, Storage outDir, int batchSize, Compact compact,
       DistributedPirServer.ExpandMode classicMode) {
-    return answerFiles(server, p, queryDir, todo, skipped, outDir, batchSize, compact,
+    return answerFiles(server, p, queries, todo, skipped, outDir, batchSize, compact,
         classicMode, Progress.Mode.QUIET);
   }
 
   /** As above, showing queries done of total, queries per second and time left. */
-  static Summary answerFiles(DistributedPirServer server, Params p, Storage queryDir,
-      List<String> todo, int skipped, Storage outDir, int batchSize, Compact compact,
+  static Summary answerFiles(DistributedPirServer server, Params p, QueryDirectory queries,
+      List<QueryFileName> todo, int skipped, Storage outDir, int batchSize, Compact compact,
       DistributedPirServer.ExpandMode classicMode, Progress.Mode progress) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1");
@@ -152,15 +160,14 @@ public final class AnswerJob {
     try (Progress bar = Progress.start("answer", todo.size(), "queries", 1, progress,
         System.err)) {
       for (int bi = 0; bi < batches; bi++) {
-        List<String> batch = todo.subList(bi * batchSize, Math.min(todo.size(), (bi + 1)
-            * batchSize));
+        List<QueryFileName> batch = todo.subList(bi * batchSize, Math.min(todo.size(),
+            (bi + 1) * batchSize));
         long t0 = System.nanoTime();
         List<Item> good = new ArrayList<>();
-        for (String f : batch) {
-          String name = stem(f);
+        for (QueryFileName f : batch) {
           try {
             QueryKind kind = classic;
-            if (f.endsWith(".cquery")) {
+            if (f.compact()) {
               if (compactKind == null) {
                 throw new IllegalArgumentException("compact query, but the job has no evaluation"
                     + " keys (--keys DIR) or the preset " + p.id() + " is not a compact one");
@@ -169,12 +176,12 @@ public final class AnswerJob {
             }
             // the kind decodes the bytes as read, checks them against the geometry and the
             // keys the server holds, and keeps them: they are what the executors get
-            byte[] wire = queryDir.read(f, kind.maxQueryBytes(g), kind == classic ? "query"
+            byte[] wire = queries.read(f, kind.maxQueryBytes(g), kind == classic ? "query"
                 : "compact query");
-            good.add(new Item(name, kind.accept(wire, g), kind == classic ? classicMode
+            good.add(new Item(f, kind.accept(wire, g), kind == classic ? classicMode
                 : compact.mode()));
           } catch (IllegalArgumentException | UncheckedIOException e) {
-            reject(outDir, name, "query " + f + " rejected: " + e.getMessage(), tot);
+            reject(outDir, f, QueryError.refused(f, e), tot);
           }
         }
         if (good.isEmpty()) {
@@ -237,16 +244,16 @@ public final class AnswerJob {
       } catch (Exception e) {
         String reason = firstLine(e);
         // the batch of one mode may have been answered before the other mode's failed
-        part = part.stream().filter(it -> !outDir.exists(it.name() + ".answer")).toList();
+        part = part.stream().filter(it -> !outDir.exists(it.file().answerName())).toList();
         if (part.isEmpty()) {
           continue;
         }
         if (part.size() == 1) {
-          reject(outDir, part.get(0).name(), "query " + part.get(0).name() + " failed on the"
-              + " executors: " + reason, tot);
+          reject(outDir, part.get(0).file(), QueryError.failedOnExecutors(part.get(0).file(),
+              reason), tot);
         } else {
           LOG.warn("{} queries failed together on the executors ({}); answering them in halves",
-              part.size(), reason);
+              part.size(), SafeText.escape(reason));
           work.addFirst(part.subList(part.size() / 2, part.size()));
           work.addFirst(part.subList(0, part.size() / 2));
         }
@@ -270,7 +277,7 @@ public final class AnswerJob {
       DistributedPirServer.BatchResult r = server.answer(items.stream().map(Item::query)
           .toList(), e.getKey());
       for (int i = 0; i < items.size(); i++) {
-        answered(outDir, items.get(i).name(), Wire.writeAnswer(r.answers()[i]), tot);
+        answered(outDir, items.get(i).file(), Wire.writeAnswer(r.answers()[i]), tot);
       }
       stats(r.stats(), tot);
     }
@@ -287,16 +294,17 @@ public final class AnswerJob {
     }
   }
 
-  private static void answered(Storage outDir, String name, byte[] answer, Totals tot) {
-    outDir.write(name + ".answer", answer);
-    outDir.delete(name + ".error");
+  private static void answered(Storage outDir, QueryFileName f, byte[] answer, Totals tot) {
+    outDir.write(f.answerName(), answer);
+    outDir.delete(f.errorName());
     tot.answered++;
   }
 
-  private static void reject(Storage outDir, String name, String msg, Totals tot) {
+  /** Writes the error file (the public text) and logs the detail. */
+  private static void reject(Storage outDir, QueryFileName f, QueryError why, Totals tot) {
     tot.rejected++;
-    LOG.warn(msg);
-    outDir.write(name + ".error", (msg + "\n").getBytes(StandardCharsets.UTF_8));
+    LOG.warn("{}", why.logText());
+    outDir.write(f.errorName(), (why.publicText() + "\n").getBytes(StandardCharsets.UTF_8));
   }
 
   /** The first line of an exception's message (Spark's carry the executor's stack trace). */

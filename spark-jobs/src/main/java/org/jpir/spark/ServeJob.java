@@ -1,6 +1,5 @@
 package org.jpir.spark;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BooleanSupplier;
@@ -8,6 +7,7 @@ import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.jpir.core.params.Params;
+import org.jpir.core.wire.QueryFileName;
 import org.jpir.spark.server.DistributedPirServer;
 import org.jpir.spark.source.Storage;
 
@@ -29,8 +29,9 @@ import org.jpir.spark.source.Storage;
  * answered on one version; next to each answer it writes {@code <id>.version} ({@code
  * data.version=N}, the same for every query of the micro-batch).
  *
- * <p>Clients must write query files atomically (temporary name not ending in {@code .query} or
- * {@code .cquery}, then rename), as {@code client query} does.
+ * <p>Clients must write query files atomically (a temporary name that is not a query file name,
+ * then rename), as {@code client query} does. Only query file names ({@link QueryFileName}) are
+ * read; every other entry is skipped and logged once per run ({@link QueryDirectory}).
  */
 public final class ServeJob {
   private static final Logger LOG = LogManager.getLogger(ServeJob.class);
@@ -44,16 +45,12 @@ public final class ServeJob {
   public record Summary(int answered, int rejected, int microBatches, double seconds,
       int dataVersion, int versionSwitches, long repreparedPartitions) {}
 
-  /** Query files in {@code queries} with neither an answer nor an error file in {@code out}. */
-  static List<String> pending(Storage queries, Storage out) {
-    List<String> todo = new ArrayList<>();
-    for (String f : queries.list(".query", ".cquery")) {
-      String stem = AnswerJob.stem(f);
-      if (!out.exists(stem + ".answer") && !out.exists(stem + ".error")) {
-        todo.add(f);
-      }
-    }
-    return todo;
+  /**
+   * Query files in {@code queries} with neither an answer nor an error file in {@code out}
+   * ({@link QueryDirectory#pending}; other entries skipped).
+   */
+  static List<QueryFileName> pending(Storage queries, Storage out) {
+    return new QueryDirectory(queries).pending(out);
   }
 
   /**
@@ -99,6 +96,8 @@ public final class ServeJob {
           + " is not a directory");
     }
     out.mkdirs();
+    // one instance for the whole run: an entry that is not a query file is logged once
+    QueryDirectory dir = new QueryDirectory(queries);
     long start = System.nanoTime();
     int answered = 0;
     int rejected = 0;
@@ -123,7 +122,7 @@ public final class ServeJob {
           LOG.error("serve: staying on data version {}: {}", watch.version(), e.toString());
         }
       }
-      List<String> todo = pending(queries, out);
+      List<QueryFileName> todo = dir.pending(out);
       if (todo.isEmpty()) {
         if (maxIdleMillis > 0 && System.nanoTime() - busy > maxIdleMillis * 1_000_000L) {
           LOG.info("serve: idle for {} ms, stopping", maxIdleMillis);
@@ -132,18 +131,17 @@ public final class ServeJob {
         Thread.sleep(pollMillis);
         continue;
       }
-      List<String> now = todo.subList(0, Math.min(todo.size(), maxPerMicroBatch));
-      AnswerJob.Summary s = AnswerJob.answerFiles(server, p, queries, now, 0, out, batch,
+      List<QueryFileName> now = todo.subList(0, Math.min(todo.size(), maxPerMicroBatch));
+      AnswerJob.Summary s = AnswerJob.answerFiles(server, p, dir, now, 0, out, batch,
           compact, mode);
       busy = System.nanoTime();
       micro++;
       if (watch != null) {
         byte[] tag = ("data.version=" + watch.version() + "\n")
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        for (String f : now) {
-          String stem = AnswerJob.stem(f);
-          if (out.exists(stem + ".answer")) {
-            out.write(stem + ".version", tag);
+        for (QueryFileName f : now) {
+          if (out.exists(f.answerName())) {
+            out.write(f.versionName(), tag);
           }
         }
       }

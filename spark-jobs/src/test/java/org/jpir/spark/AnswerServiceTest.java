@@ -178,12 +178,22 @@ class AnswerServiceTest extends SparkTestBase {
     }
     int bad = hostile.size() + 2 + (haveFifo ? 1 : 0);
 
-    AnswerJob.Summary s = AnswerJob.run(server, P, qdir, out, 12, null,
-        DistributedPirServer.ExpandMode.EXECUTOR);
+    AnswerJob.Summary s;
+    List<String> log;
+    try (Capture cap = new Capture()) {
+      s = AnswerJob.run(server, P, qdir, out, 12, null, DistributedPirServer.ExpandMode.EXECUTOR);
+      log = new ArrayList<>(cap.lines);
+    }
     assertEquals(idx.length - 1, s.answered());
     assertEquals(bad + 1, s.rejected());
+    // the error file says what happened to the query; Spark's reason (stages, executors, hosts)
+    // is the server's and goes to its log only
     String why = Files.readString(out.resolve(failing + ".error"));
-    assertTrue(why.contains("failed on the executors") && why.contains("injected"), why);
+    assertTrue(why.contains("failed on the executors") && !why.contains("injected")
+        && !why.contains("executor driver"), why);
+    String failed = failing;
+    assertTrue(log.stream().anyMatch(l -> l.contains(failed) && l.contains("injected")),
+        "the log has the reason");
     for (Map.Entry<String, String> e : hostile.entrySet()) {
       String err = Files.readString(out.resolve(AnswerJob.stem(Path.of(e.getKey())) + ".error"));
       String want = e.getValue().startsWith("74-byte") ? "rows in [1,"

@@ -123,6 +123,54 @@ public final class Storage {
     return out;
   }
 
+  /**
+   * An entry of a directory listing: its name as the file system gives it (untrusted: it may
+   * hold any character the file system allows) and whether it is a regular file.
+   */
+  public record Entry(String name, boolean regularFile) {}
+
+  /**
+   * The directory's entries, sorted by name. On the local file system the names come from
+   * {@code java.nio} (never through a Hadoop {@link Path}) and links are not followed (a link is
+   * not a regular file); elsewhere from the file system's listing.
+   */
+  public List<Entry> entries() {
+    List<Entry> out = new ArrayList<>();
+    if (local()) {
+      java.nio.file.Path d = localFile(dir).toPath();
+      try (java.nio.file.DirectoryStream<java.nio.file.Path> s = Files.newDirectoryStream(d)) {
+        for (java.nio.file.Path e : s) {
+          boolean regular;
+          try {
+            regular = Files.readAttributes(e, java.nio.file.attribute.BasicFileAttributes.class,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS).isRegularFile();
+          } catch (IOException gone) {
+            regular = false;
+          }
+          out.add(new Entry(e.getFileName().toString(), regular));
+        }
+      } catch (IOException | java.nio.file.DirectoryIteratorException e) {
+        throw new UncheckedIOException("cannot list " + dir, e instanceof IOException io ? io
+            : ((java.nio.file.DirectoryIteratorException) e).getCause());
+      }
+    } else {
+      try {
+        for (FileStatus st : fs.listStatus(dir)) {
+          out.add(new Entry(st.getPath().getName(), st.isFile()));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list " + dir, e);
+      }
+    }
+    out.sort(java.util.Comparator.comparing(Entry::name));
+    return out;
+  }
+
+  /** The directory as a local path when it lies on the local file system, else empty. */
+  public java.util.Optional<java.nio.file.Path> localDirectory() {
+    return local() ? java.util.Optional.of(localFile(dir).toPath()) : java.util.Optional.empty();
+  }
+
   /** True when the entry {@code name} exists. */
   public boolean exists(String name) {
     try {

@@ -72,7 +72,9 @@ class BatchMetricsTest extends SparkTestBase {
     // the answer job's summary and metrics file carry the same figures per batch
     Path qdir = Files.createDirectories(dir.resolve("q"));
     for (int i = 0; i < 3; i++) {
-      Files.write(qdir.resolve("q" + i + ".query"), Wire.writeQuery(client.query(i * 50)));
+      // named as a client names them: a query id of 32 hex digits
+      Files.write(qdir.resolve(String.format("%032x", i) + ".query"),
+          Wire.writeQuery(client.query(i * 50)));
     }
     AnswerJob.Summary s = AnswerJob.run(server, P, qdir, dir.resolve("a"), 2, null,
         DistributedPirServer.ExpandMode.EXECUTOR);

@@ -176,24 +176,26 @@ class CompactSparkTest extends SparkTestBase {
         org.jpir.core.wire.Wire.writeEvaluationKeys(bob.evaluationKeys()));
     java.nio.file.Path q = java.nio.file.Files.createDirectories(dir.resolve("q"));
     for (long i : new long[] {0, 499, 250}) {
-      java.nio.file.Files.write(q.resolve(i + ".cquery"),
+      java.nio.file.Files.write(q.resolve(String.format("%032x", i) + ".cquery"),
           org.jpir.core.wire.Wire.writeCompactQuery(bob.query(i)));
     }
     CompactClient eve = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM), "eve",
         RANDOM);
-    java.nio.file.Files.write(q.resolve("77.cquery"),
+    java.nio.file.Files.write(q.resolve(String.format("%032x", 77) + ".cquery"),
         org.jpir.core.wire.Wire.writeCompactQuery(eve.query(77)));
     AnswerJob.Summary s = AnswerJob.run(server, CP.server(), q, dir.resolve("a"), 2,
         new AnswerJob.Compact(CP, new EvaluationKeyStore(CP, keys),
             DistributedPirServer.ExpandMode.EXECUTOR), DistributedPirServer.ExpandMode.EXECUTOR);
     org.junit.jupiter.api.Assertions.assertEquals(3, s.answered());
     org.junit.jupiter.api.Assertions.assertEquals(1, s.rejected());
-    String err = java.nio.file.Files.readString(dir.resolve("a/77.error"));
+    String err = java.nio.file.Files.readString(dir.resolve("a/" + String.format("%032x", 77)
+        + ".error"));
     assertTrue(err.contains("no evaluation keys for client 'eve'"), err);
     SyntheticRecords truth = (SyntheticRecords) src.open();
     for (long i : new long[] {0, 499, 250}) {
       Answer a = org.jpir.core.wire.Wire.readAnswer(
-          java.nio.file.Files.readAllBytes(dir.resolve("a/" + i + ".answer")), CP.server());
+          java.nio.file.Files.readAllBytes(dir.resolve("a/" + String.format("%032x", i)
+              + ".answer")), CP.server());
       assertArrayEquals(truth.record(i), bob.decode(a, i), "record " + i);
     }
   }

@@ -91,23 +91,26 @@ class DistributedPirServerTest extends SparkTestBase {
     DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 2);
     PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
     Path qdir = Files.createDirectories(dir.resolve("q"));
-    Files.write(qdir.resolve("a.query"), Wire.writeQuery(client.query(0)));
+    // query ids as a client draws them (32 hex digits): aa..a, bb..b, cc..c, dd..d
+    Files.write(qdir.resolve("a".repeat(32) + ".query"), Wire.writeQuery(client.query(0)));
     byte[] bad = Wire.writeQuery(client.query(5));
     bad[bad.length / 3] ^= 0x40;
-    Files.write(qdir.resolve("b.query"), bad);
-    Files.write(qdir.resolve("c.query"), Wire.writeQuery(client.query(12)));
-    Files.write(qdir.resolve("d.query"), "not a query".getBytes(StandardCharsets.UTF_8));
+    Files.write(qdir.resolve("b".repeat(32) + ".query"), bad);
+    Files.write(qdir.resolve("c".repeat(32) + ".query"), Wire.writeQuery(client.query(12)));
+    Files.write(qdir.resolve("d".repeat(32) + ".query"),
+        "not a query".getBytes(StandardCharsets.UTF_8));
     AnswerJob.Summary s = AnswerJob.run(server, P, qdir, dir.resolve("out"), 4);
     assertEquals(2, s.answered());
     assertEquals(2, s.rejected());
-    String err = Files.readString(dir.resolve("out/b.error"));
+    String err = Files.readString(dir.resolve("out/" + "b".repeat(32) + ".error"));
     assertTrue(err.contains("checksum mismatch"), err);
-    assertTrue(Files.readString(dir.resolve("out/d.error")).contains("truncated"),
-        Files.readString(dir.resolve("out/d.error")));
+    String truncated = Files.readString(dir.resolve("out/" + "d".repeat(32) + ".error"));
+    assertTrue(truncated.contains("truncated"), truncated);
     SyntheticRecords truth = (SyntheticRecords) src.open();
     for (long i : new long[] {0, 12}) {
       String name = i == 0 ? "a" : "c";
-      Answer a = Wire.readAnswer(Files.readAllBytes(dir.resolve("out/" + name + ".answer")), P);
+      Answer a = Wire.readAnswer(Files.readAllBytes(dir.resolve("out/" + name.repeat(32)
+          + ".answer")), P);
       assertTrue(Arrays.equals(truth.record(i), client.decode(a, i)), "record " + i);
     }
   }
