@@ -107,6 +107,11 @@ class HdfsAnswerJobTest {
     bad[0] ^= 0x5a;
     String corrupt = QueryIdMap.newId(RANDOM);
     put(queries + "/" + corrupt + ".cquery", bad);
+    // not query files, skipped without an error file: a name the client never writes (holding a
+    // valid query) and a directory under a query's name (HDFS: entries that are not files)
+    put(queries + "/notes.query", Wire.writeQuery(bob.query(7)));
+    fs.mkdirs(new org.apache.hadoop.fs.Path(queries + "/" + QueryIdMap.newId(RANDOM)
+        + ".query"));
 
     int rc = PirJob.run(new String[] {"answer", "--db", db, "--queries", queries, "--out",
         answers, "--keys", keys, "--batch", "8", "--summary", root + "/pir/summary.txt",
