@@ -60,13 +60,4 @@ final class RefZnx implements ZnxKernel {
       }
     }
   }
-
-  @Override
-  public void roundScaled(int n, double[] src, int srcOff, double scale, long[] add, int addOff,
-      long[] dst, int dstOff) {
-    for (int j = 0; j < n; j++) {
-      long r = (long) Math.rint(src[srcOff + j] * scale);
-      dst[dstOff + j] = add == null ? r : r + add[addOff + j];
-    }
-  }
 }

@@ -26,7 +26,10 @@ public final class Reim {
     Checks.ringDegree(n);
     Checks.range("toZnx source", src, srcOff, n);
     Checks.range("toZnx destination", dst, dstOff, n);
-    Znx.roundScaled(n, src, srcOff, 2.0 / n, null, 0, dst, dstOff);
+    double inv = 2.0 / n;
+    for (int j = 0; j < n; j++) {
+      dst[dstOff + j] = (long) Math.rint(src[srcOff + j] * inv);
+    }
   }
   /**
    * {@code dst[dstOff + j] = round(src[srcOff + j] / m) + add[addOff + j]} for j < N: {@link
@@ -39,7 +42,10 @@ public final class Reim {
     Checks.range("toZnxAdd source", src, srcOff, n);
     Checks.range("toZnxAdd addend", add, addOff, n);
     Checks.range("toZnxAdd destination", dst, dstOff, n);
-    Znx.roundScaled(n, src, srcOff, 2.0 / n, add, addOff, dst, dstOff);
+    double inv = 2.0 / n;
+    for (int j = 0; j < n; j++) {
+      dst[dstOff + j] = (long) Math.rint(src[srcOff + j] * inv) + add[addOff + j];
+    }
   }
 
   /**

@@ -212,13 +212,4 @@ public final class Znx {
       throw new IllegalArgumentException(op + ": result overlaps the input; use another buffer");
     }
   }
-
-  /**
-   * {@link ZnxKernel#roundScaled} with this JVM's kernel (sizes checked by the callers, {@link
-   * Reim#toZnx} and {@link Reim#toZnxAdd}).
-   */
-  static void roundScaled(int n, double[] src, int srcOff, double scale, long[] add, int addOff,
-      long[] dst, int dstOff) {
-    KERNEL.roundScaled(n, src, srcOff, scale, add, addOff, dst, dstOff);
-  }
 }

@@ -43,12 +43,4 @@ interface ZnxKernel {
    */
   void rebase(int n, int fromBits, long[] a, int aOff, int aLimbs, int toBits, long[] res,
       int resOff, int resLimbs);
-
-  /**
-   * {@code dst[dstOff + j] = (long) Math.rint(src[srcOff + j] * scale)}, plus {@code add[addOff
-   * + j]} when add is not null, for j < n: the way back from an inverse transform; the same
-   * longs in every kernel (dst may alias add exactly).
-   */
-  void roundScaled(int n, double[] src, int srcOff, double scale, long[] add, int addOff,
-      long[] dst, int dstOff);
 }

@@ -1,6 +1,5 @@
 package org.jpir.vmp;
 
-import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -12,11 +11,7 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class PanamaZnx implements ZnxKernel {
   private static final VectorSpecies<Long> S = LongVector.SPECIES_PREFERRED;
-  private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
   private static final RefZnx REF = new RefZnx();
-  /** 1.5 * 2^52: y + ROUNDER for |y| < 2^51 is rint(y) in the low mantissa bits (ties even). */
-  private static final double ROUNDER = 0x1.8p52;
-  private static final long ROUNDER_BITS = Double.doubleToRawLongBits(ROUNDER);
 
   @Override
   public void normalizeStep(int n, int base2k, long[] a, int aOff, long[] carry, long[] res,
@@ -145,37 +140,6 @@ final class PanamaZnx implements ZnxKernel {
         d.intoArray(res, resOff + i * n + j);
         v = v.sub(d).lanewise(VectorOperators.ASHR, toBits);
       }
-    }
-  }
-
-  /**
-   * Lanes below 2^51 in magnitude round by {@code y + 1.5 * 2^52} (to nearest, ties to even, as
-   * {@code Math.rint}) read from the bits; a group with any other lane (large, infinite, NaN)
-   * goes through the reference. No rint or double-to-long conversion: JDK 17 compiles {@code
-   * Math.rint} to a call of about 5 ns, and AVX2 has no packed double-to-long conversion.
-   */
-  @Override
-  public void roundScaled(int n, double[] src, int srcOff, double scale, long[] add, int addOff,
-      long[] dst, int dstOff) {
-    int bound = D.loopBound(n);
-    int j = 0;
-    for (; j < bound; j += D.length()) {
-      DoubleVector y = DoubleVector.fromArray(D, src, srcOff + j).mul(scale);
-      if (!y.abs().compare(VectorOperators.LT, 0x1p51).allTrue()) {
-        REF.roundScaled(D.length(), src, srcOff + j, scale, add, add == null ? 0 : addOff + j,
-            dst, dstOff + j);
-        continue;
-      }
-      LongVector r = (LongVector) y.add(ROUNDER).reinterpretAsLongs();
-      r = r.sub(ROUNDER_BITS);
-      if (add != null) {
-        r = r.add(LongVector.fromArray(S, add, addOff + j));
-      }
-      r.intoArray(dst, dstOff + j);
-    }
-    if (j < n) {
-      REF.roundScaled(n - j, src, srcOff + j, scale, add, add == null ? 0 : addOff + j, dst,
-          dstOff + j);
     }
   }
 }
