@@ -35,7 +35,7 @@ class PirJobCliTest {
         System.err));
     assertTrue(Files.readString(db.resolve(org.jpir.datasets.store.Manifest.FILE)).contains(Presets.DEFAULT.id()),
         "the stored database names the default preset");
-    assertEquals(0, pir("client", "keygen", "--out", key.toString()));
+    assertEquals(0, pir("client", "keygen", "--db", db.toString(), "--out", key.toString()));
     String evk = keys.resolve("alice.evk").toString();
     assertEquals(0, pir("client", "evk", "--db", db.toString(), "--key", key.toString(),
         "--client-id", "alice", "--out", evk));
@@ -58,7 +58,7 @@ class PirJobCliTest {
         dir.resolve("a").toString()));
     // a wrong record would fail verify: decode against another client's key
     Path other = dir.resolve("me/other.bin");
-    assertEquals(0, pir("client", "keygen", "--out", other.toString()));
+    assertEquals(0, pir("client", "keygen", "--db", db.toString(), "--out", other.toString()));
     assertEquals(1, pir("client", "verify", "--db", db.toString(), "--key", other.toString(),
         "--client-id", "alice", "--ids", ids.toString(), "--answers",
         dir.resolve("a").toString()));
