@@ -9,8 +9,8 @@
 #          good query is answered exactly;
 #   run 3: the same job restarted on run 2's output directory after one answer was removed:
 #          it skips the answered queries, says how many, and answers the missing one;
-#   run 4: the default preset: compact queries, the client's evaluation keys in --keys, every
-#          answer checked;
+#   run 4: the database's default preset (its record size's: compact queries), the key made
+#          with keygen --db, the client's evaluation keys in --keys, every answer checked;
 #   run 5: the service mode (serve): queries arriving while it runs, one executor killed after
 #          the first answer, every answer checked after a clean stop; prints the time from the
 #          kill to the running micro-batch answered and to the next query's micro-batch answered
@@ -86,7 +86,7 @@ grep -q "answer: 1 answered, 3 with an error file, 5 skipped" "$WORK/run3.log" |
 ./pir client verify --preset "$PRESET" --db "$DB" --key "$CLIENT/key.bin" --ids "$CLIENT/ids2.map" --answers "$WORK/a2"
 echo "cluster-test: run 4: the default preset (compact queries, the client's evaluation keys uploaded once)"
 mkdir -p "$WORK/q4" "$WORK/keys"
-./pir client keygen --out "$CLIENT/ckey.bin"
+./pir client keygen --db "$DB" --out "$CLIENT/ckey.bin"
 ./pir client evk --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --out "$WORK/keys/c1.evk"
 ./pir client query --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --evk "$WORK/keys/c1.evk" \
   --index "0,4242,$((count - 1))" --ids "$CLIENT/ids4.map" --out "$WORK/q4"

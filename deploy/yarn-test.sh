@@ -51,7 +51,7 @@ export HADOOP_CONF_DIR="$DIR/cluster/conf"
 # the client's side, on its own machine: key, evaluation keys, queries (default preset: compact)
 CLIENT="$DIR/data/client"
 count="${DB#synthetic:}"; count="${count%%x*}"
-./pir client keygen --out "$CLIENT/key.bin"
+./pir client keygen --db "$DB" --out "$CLIENT/key.bin"
 ./pir client evk --db "$DB" --key "$CLIENT/key.bin" --client-id c1 --out "$DIR/data/keys/c1.evk"
 ./pir client query --db "$DB" --key "$CLIENT/key.bin" --client-id c1 --evk "$DIR/data/keys/c1.evk" \
   --index "0,4242,9000,$((count - 1))" --ids "$CLIENT/ids.map" --out "$DIR/data/q"

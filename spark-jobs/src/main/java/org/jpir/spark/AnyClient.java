@@ -53,6 +53,35 @@ final class AnyClient {
         null);
   }
 
+  /**
+   * Refuses a secret key (wire form) made for another preset than the database's {@code p}, with
+   * a message naming both presets and how to make the right key; a key whose header cannot be
+   * read is left to {@link #withKey}, which names what is wrong with it.
+   *
+   * @throws IllegalArgumentException when the key names another preset
+   */
+  static void requireKeyFor(Params p, byte[] key, String keyName, String db) {
+    CompactParams cp = Presets.compactFor(p);
+    String expected = cp != null ? cp.keys().id() : p.id();
+    String got = Wire.secretKeyPreset(key);
+    if (got != null && !got.equals(expected)) {
+      throw new IllegalArgumentException("the secret key " + keyName + " was made for preset '"
+          + presetOfKey(got) + "', but the database " + db + " uses preset '" + p.id() + "':"
+          + " make a key for this database with 'client keygen --db " + db + " --out FILE'"
+          + " (a key works only with databases of its own preset)");
+    }
+  }
+
+  /** The preset whose secret keys carry the id {@code keyPresetId} (a compact one's keys). */
+  static String presetOfKey(String keyPresetId) {
+    for (CompactParams c : CompactParams.all()) {
+      if (c.keys().id().equals(keyPresetId)) {
+        return c.id();
+      }
+    }
+    return keyPresetId;
+  }
+
   /** A client with a fresh secret key from {@code random}. */
   static AnyClient generate(Params p, Geometry g, String clientId, SecureRandom random) {
     CompactParams cp = Presets.compactFor(p);

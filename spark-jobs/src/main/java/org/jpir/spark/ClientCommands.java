@@ -21,7 +21,6 @@ import org.jpir.core.wire.QueryIdMap;
 import org.jpir.core.wire.SafeText;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
-import org.jpir.datasets.cli.PresetOption;
 import org.jpir.datasets.keyword.KeywordParams;
 import org.jpir.spark.source.DatabaseSpec;
 import org.jpir.spark.source.Storage;
@@ -92,7 +91,9 @@ final class ClientCommands {
     AnyClient client(DatabaseSpec spec, SecureRandom random) throws java.io.IOException {
       Params p = spec.params(preset);
       Geometry g = spec.geometry(p, maxRows);
-      AnyClient c = AnyClient.withKey(p, g, Files.readAllBytes(key), () -> {
+      byte[] keyBytes = Files.readAllBytes(key);
+      AnyClient.requireKeyFor(p, keyBytes, key.toString(), db);
+      AnyClient c = AnyClient.withKey(p, g, keyBytes, () -> {
         if (clientId == null) {
           throw new IllegalArgumentException("option --client-id is required for the compact"
               + " preset " + p.id());
@@ -113,11 +114,24 @@ final class ClientCommands {
     Path ids;
   }
 
+  /**
+   * {@code client keygen}: a secret key for the preset of {@code --db} (a stored database's
+   * manifest; a synthetic one's record-size default or {@code --preset}), else of {@code
+   * --preset}, else {@link Presets#DEFAULT}; it prints the preset and why it was chosen.
+   */
   @Command(name = "keygen", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
-      description = "A secret key from SecureRandom.")
+      description = "A secret key from SecureRandom, for the preset of the database --db (give it:"
+      + " databases of small records default to onionpir-2048-compact-128), else --preset, else"
+      + " onionpir-4096-compact-128.")
   static final class Keygen implements Callable<Integer> {
-    @Mixin
-    PresetOption preset = new PresetOption(Presets.DEFAULT);
+    @Option(names = "--db", description = "the database the key is for: the key gets its preset"
+        + " (a stored database's manifest; for synthetic:<count>x<size> the record size's"
+        + " default unless --preset)")
+    String db;
+
+    @Option(names = "--preset", description = "the preset (default: the database's; without"
+        + " --db onionpir-4096-compact-128)")
+    String preset;
 
     @Option(names = "--out", required = true, description = "the key file to write")
     Path out;
@@ -125,13 +139,31 @@ final class ClientCommands {
     @Override
     public Integer call() throws java.io.IOException {
       SecureRandom random = new SecureRandom();
-      Params p = preset.params();
+      Params p = params();
       org.jpir.core.params.CompactParams cp = Presets.compactFor(p);
       SecretKey sk = cp != null ? CompactClient.generateSecret(cp, random)
           : SecretKey.generate(p, random);
       writeLocal(out, Wire.writeSecretKey(sk));
-      System.out.println("client: secret key for " + p.id() + " written to " + out);
+      System.out.println("client: secret key for preset " + p.id() + " (" + why() + ") written"
+          + " to " + out);
       return 0;
+    }
+
+    /** The key's preset: the database's, else {@code --preset}, else {@link Presets#DEFAULT}. */
+    Params params() {
+      if (db != null) {
+        return DatabaseSpec.parse(db).params(preset);
+      }
+      return preset != null ? Presets.byId(preset) : Presets.DEFAULT;
+    }
+
+    /** Why {@link #params} chose its preset, for the line keygen prints. */
+    private String why() {
+      if (preset != null) {
+        return "--preset";
+      }
+      return db != null ? "the preset of database " + db : "no --db or --preset: the default"
+          + " for every database; a database of another preset needs a key made with --db";
     }
   }
 

@@ -19,6 +19,7 @@ import org.jpir.core.query.EvaluationKeyStore;
 import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.QueryIdMap;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.DefaultPreset;
 import org.jpir.spark.server.DistributedPirServer;
 import org.jpir.spark.source.SyntheticSourceFactory;
 import org.jpir.vmp.KernelProvider;
@@ -118,8 +119,11 @@ public final class DemoJob {
     System.out.println(String.format(Locale.ROOT, fmt, args));
   }
 
-  /** Defaults of the demo command. */
-  static Params defaultPreset() {
-    return Presets.DEFAULT;
+  /**
+   * The demo's preset for records of {@code recordSize} bytes when none is given: the record
+   * size's default ({@link DefaultPreset#forRecordSize}, logged once with the reason).
+   */
+  static Params defaultPreset(int recordSize) {
+    return DefaultPreset.forRecordSize(recordSize);
   }
 }

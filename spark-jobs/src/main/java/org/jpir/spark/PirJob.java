@@ -9,6 +9,7 @@ import org.jpir.core.query.EvaluationKeyStore;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.cli.PresetOption;
+import org.jpir.datasets.cli.RecordSizePresetOption;
 import org.jpir.spark.source.Storage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -119,7 +120,7 @@ public final class PirJob implements Callable<Integer> {
     int maxRows = 1024;
 
     @Mixin
-    PresetOption preset = new PresetOption(DemoJob.defaultPreset());
+    RecordSizePresetOption preset = new RecordSizePresetOption();
 
     @Option(names = "--seed", description = "database seed (default: ${DEFAULT-VALUE})")
     long seed = 2026;
@@ -129,7 +130,7 @@ public final class PirJob implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      Params p = preset.params();
+      Params p = preset.id() != null ? preset.given() : DemoJob.defaultPreset(recordSize);
       try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir demo", master))) {
         sc.setLogLevel("WARN");
         return DemoJob.run(sc, p, mib, recordSize, queries, batch, partitions, maxRows, seed)

@@ -80,7 +80,7 @@ class KeywordLookupTest {
     String key = dir.resolve("me/key.bin").toString();
     Path keys = dir.resolve("keys");
     String evk = keys.resolve("alice.evk").toString();
-    assertEquals(0, pir("client", "keygen", "--out", key)[0]);
+    assertEquals(0, pir("client", "keygen", "--db", db.toString(), "--out", key)[0]);
     assertEquals(0, pir("client", "evk", "--db", db.toString(), "--key", key, "--client-id",
         "alice", "--out", evk)[0]);
     List<String> lookups = List.of("openssl", "bash", "coreutils", "no-such-package");

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The command line's default flow, as the README gives it, on the production default preset
- * (compact queries): setup, keygen, evk, query, answer, verify, each through {@link PirJob#run}.
+ * The command line's default flow, as the README gives it, on the default preset of its records
+ * (1000 bytes: {@code onionpir-2048-compact-128}, compact queries): setup, keygen --db, evk,
+ * query, answer, verify, each through {@link PirJob#run}.
  */
 class PirJobCliTest {
   @TempDir Path dir;
@@ -33,9 +34,12 @@ class PirJobCliTest {
     assertEquals(0, org.jpir.datasets.cli.DatasetsCli.run(new String[] {"import", "synthetic",
         "--count", "300", "--record-size", "1000", "--out", db.toString()}, System.out,
         System.err));
-    assertTrue(Files.readString(db.resolve(org.jpir.datasets.store.Manifest.FILE)).contains(Presets.DEFAULT.id()),
-        "the stored database names the default preset");
-    assertEquals(0, pir("client", "keygen", "--out", key.toString()));
+    // no --preset: 1000-byte records get the record size's default, N = 2048
+    assertEquals(Presets.ONIONPIR_2048_COMPACT.id(), Presets.forRecordSize(1000).id());
+    assertEquals(Presets.forRecordSize(1000).id(),
+        org.jpir.datasets.store.StoredDatabase.readManifest(db).presetId(),
+        "the stored database names the record size's default preset");
+    assertEquals(0, pir("client", "keygen", "--db", db.toString(), "--out", key.toString()));
     String evk = keys.resolve("alice.evk").toString();
     assertEquals(0, pir("client", "evk", "--db", db.toString(), "--key", key.toString(),
         "--client-id", "alice", "--out", evk));
@@ -58,7 +62,7 @@ class PirJobCliTest {
         dir.resolve("a").toString()));
     // a wrong record would fail verify: decode against another client's key
     Path other = dir.resolve("me/other.bin");
-    assertEquals(0, pir("client", "keygen", "--out", other.toString()));
+    assertEquals(0, pir("client", "keygen", "--db", db.toString(), "--out", other.toString()));
     assertEquals(1, pir("client", "verify", "--db", db.toString(), "--key", other.toString(),
         "--client-id", "alice", "--ids", ids.toString(), "--answers",
         dir.resolve("a").toString()));

@@ -137,7 +137,7 @@ public final class DatasetsCli implements Callable<Integer> {
     Path out;
 
     @Mixin
-    PresetOption preset = new PresetOption(Presets.DEFAULT);
+    RecordSizePresetOption preset = new RecordSizePresetOption();
 
     @Option(names = "--max-rows", description = "most rows of the grid (default: ${DEFAULT-VALUE})")
     int maxRows = 1024;
@@ -181,18 +181,21 @@ public final class DatasetsCli implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-      Params p = common.preset.params();
+      Params given = common.preset.given(); // an unknown or refused id fails before reading
       Progress.Mode progress = Progress.Mode.parse(common.progress);
       long t0 = System.nanoTime();
       Map<String, String> extra = new LinkedHashMap<>();
       Opened o = open(extra);
       try {
         RecordSource src = o.src();
+        // without --preset the records choose it (keyword tables: the bucket's size)
+        Params p = given != null ? given : DefaultPreset.forRecordSize(src.recordSize());
         Geometry g = Presets.geometry(p, src.recordCount(), src.recordSize(), common.maxRows);
-        out.printf("importing %s: %d records of %d bytes (%.1f MiB) -> %s, preset %s, %d rows x"
-            + " %d cols x %d planes, %d records per polynomial%n", o.desc(), g.recordCount(),
-            g.recordSize(), g.rawBytes() / 1048576.0, common.out, p.id(), g.rows(), g.cols(),
-            g.planes(), g.recordsPerPoly());
+        out.printf("importing %s: %d records of %d bytes (%.1f MiB) -> %s, preset %s%s, %d rows"
+            + " x %d cols x %d planes, %d records per polynomial%n", o.desc(), g.recordCount(),
+            g.recordSize(), g.rawBytes() / 1048576.0, common.out, p.id(), given != null ? ""
+            : " (by the record size: " + Presets.recordSizeReason(src.recordSize()) + ")",
+            g.rows(), g.cols(), g.planes(), g.recordsPerPoly());
         long tw = System.nanoTime();
         Manifest m;
         try (Progress bar = Progress.start("import", g.rawBytes(), "MiB", 1 << 20, progress,

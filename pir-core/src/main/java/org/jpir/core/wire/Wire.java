@@ -798,6 +798,34 @@ public final class Wire {
   }
 
   /**
+   * The preset id in the header of a secret key of this format version (printable ASCII, at
+   * most 64 characters), or null when {@code msg} is not one; nothing past the header is checked.
+   * For naming the preset of a key made for another preset than the one expected.
+   */
+  public static String secretKeyPreset(byte[] msg) {
+    if (msg == null || msg.length < headerBytes("") + CRC_BYTES) {
+      return null;
+    }
+    for (int i = 0; i < MAGIC.length; i++) {
+      if (msg[i] != MAGIC[i]) {
+        return null;
+      }
+    }
+    int version = ((msg[4] & 0xFF) << 8) | (msg[5] & 0xFF);
+    int len = ((msg[7] & 0xFF) << 8) | (msg[8] & 0xFF);
+    if (version != VERSION || (msg[6] & 0xFF) != TYPE_SECRET_KEY || len > 64
+        || 9 + len > msg.length - CRC_BYTES) {
+      return null;
+    }
+    for (int i = 9; i < 9 + len; i++) {
+      if (msg[i] < 0x20 || msg[i] >= 0x7F) {
+        return null;
+      }
+    }
+    return new String(msg, 9, len, StandardCharsets.US_ASCII);
+  }
+
+  /**
    * Parses a secret key for preset {@code p}.
    *
    * @throws WireException naming the field that is wrong

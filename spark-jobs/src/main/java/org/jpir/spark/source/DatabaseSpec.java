@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.datasets.cli.DefaultPreset;
 import org.jpir.datasets.store.StoredDatabase;
 
 /**
@@ -13,7 +14,8 @@ import org.jpir.datasets.store.StoredDatabase;
  * from {@link Geometry#choose}); a URI with a scheme ({@code hdfs://nn/db}, {@code file:/db}) is a
  * stored database read through Hadoop's FileSystem ({@link HadoopStoredSourceFactory}); any other
  * value is the local directory of a stored database. A stored database's manifest fixes the preset
- * and the geometry.
+ * and the geometry; a synthetic one's preset is the one asked for, else the record size's default
+ * ({@link #params}).
  *
  * @param storedGeometry the manifest's geometry, null for synthetic databases
  * @param storedPreset the manifest's preset id, null for synthetic databases
@@ -82,7 +84,9 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
 
   /**
    * The preset: the manifest's for a stored database (a different {@code requested} id is an
-   * error), else {@code requested} or {@link Presets#DEFAULT}.
+   * error), else {@code requested}, else the default for this record size ({@link
+   * DefaultPreset#forRecordSize}: N = 2048 up to {@link Presets#N2048_MAX_RECORD} bytes, logged
+   * once with the reason).
    */
   public Params params(String requested) {
     if (storedPreset != null) {
@@ -92,7 +96,7 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
       }
       return Presets.byId(storedPreset);
     }
-    return Presets.byId(requested != null ? requested : Presets.DEFAULT.id());
+    return DefaultPreset.resolve(requested, recordSize);
   }
 
   /** The geometry client and server agree on (a compact preset's own chooser for its server). */
