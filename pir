@@ -97,7 +97,7 @@ jpir launcher (JDK: $( (find_jdk) 2>/dev/null || echo "none found: every command
   ./pir local-demo         the same protocol in one JVM without Spark
   ./pir test               build and run every test (mvn verify)
   ./pir build              build the jars without tests (mvn package -DskipTests)
-  ./pir bench [options]    run the JMH kernel benchmarks, write JSON and the README table
+  ./pir bench [options]    run the JMH kernel benchmarks, write JSON and the table in docs/benchmarks.md
   ./pir bench-server [options] server time per query on one core against the measured ceilings
   ./pir info               print the JDK, the kernel choice and the JVM options
   ./pir java <class> ...   run any main class with the project's JVM options

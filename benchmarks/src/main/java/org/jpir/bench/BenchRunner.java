@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
  * {@code ./pir bench}: runs the kernel benchmarks side by side in one JMH run, with every fork
  * started with the project's JVM options ({@link JvmOptions}), writes the raw JMH JSON plus an
  * environment file (CPU, JDK, git revision) under {@code benchmarks/results/}, and renders the
- * README table from them ({@link Report}).
+ * kernel table of {@code docs/benchmarks.md} from them ({@link Report}).
  *
  * <p>When the CPU has AVX-512, a second pass runs the ceilings and the multi-column pass with
  * {@code -XX:UseAVX=2} (an AVX2 machine with 16 vector registers, emulated); its rows are merged
@@ -40,9 +40,12 @@ import picocli.CommandLine.Spec;
  * <p>Options: {@code ./pir bench --help} (picocli).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
-    description = "Run the kernel benchmarks in one JMH run; write the raw JSON and the README"
-        + " table.")
+    description = "Run the kernel benchmarks in one JMH run; write the raw JSON and the kernel"
+        + " table of docs/benchmarks.md.")
 public final class BenchRunner implements java.util.concurrent.Callable<Integer> {
+  /** The page whose marked block holds the kernel table (run from the repository root). */
+  static final String TABLE_PAGE = "docs/benchmarks.md";
+
   /** The README suite: machine ceilings plus the kernels. */
   static final List<String> README_SUITE = List.of(
       "MachineBench", "FftBench", "VmpBench", "MultiColumnBench", "PirBench");
@@ -53,7 +56,8 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
   @Option(names = "--quick", description = "1 fork, 3 iterations (about 6 minutes on 2 cores)")
   boolean quick;
 
-  @Option(names = "--no-readme", description = "write the report but leave README.md alone")
+  @Option(names = "--no-readme", description = "write the report but leave " + TABLE_PAGE
+      + " alone")
   boolean noReadme;
 
   @Option(names = "--no-avx2", description = "skip the emulated-AVX2 pass (-XX:UseAVX=2)")
@@ -175,7 +179,7 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
     Files.writeString(dir.resolve(base + ".env.json"),
         new GsonBuilder().setPrettyPrinting().create().toJson(env), StandardCharsets.UTF_8);
     System.out.println("bench: raw results in " + json);
-    return Report.run(readme ? new String[] {json.toString(), "--readme", "README.md"}
+    return Report.run(readme ? new String[] {json.toString(), "--readme", TABLE_PAGE}
         : new String[] {json.toString()});
   }
 

@@ -21,8 +21,9 @@ import picocli.CommandLine.Parameters;
  * Renders a JMH JSON result (and its {@code .env.json}) as a markdown table: median, bootstrap 95%
  * confidence interval of the median, the derived rate (GB/s, GFLOP/s), its target and
  * whether it is met; then the panama/ref speedups with their confidence intervals. Usage:
- * {@code Report <jmh.json> [--readme README.md]}; with {@code --readme} the table replaces the
- * text between {@code <!-- bench:kernels:begin -->} and {@code <!-- bench:kernels:end -->}.
+ * {@code Report <jmh.json> [--readme docs/benchmarks.md]}; with {@code --readme} the table
+ * replaces the text between {@code <!-- bench:kernels:begin -->} and {@code
+ * <!-- bench:kernels:end -->}.
  */
 @Command(name = "Report", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
     description = "The kernel table from a JMH JSON file (written beside it as .md).")

@@ -35,7 +35,7 @@ import org.apache.logging.log4j.Logger;
  * (exactly on integer data within 2^53).
  *
  * <p>Exactness: when all partial sums are integers below 2^53 in magnitude the result is exact;
- * that is the caller's bound to keep (see DESIGN.md section 3).
+ * that is the caller's bound to keep (see docs/architecture.md, "Arithmetic").
  */
 public final class Vmp {
   /** Forces the row tile of the multi-column pass ({@code -Djpir.vmp.tileRows=R}). */

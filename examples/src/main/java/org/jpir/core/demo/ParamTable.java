@@ -47,7 +47,7 @@ import picocli.CommandLine;
  * The parameter table of every preset, from one command: parameters, noise budget, estimated
  * security and message sizes from the code ({@link Sizes}, {@link Noise}, {@link Security}),
  * plus measured noise and server time for one query on one core at a stated database size. With
- * {@code --write README.md} the markdown replaces the text between {@value #BEGIN} and {@value
+ * {@code --write docs/parameters.md} the markdown replaces the text between {@value #BEGIN} and {@value
  * #END}. Options: {@code --mib M} (measured database, default 256), {@code --record-size B}
  * (default 3072), {@code --queries Q} (timed queries after one warm-up, default 2), {@code
  * --large-mib L} (database of 30 KiB records answered with shared-mask answers, default 64; 0:

@@ -111,20 +111,20 @@ class ParamTableTest {
     }
   }
 
-  /** README's generated block is the table of this code (its model columns). */
+  /** docs/parameters.md's generated block is the table of this code (its model columns). */
   @Test
-  void readmeHoldsTheGeneratedTableOfThisCode() throws Exception {
-    Path readme = Path.of("..", "README.md");
-    String text = Files.readString(readme);
+  void parametersPageHoldsTheGeneratedTableOfThisCode() throws Exception {
+    Path page = Path.of("..", "docs", "parameters.md");
+    String text = Files.readString(page);
     int b = text.indexOf(ParamTable.BEGIN);
     int e = text.indexOf(ParamTable.END);
-    assertTrue(b >= 0 && e > b, "README.md needs the generated block");
+    assertTrue(b >= 0 && e > b, "docs/parameters.md needs the generated block");
     String block = text.substring(b, e);
     assertTrue(block.contains("Generated "), "the block comes from ParamTable");
     for (Params p : ParamTable.productionPresets()) {
       assertTrue(block.contains(ParamTable.sizeCells(ParamTable.row(p))), p.id()
-          + ": README's parameter table is stale; regenerate it with ./pir java "
-          + ParamTable.class.getName() + " --write README.md");
+          + ": the parameter table in docs/parameters.md is stale; regenerate it with ./pir java "
+          + ParamTable.class.getName() + " --write docs/parameters.md");
     }
     String replaced = ParamTable.replaceBetweenMarkers("a\n" + ParamTable.BEGIN + "\nold\n"
         + ParamTable.END + "\nz", "new\n");
