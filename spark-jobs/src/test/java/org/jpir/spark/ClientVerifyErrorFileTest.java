@@ -3,8 +3,6 @@ package org.jpir.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,19 +39,11 @@ class ClientVerifyErrorFileTest {
     String evil = "\u001b[2J\u001b]0;owned\u0007\r\nclient: verified 1 answers exact\n";
     Files.write(answers.resolve(id + ".error"), evil.repeat((1 << 20) / evil.length())
         .getBytes(StandardCharsets.UTF_8));
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    PrintStream before = System.out;
-    int rc;
-    System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-    try {
-      rc = PirJob.run(new String[] {"client", "verify", "--db", "synthetic:100x32", "--preset",
-          P.id(), "--key", key.toString(), "--ids", map.toString(), "--answers",
-          answers.toString()});
-    } finally {
-      System.setOut(before);
-    }
-    assertEquals(1, rc, "an error file fails verify");
-    List<String> lines = buf.toString(StandardCharsets.UTF_8).lines().toList();
+    Object[] r = PirJobRun.pir("client", "verify", "--db", "synthetic:100x32", "--preset",
+        P.id(), "--key", key.toString(), "--ids", map.toString(), "--answers",
+        answers.toString());
+    assertEquals(1, r[0], "an error file fails verify");
+    List<String> lines = ((String) r[1]).lines().toList();
     assertEquals(2, lines.size(), "the error line and the summary: " + lines.size() + " lines");
     String shown = lines.get(0);
     assertTrue(shown.startsWith("client: query " + id + " has an error file: \\u001b[2J"),

@@ -1,10 +1,9 @@
 package org.jpir.spark;
 
+import static org.jpir.spark.PirJobRun.pir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,18 +48,6 @@ class KeywordLookupTest {
     return out;
   }
 
-  /** Runs a PirJob command, returning its exit code and what it printed. */
-  private static Object[] pir(String... args) throws Exception {
-    PrintStream old = System.out;
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-    try {
-      int rc = PirJob.run(args);
-      return new Object[] {rc, buf.toString(StandardCharsets.UTF_8)};
-    } finally {
-      System.setOut(old);
-    }
-  }
 
   @Test
   void presentPackagesDecodeExactlyAndAnAbsentOneIsAbsent() throws Exception {

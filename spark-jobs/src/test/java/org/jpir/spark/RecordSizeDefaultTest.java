@@ -1,12 +1,10 @@
 package org.jpir.spark;
 
+import static org.jpir.spark.PirJobRun.pir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,18 +28,6 @@ class RecordSizeDefaultTest {
 
   @TempDir Path dir;
 
-  /** Runs a PirJob command; returns its exit code and what it printed on stdout. */
-  private static Object[] pir(String... args) throws Exception {
-    PrintStream old = System.out;
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-    try {
-      int rc = PirJob.run(args);
-      return new Object[] {rc, buf.toString(StandardCharsets.UTF_8)};
-    } finally {
-      System.setOut(old);
-    }
-  }
 
   /** The preset whose secret key {@code key} holds (its header, mapped to the server preset). */
   private static String keyPreset(Path key) throws Exception {

@@ -564,7 +564,8 @@ public final class Vmp {
    * doubles per column) and take 3/8 of the L2 (on a Zen 4, 1 MiB L2, 2026-12-06,
    * multi:4096:548:12:128 in alternating JVMs: tiles of 320 rows 322-340 ms, 200 rows 344-356,
    * 400-440 rows 324-338, 548 rows 382), and on AMD one panel spans the whole tile (the
-   * accumulators stay in registers across it; on Intel the panel keeps the L1d rule). Groups of {@link #GROUP_STREAMS} database columns (the pass
+   * accumulators stay in registers across it; on Intel the panel keeps the L1d rule). Groups
+   * of {@link #GROUP_STREAMS} database columns (the pass
    * rounds them down to whole register blocks: 6 for 3-vector blocks, 311-317 ms against 322 for
    * 9), fewer when their segments of an L1d-sized panel ({@code 64 B x} the panel rows the L1d
    * rule gives, also for 512-bit blocks, whose larger panel is then read from L2) would exceed a
@@ -592,9 +593,8 @@ public final class Vmp {
       panel = tile;
       why = "panel rows = tile rows (512-bit blocks)";
     } else if (gauss) {
-      // Intel: the panel stays in L1, the hardware prefetchers alone feed the pass (one panel
-      // per tile with read-ahead took 1.2-1.3x as long on a Xeon with a 48 KiB L1d:
-      // benchmarks/results/phase1-tiling-intel-20261206.md)
+      // Intel: the panel stays in L1, the hardware prefetchers alone feed the pass (measured
+      // against one panel per tile with read-ahead: benchmarks/results/phase1-tiling-intel-*)
       why += " (Intel: L1 panels)";
     }
     why += "; tile rows = L2 " + (cpu.l2Bytes() >> 10) + " KiB x " + (gauss ? "3/8" : "1/4")

@@ -169,9 +169,7 @@ public final class GlweOps {
     for (int i = 0; i < o.length; i++) {
       o[i] = a[i] + sign * b[i];
     }
-    int limbs = out.limbs();
-    Znx.normalize(n, k, o, 0, limbs, o, 0, limbs, carry);
-    Znx.normalize(n, k, o, limbs * n, limbs, o, limbs * n, limbs, carry);
+    normalizeParts(out);
   }
 
   /** The FFT of every limb polynomial of c, column c at {@code c*N} of a new array. */
@@ -407,20 +405,38 @@ public final class GlweOps {
 
   /** {@link #fromTransforms(double[], Glwe)} with column c at {@code srcOff + c*N}. */
   public void fromTransforms(double[] src, int srcOff, Glwe out) {
+    fromTransformsPlus(src, srcOff, null, out);
+  }
+
+  /**
+   * {@link #fromTransforms(double[], int, Glwe)} plus the limbs of {@code addend} (null: none;
+   * same shape as out, and may be out itself) before the one normalization.
+   */
+  private void fromTransformsPlus(double[] src, int srcOff, Glwe addend, Glwe out) {
     long[] od = out.data();
     for (int c = 0; c < 2 * out.limbs(); c++) {
       plan.ifft(src, srcOff + c * n);
-      Reim.toZnx(n, src, srcOff + c * n, od, c * n);
+      if (addend == null) {
+        Reim.toZnx(n, src, srcOff + c * n, od, c * n);
+      } else {
+        Reim.toZnxAdd(n, src, srcOff + c * n, addend.data(), c * n, od, c * n);
+      }
     }
-    int limbs = out.limbs();
-    Znx.normalize(n, k, od, 0, limbs, od, 0, limbs, carry);
-    Znx.normalize(n, k, od, limbs * n, limbs, od, limbs * n, limbs, carry);
+    normalizeParts(out);
+  }
+
+  /** Normalizes both parts of g in place. */
+  private void normalizeParts(Glwe g) {
+    long[] d = g.data();
+    int limbs = g.limbs();
+    Znx.normalize(n, k, d, 0, limbs, d, 0, limbs, carry);
+    Znx.normalize(n, k, d, limbs * n, limbs, d, limbs * n, limbs, carry);
   }
 
   /**
    * As {@link #fromTransforms(double[], int, Glwe)} for transforms of {@code digits} (the
-   * server's own limbs: exactly that method): {@code 2 digits.limbs()} reim columns (part kk, digit i at {@code srcOff + (kk
-   * digits.limbs() + i) N}) are inverse-transformed, rounded to integers and re-digited ({@link
+   * server's own limbs: exactly that method): {@code 2 digits.limbs()} reim columns (part kk,
+   * digit i at {@code srcOff + (kk digits.limbs() + i) N}) are inverse-transformed, rounded to integers and re-digited ({@link
    * Znx#rebase}; K-bit digits: {@link Znx#normalize}) into out's K-bit limbs, normalized; exact
    * when out holds at least the digits' bits. Overwrites {@code src}.
    */
@@ -495,14 +511,7 @@ public final class GlweOps {
     }
     productTransforms(diff, g);
     // the product back to limbs plus x0, then one normalization (out may be x0 or x1)
-    long[] od = out.data();
-    final int a0 = Aligned.LEAD;
-    for (int c = 0; c < 2 * limbs; c++) {
-      plan.ifft(res, a0 + c * n);
-      Reim.toZnxAdd(n, res, a0 + c * n, b, c * n, od, c * n);
-    }
-    Znx.normalize(n, k, od, 0, limbs, od, 0, limbs, carry);
-    Znx.normalize(n, k, od, limbs * n, limbs, od, limbs * n, limbs, carry);
+    fromTransformsPlus(res, Aligned.LEAD, x0, out);
   }
 
   /**
