@@ -9,11 +9,14 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorSpecies;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +28,9 @@ import org.junit.jupiter.api.Test;
  * JVM of its own, so that the other tests' kernel variants do not pollute the profiles, with
  * {@code -XX:Tier3DelayOn=0} (a busy C2 queue sends methods to C1's tier 2 first, as at a
  * loaded start-up); each kernel gets up to {@value #ATTEMPTS} rounds of warm-up and measurement.
+ * Before it measures, the probe runs the Vector API's shared convenience methods at every vector
+ * width, as a server JVM does (512-bit phase 1 beside the 256-bit FFT): without {@code
+ * -XX:TypeProfileLevel=222} their polluted receiver profiles make the kernels box.
  */
 class KernelAllocationTest {
   /** Calls per measurement. */
@@ -97,6 +103,7 @@ class KernelAllocationTest {
 
     public static void main(String[] args) {
       System.out.println("kernels: " + KernelProvider.get());
+      System.out.println("profiles polluted: " + polluteProfiles());
       int n = 2048;
       Random r = new Random(7);
       FftPlan plan = FftPlan.of(n);
@@ -136,6 +143,31 @@ class KernelAllocationTest {
         }
         System.out.println(TAG + e.getKey() + " " + best + " " + round);
       }
+    }
+
+    /**
+     * Runs load, fma, mul, add, sub and store through {@link DoubleVector}'s shared methods at
+     * 128, 256 and 512 bits (the last in the Vector API's Java fallback where the CPU lacks it),
+     * so that their call sites' receiver profiles name every width; returns a checksum.
+     */
+    static double polluteProfiles() {
+      double[] a = new double[1024];
+      double[] b = new double[1024];
+      Arrays.fill(a, 1.0);
+      double sum = 0;
+      for (VectorSpecies<Double> s : List.of(DoubleVector.SPECIES_128, DoubleVector.SPECIES_256,
+          DoubleVector.SPECIES_512)) {
+        for (int round = 0; round < 200; round++) {
+          for (int i = 0; i + s.length() <= a.length; i += s.length()) {
+            DoubleVector x = DoubleVector.fromArray(s, a, i);
+            DoubleVector y = DoubleVector.fromArray(s, b, i);
+            x.fma(y, x.mul(y)).add(x).sub(y).intoArray(b, i);
+          }
+        }
+        sum += b[0];
+        Arrays.fill(b, 0.0);
+      }
+      return sum;
     }
 
     private static Runnable apply(int n, int rows, int cols, Random r) {
