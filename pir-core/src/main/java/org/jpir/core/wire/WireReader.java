@@ -17,6 +17,7 @@ final class WireReader {
   private final int end;
   int pos;
 
+  /** A reader of {@code msg} (a {@code what}, for messages) from byte {@code pos} to the CRC. */
   WireReader(byte[] msg, int pos, String what) {
     this.msg = msg;
     this.pos = pos;
@@ -24,10 +25,12 @@ final class WireReader {
     this.end = msg.length - Frame.CRC_BYTES;
   }
 
+  /** Bytes left before the CRC. */
   int remaining() {
     return end - pos;
   }
 
+  /** Throws naming {@code field} unless {@code bytes} bytes are left. */
   void need(long bytes, String field) {
     if (bytes < 0 || bytes > remaining()) {
       throw new WireException("truncated " + what + ": " + field + " needs " + bytes
@@ -35,11 +38,13 @@ final class WireReader {
     }
   }
 
+  /** An unsigned byte. */
   int u8(String field) {
     need(1, field);
     return msg[pos++] & 0xFF;
   }
 
+  /** An unsigned big-endian 16-bit value. */
   int u16(String field) {
     need(2, field);
     int v = ((msg[pos] & 0xFF) << 8) | (msg[pos + 1] & 0xFF);
@@ -47,6 +52,7 @@ final class WireReader {
     return v;
   }
 
+  /** A big-endian 32-bit value. */
   int i32(String field) {
     need(4, field);
     int v = ((msg[pos] & 0xFF) << 24) | ((msg[pos + 1] & 0xFF) << 16)
@@ -55,12 +61,14 @@ final class WireReader {
     return v;
   }
 
+  /** A big-endian 64-bit value. */
   long i64(String field) {
     long hi = i32(field) & 0xFFFFFFFFL;
     long lo = i32(field) & 0xFFFFFFFFL;
     return (hi << 32) | lo;
   }
 
+  /** A copy of the next {@code len} bytes. */
   byte[] bytes(int len, String field) {
     need(len, field);
     byte[] b = Arrays.copyOfRange(msg, pos, pos + len);
@@ -152,6 +160,7 @@ final class WireReader {
     }
   }
 
+  /** Throws unless every byte before the CRC was read. */
   void expectEnd() {
     if (pos != end) {
       throw new WireException(what + " has " + (end - pos) + " unexpected trailing bytes");
