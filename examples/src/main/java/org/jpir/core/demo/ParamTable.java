@@ -22,6 +22,7 @@ import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
+import org.jpir.core.params.ParameterRevision;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.params.Security;
@@ -431,8 +432,8 @@ public final class ParamTable implements Callable<Integer> {
     sb.append("| preset | N | q (log2) | plaintext | gadgets (levels x digit bits) | answer modulus"
         + " b / a | largest geometry | noise std, estimated there | failure per coefficient"
         + " there | noise std measured / estimated (measured geometry) | security classical /"
-        + " quantum |\n");
-    sb.append("|---|---:|---|---|---|---|---|---:|---:|---|---|\n");
+        + " quantum | parameter revision |\n");
+    sb.append("|---|---:|---|---|---|---|---|---:|---:|---|---|---|\n");
     for (int i = 0; i < rows.size(); i++) {
       Row r = rows.get(i);
       Params p = r.params();
@@ -458,18 +459,19 @@ public final class ParamTable implements Callable<Integer> {
           "2^%.2f / 2^%.2f (%d x %d)", m.log2MeasuredStd(), m.log2EstimatedStd(),
           m.geometry().rows(), m.geometry().cols());
       sb.append(String.format(Locale.ROOT, "| `%s` | %d | %s | %d bits in %d limbs%s | %s |"
-          + " %d / %d bits | %d x %d | 2^%.1f | 2^%.0f | %s | %s |\n", p.id(), p.n(), q,
+          + " %d / %d bits | %d x %d | 2^%.1f | 2^%.0f | %s | %s | `%s` |\n", p.id(), p.n(), q,
           p.plaintextBits(), p.plaintextLimbs(), p.scaledPlaintext()
               ? " (scaled: the digit is the byte, the query row 2^-" + p.plaintextBits() + ")"
               : "", gadgets, p.answerBitsB(), p.answerBitsA(),
-          r.maxRows(), r.maxCols(), r.log2Std(), r.log2Failure(), meas, sec));
+          r.maxRows(), r.maxCols(), r.log2Std(), r.log2Failure(), meas, sec,
+          ParameterRevision.hex(ParameterRevision.of(p))));
     }
     List<String> tests = new ArrayList<>();
     for (Params t : testPresets()) {
       tests.add("`" + t.id() + "`");
     }
     sb.append("| ").append(String.join(", ", tests)).append(" | 256, 1024 | as above |"
-        + " | | | | | | | insecure: tests only, refused elsewhere |\n\n");
+        + " | | | | | | | insecure: tests only, refused elsewhere | each its own |\n\n");
     sb.append(String.format(Locale.ROOT, "| preset | geometry at 1 GiB / 3 KiB | query (B) |"
         + " answer (B) | evaluation keys (B) | 30 KiB records at 1 GiB (geometry): answer"
         + " bytes (rate = record / answer)"

@@ -17,6 +17,7 @@ import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
+import org.jpir.core.params.ParameterRevision;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.params.Security;
@@ -125,6 +126,9 @@ class ParamTableTest {
       assertTrue(block.contains(ParamTable.sizeCells(ParamTable.row(p))), p.id()
           + ": the parameter table in docs/parameters.md is stale; regenerate it with ./pir java "
           + ParamTable.class.getName() + " --write docs/parameters.md");
+      String revision = "`" + ParameterRevision.hex(ParameterRevision.of(p)) + "` |";
+      assertTrue(block.contains(revision), p.id() + ": docs/parameters.md does not show its"
+          + " parameter revision " + revision);
     }
     String replaced = ParamTable.replaceBetweenMarkers("a\n" + ParamTable.BEGIN + "\nold\n"
         + ParamTable.END + "\nz", "new\n");

@@ -61,8 +61,8 @@ public final class Sizes {
 
   private static Part framing(String presetId, long extra, String what) {
     return new Part("framing: header, CRC" + what, 1, Wire.headerBytes(presetId) + Wire.CRC_BYTES
-        + extra, "magic 4 + version 2 + type 1 + id " + (2 + presetId.length()) + " + CRC 4"
-        + (extra > 0 ? " + " + extra : ""));
+        + extra, "magic 4 + version 2 + type 1 + id " + (2 + presetId.length())
+        + " + revision 8 + CRC 4" + (extra > 0 ? " + " + extra : ""));
   }
 
   /** A classic query ({@link Wire#writeQuery}) for preset {@code p} and geometry {@code g}. */

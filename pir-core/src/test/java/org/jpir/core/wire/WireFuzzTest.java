@@ -34,6 +34,7 @@ import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.AnswerSwitch;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
+import org.jpir.core.params.ParameterRevision;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.server.PirServer;
@@ -62,7 +63,7 @@ class WireFuzzTest {
 
   static final SecretKey SK = SecretKey.generate(P, RANDOM);
   static final byte[] SECRET_KEY = Wire.writeSecretKey(SK);
-  static final byte[] QUERY = Wire.writeQuery(new PirClient(P, G, SK, RANDOM).query(4));
+  static final byte[] QUERY = Wire.writeQuery(new PirClient(P, G, SK, RANDOM).query(4), P);
   static final byte[] ANSWER;
   static final byte[] EVALUATION_KEYS;
   static final byte[] COMPACT_QUERY;
@@ -72,7 +73,7 @@ class WireFuzzTest {
   static final byte[] PACKING_KEY;
 
   static {
-    ANSWER = Wire.writeAnswer(WireTest.randomAnswer(P, 1, P.n()));
+    ANSWER = Wire.writeAnswer(WireTest.randomAnswer(P, 1, P.n()), P);
     CompactClient cc = new CompactClient(CP, CG, CompactClient.generateSecret(CP, RANDOM),
         "fuzz-client", RANDOM);
     EVALUATION_KEYS = Wire.writeEvaluationKeys(cc.evaluationKeys(), CP);
@@ -81,7 +82,8 @@ class WireFuzzTest {
     PlanePacking.Upload u = pk.generate(SK, RANDOM).upload();
     PACKING_KEY = Wire.writePackingKey(P, u);
     Glwe[] roots = {new Glwe(P.n(), P.glweLimbs()), new Glwe(P.n(), P.glweLimbs())};
-    SHARED_ANSWER = Wire.writeAnswer(new PirServer(P).toSharedAnswer(roots, G2, pk.prepare(u)));
+    SHARED_ANSWER = Wire.writeAnswer(new PirServer(P).toSharedAnswer(roots, G2, pk.prepare(u)),
+        P);
   }
 
   /** One edit of a message; positions and lengths are reduced modulo the message's size. */
@@ -107,8 +109,8 @@ class WireFuzzTest {
 
   /** Offsets of the length and count fields of a well-formed message (where edits hurt most). */
   static int[] fieldOffsets(byte[] msg) {
-    List<Integer> out = new ArrayList<>(List.of(0, 4, 6, 7));
-    int h = 9 + (((msg[7] & 0xFF) << 8) | (msg[8] & 0xFF));
+    int h = 9 + (((msg[7] & 0xFF) << 8) | (msg[8] & 0xFF)) + ParameterRevision.BYTES;
+    List<Integer> out = new ArrayList<>(List.of(0, 4, 6, 7, h - ParameterRevision.BYTES));
     int type = msg[6];
     int pos = h;
     switch (type) {
@@ -296,27 +298,27 @@ class WireFuzzTest {
       edgeCases = EdgeCasesMode.NONE)
   void queryDecoder(@ForAll("mutations") Mutation m) {
     byte[] b = mutate(QUERY, m);
-    decodeOrRefuse("query", b, x -> Wire.writeQuery(Wire.readQuery(x, P)));
+    decodeOrRefuse("query", b, x -> Wire.writeQuery(Wire.readQuery(x, P), P));
     decodeOrRefuse("query+geometry", b,
-        x -> Wire.writeQuery(Wire.readQuery(x, P, G)));
+        x -> Wire.writeQuery(Wire.readQuery(x, P, G), P));
   }
 
   @Property(tries = TRIES, shrinking = ShrinkingMode.OFF, generation = GenerationMode.RANDOMIZED,
       edgeCases = EdgeCasesMode.NONE)
   void answerDecoder(@ForAll("mutations") Mutation m) {
     byte[] b = mutate(ANSWER, m);
-    decodeOrRefuse("answer", b, x -> Wire.writeAnswer(Wire.readAnswer(x, P)));
+    decodeOrRefuse("answer", b, x -> Wire.writeAnswer(Wire.readAnswer(x, P), P));
     decodeOrRefuse("answer+geometry", b,
-        x -> Wire.writeAnswer(Wire.readAnswer(x, P, G)));
+        x -> Wire.writeAnswer(Wire.readAnswer(x, P, G), P));
   }
 
   @Property(tries = TRIES, shrinking = ShrinkingMode.OFF, generation = GenerationMode.RANDOMIZED,
       edgeCases = EdgeCasesMode.NONE)
   void sharedAnswerDecoder(@ForAll("mutations") Mutation m) {
     byte[] b = mutate(SHARED_ANSWER, m);
-    decodeOrRefuse("shared answer", b, x -> Wire.writeAnswer(Wire.readAnswer(x, P)));
+    decodeOrRefuse("shared answer", b, x -> Wire.writeAnswer(Wire.readAnswer(x, P), P));
     decodeOrRefuse("shared answer+geometry", b,
-        x -> Wire.writeAnswer(Wire.readAnswer(x, P, G2)));
+        x -> Wire.writeAnswer(Wire.readAnswer(x, P, G2), P));
   }
 
   @Property(tries = TRIES, shrinking = ShrinkingMode.OFF, generation = GenerationMode.RANDOMIZED,
@@ -370,16 +372,18 @@ class WireFuzzTest {
   }
 
   @Example
-  void a74ByteQueryDeclaringTwoToTheThirtyElementsIsRefusedWithoutAllocating() {
+  void an82ByteQueryDeclaringTwoToTheThirtyElementsIsRefusedWithoutAllocating() {
     Params p = Presets.ONIONPIR_4096;
     // rows = 10922: 10922 * 4 * 6 * 4096 = 1 073 545 216 digits (2 GiB) in the phase-1 length
-    byte[] q = Wire.forge(Wire.TYPE_QUERY, p.id(), concat(ints(10922, 1),
+    byte[] q = Wire.forge(Wire.TYPE_QUERY, p.id(), ParameterRevision.of(p),
+        concat(ints(10922, 1),
         new byte[Prg.SEED_BYTES], ints(1_073_545_216)));
-    assertEquals(74, q.length);
+    assertEquals(82, q.length);
     Wire.WireException e = assertThrows(Wire.WireException.class, () -> Wire.readQuery(q, p));
     assertTrue(e.getMessage().contains("rows in [1, 1024]"), e.getMessage());
     // within the rows the preset allows, the declared length is refused for the bytes present
-    byte[] q2 = Wire.forge(Wire.TYPE_QUERY, p.id(), concat(ints(1024, 1),
+    byte[] q2 = Wire.forge(Wire.TYPE_QUERY, p.id(), ParameterRevision.of(p),
+        concat(ints(1024, 1),
         new byte[Prg.SEED_BYTES], ints(1024 * 4 * 6 * 4096)));
     e = assertThrows(Wire.WireException.class, () -> Wire.readQuery(q2, p));
     assertTrue(e.getMessage().contains("truncated query: phase-1 part needs 201326592 bytes, 0"
@@ -395,32 +399,38 @@ class WireFuzzTest {
   void productionSizeDeclarationsOfEveryMessageAreRefusedByName() {
     Params p = Presets.ONIONPIR_4096;
     CompactParams cp = CompactParams.ONIONPIR_4096_COMPACT;
-    byte[] answer = Wire.forge(Wire.TYPE_ANSWER, p.id(), concat(ints(1 << 20, 1 << 30),
+    byte[] answer = Wire.forge(Wire.TYPE_ANSWER, p.id(), ParameterRevision.of(p),
+        concat(ints(1 << 20, 1 << 30),
         new byte[] {(byte) p.answerBitsB(), (byte) p.answerBitsA()}, ints(p.n())));
     Wire.WireException e = assertThrows(Wire.WireException.class, () -> Wire.readAnswer(answer,
         p));
     assertTrue(e.getMessage().contains("N = 1073741824"), e.getMessage());
-    byte[] answer2 = Wire.forge(Wire.TYPE_ANSWER, p.id(), concat(ints(1 << 30, p.n()),
+    byte[] answer2 = Wire.forge(Wire.TYPE_ANSWER, p.id(), ParameterRevision.of(p),
+        concat(ints(1 << 30, p.n()),
         new byte[] {(byte) p.answerBitsB(), (byte) p.answerBitsA()}, ints(p.n())));
     e = assertThrows(Wire.WireException.class, () -> Wire.readAnswer(answer2, p));
     assertTrue(e.getMessage().contains("truncated answer: data needs"), e.getMessage());
-    byte[] sk = Wire.forge(Wire.TYPE_SECRET_KEY, p.id(), ints(Integer.MAX_VALUE));
+    byte[] sk = Wire.forge(Wire.TYPE_SECRET_KEY, p.id(), ParameterRevision.of(p),
+        ints(Integer.MAX_VALUE));
     e = assertThrows(Wire.WireException.class, () -> Wire.readSecretKey(sk, p));
     assertTrue(e.getMessage().contains("2147483647 coefficients, expected 4096"),
         e.getMessage());
     byte[] client = {0, 5, 'a', 'l', 'i', 'c', 'e'};
     long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-    byte[] evk = Wire.forge(Wire.TYPE_EVALUATION_KEYS, cp.id(), concat(client,
+    byte[] evk = Wire.forge(Wire.TYPE_EVALUATION_KEYS, cp.id(), ParameterRevision.of(cp),
+        concat(client,
         new byte[Prg.SEED_BYTES], new byte[] {(byte) cp.keyBits()},
         ints((int) (cp.automorphisms() * cp.ksLevels() * per))));
     e = assertThrows(Wire.WireException.class, () -> Wire.readEvaluationKeys(evk, cp));
     assertTrue(e.getMessage().contains("truncated evaluation keys: key-switching part needs"),
         e.getMessage());
-    byte[] longId = Wire.forge(Wire.TYPE_EVALUATION_KEYS, cp.id(), new byte[] {(byte) 0xFF,
+    byte[] longId = Wire.forge(Wire.TYPE_EVALUATION_KEYS, cp.id(), ParameterRevision.of(cp),
+        new byte[] {(byte) 0xFF,
         (byte) 0xFF, 'x'});
     e = assertThrows(Wire.WireException.class, () -> Wire.readEvaluationKeys(longId, cp));
     assertTrue(e.getMessage().contains("client id of 65535 bytes, at most 64"), e.getMessage());
-    byte[] cq = Wire.forge(Wire.TYPE_COMPACT_QUERY, cp.id(), concat(client, new byte[8],
+    byte[] cq = Wire.forge(Wire.TYPE_COMPACT_QUERY, cp.id(), ParameterRevision.of(cp),
+        concat(client, new byte[8],
         ints(1 << 30, 1 << 30)));
     e = assertThrows(Wire.WireException.class, () -> Wire.readCompactQuery(cq, cp));
     assertTrue(e.getMessage().contains("compact query geometry 1073741824 x 1073741824 is"

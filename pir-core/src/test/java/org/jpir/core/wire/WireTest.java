@@ -114,9 +114,9 @@ class WireTest {
     Params prod = Presets.ONIONPIR_4096;
     Geometry big = Geometry.of(prod, 1L << 20, 4096, 1024);
     assertEquals(8, Geometry.levels(big.cols()));
-    // header 26, rows and cols 8, seed 32, 1024 x 4 GLWEs and 8 x 10 GGSW rows of 6 x 4096
-    // digits with their lengths, CRC 4
-    assertEquals(26 + 8 + 32 + 4 + 2L * 1024 * 4 * 6 * 4096 + 4 + 2L * 8 * 10 * 6 * 4096 + 4,
+    // header 34 (magic 4, version 2, type 1, id 2 + 17, revision 8), rows and cols 8, seed 32,
+    // 1024 x 4 GLWEs and 8 x 10 GGSW rows of 6 x 4096 digits with their lengths, CRC 4
+    assertEquals(34 + 8 + 32 + 4 + 2L * 1024 * 4 * 6 * 4096 + 4 + 2L * 8 * 10 * 6 * 4096 + 4,
         Wire.maxQueryBytes(prod, big));
     assertTrue(Wire.maxEvaluationKeysBytes(CompactParams.ONIONPIR_4096_COMPACT) < 5_000_000);
     Path f = dir.resolve("q.query");
