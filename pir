@@ -43,6 +43,8 @@ BENCH_JAR="$ROOT/benchmarks/target/benchmarks.jar"
 SPARK_JAR="$ROOT/spark-jobs/target/jpir-spark.jar"
 SPARK_CP="$ROOT/spark-jobs/target/classpath.txt"
 EXAMPLES_JAR="$ROOT/examples/target/jpir-examples.jar"
+CLIENT_JAR="$ROOT/pir-client/target/jpir-client.jar"
+CLIENT_CP="$ROOT/pir-client/target/classpath.txt"
 MVN="${MVN:-mvn}"
 
 need_mvn() {
@@ -52,6 +54,7 @@ need_mvn() {
 # Rebuild when a jar is missing or any pom/source is newer than it.
 ensure_built() {
   if [ -f "$BENCH_JAR" ] && [ -f "$OPTS_FILE" ] && [ -f "$SPARK_JAR" ] && [ -f "$SPARK_CP" ] && [ -f "$EXAMPLES_JAR" ] && \
+     [ -f "$CLIENT_JAR" ] && [ -f "$CLIENT_CP" ] && \
      [ -z "$(find "$ROOT" -path "$ROOT/.git" -prune -o \( -name 'pom.xml' -o -path '*/src/main/*' \) -newer "$BENCH_JAR" -type f -print -quit)" ]; then
     return
   fi
@@ -60,10 +63,16 @@ ensure_built() {
   "$MVN" -f "$ROOT/pom.xml" -B -q -DskipTests package >&2 || die "build failed"
 }
 
-run_java() { # runs a main class from the benchmarks jar (kernels and logging) or the examples jar
+run_java() { # a main class from the benchmarks jar (kernels and logging), the examples or the client jar
   ensure_built
   exec "$JAVA" @"$OPTS_FILE" -Dlog4j2.configurationFile="$ROOT/deploy/conf/log4j2.properties" \
-    ${PIR_JAVA_OPTS:-} -cp "$BENCH_JAR:$EXAMPLES_JAR" "$@"
+    ${PIR_JAVA_OPTS:-} -cp "$BENCH_JAR:$EXAMPLES_JAR:$CLIENT_JAR" "$@"
+}
+
+run_client() { # the client's commands on pir-client's class path: no Spark, Scala or Hadoop
+  ensure_built
+  exec "$JAVA" @"$OPTS_FILE" -Dlog4j2.configurationFile="$ROOT/deploy/conf/log4j2.properties" \
+    ${PIR_JAVA_OPTS:-} -cp "$CLIENT_JAR:$(cat "$CLIENT_CP")" org.jpir.client.cli.ClientCli "$@"
 }
 
 run_examples() { # a main class of the examples jar (kernels, core, picocli) with log4j, no Spark
@@ -91,7 +100,7 @@ jpir launcher (JDK: $( (find_jdk) 2>/dev/null || echo "none found: every command
   ./pir demo-compact       compact queries (~0.1 MiB) on Spark, expansion on driver vs executors
   ./pir answer ...         answer a directory of query files (Spark)
   ./pir serve ...          prepare once, answer query files as they arrive (stop: touch <out>/STOP)
-  ./pir client ...         keygen | evk | query | decode | verify | lookup (random query ids, private --ids map)
+  ./pir client ...         keygen | evk | query | decode | verify | lookup (random query ids, private --ids map; no Spark)
   ./pir setup <source> ... import a source into a stored database (= ./pir data import)
   ./pir data ...           import | manifest | verify | lookup (stored databases)
   ./pir local-demo         the same protocol in one JVM without Spark
@@ -100,7 +109,7 @@ jpir launcher (JDK: $( (find_jdk) 2>/dev/null || echo "none found: every command
   ./pir bench [options]    run the JMH kernel benchmarks, write JSON and the table in docs/benchmarks.md
   ./pir bench-server [options] server time per query on one core against the measured ceilings
   ./pir info               print the JDK, the kernel choice and the JVM options
-  ./pir java <class> ...   run any main class with the project's JVM options
+  ./pir java <class> ...   run a main class of benchmarks, examples or pir-client with the project's JVM options
   ./pir spark-java <class> ... the same with Spark on the class path
   ./pir cluster ...        a standalone Spark cluster on 127.0.0.1 (deploy/cluster.sh)
   ./pir java-home          print the JDK the launcher uses
@@ -114,7 +123,8 @@ cmd="${1:-help}"; shift || true
 case "$cmd" in
   test)  need_mvn; exec "$MVN" -f "$ROOT/pom.xml" -B verify "$@" ;;
   build) need_mvn; exec "$MVN" -f "$ROOT/pom.xml" -B -DskipTests package "$@" ;;
-  demo|demo-compact|answer|serve|client|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
+  demo|demo-compact|answer|serve|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
+  client) run_client "$@" ;;
   data) run_spark org.jpir.datasets.cli.DatasetsCli "$@" ;;
   spark-java) [ $# -ge 1 ] || die "usage: ./pir spark-java <main class> [args]"; run_spark "$@" ;;
   local-demo) run_examples org.jpir.core.demo.LocalDemo "$@" ;;

@@ -39,7 +39,7 @@ count="${DB#synthetic:}"; count="${count%%x*}"
   --ids "$CLIENT/ids1.map" --out "$WORK/q1"
 ./pir client query --preset "$PRESET" --db "$DB" --key "$CLIENT/key.bin" --index "3,5000,9000,12000,15000,$((count - 2))" \
   --ids "$CLIENT/ids2.map" --out "$WORK/q2"
-./pir spark-java org.jpir.spark.HostileQueries --preset "$PRESET" --db "$DB" --out "$WORK/q2" > "$WORK/bad.txt"
+./pir java org.jpir.client.tools.HostileQueries --preset "$PRESET" --db "$DB" --out "$WORK/q2" > "$WORK/bad.txt"
 cat "$WORK/bad.txt"
 
 echo "cluster-test: run 1: answer job on the cluster"

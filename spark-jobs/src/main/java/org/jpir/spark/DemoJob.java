@@ -10,6 +10,8 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.jpir.core.client.PirQueryClient;
+import org.jpir.core.client.PirQueryClients;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
@@ -18,7 +20,6 @@ import org.jpir.core.params.Presets;
 import org.jpir.core.query.EvaluationKeyStore;
 import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.QueryIdMap;
-import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.DefaultPreset;
 import org.jpir.spark.server.DistributedPirServer;
 import org.jpir.spark.source.SyntheticSourceFactory;
@@ -60,10 +61,10 @@ public final class DemoJob {
     Path adir = dir.resolve("answers");
     // the client's side: its secret key and the private map from random query ids to indices
     SecureRandom random = new SecureRandom();
-    AnyClient client = AnyClient.generate(p, g, "demo", random);
+    PirQueryClient client = PirQueryClients.generate(p, g, "demo", random);
     AnswerJob.Compact serverSide = null;
     if (cp != null) {
-      byte[] evk = client.evaluationKeys();
+      byte[] evk = client.evaluationKeysMessage().orElseThrow();
       Path keys = Files.createDirectories(dir.resolve("keys"));
       Files.write(keys.resolve("demo.evk"), evk);
       out("demo: the client's evaluation keys (%.2f MiB) uploaded once as keys/demo.evk",
@@ -76,12 +77,12 @@ public final class DemoJob {
     String corrupted = null;
     for (int i = 0; i < queries; i++) {
       long index = i == 0 ? 0 : i == 1 ? count - 1 : pick.nextLong(count);
-      byte[] q = client.query(index);
-      Files.write(qdir.resolve(ids.add(index, random) + client.extension()), q);
+      byte[] q = client.queryMessage(index);
+      Files.write(qdir.resolve(client.queryFileName(ids.add(index, random)).fileName()), q);
       if (i == 0) {
         byte[] bad = Arrays.copyOf(q, q.length / 2);
         corrupted = QueryIdMap.newId(random);
-        Files.write(qdir.resolve(corrupted + client.extension()), bad);
+        Files.write(qdir.resolve(client.queryFileName(corrupted).fileName()), bad);
         out("demo: each query is %.1f KiB, named by a random id (the index stays in the"
             + " client's id map); also wrote a truncated query to show rejection",
             q.length / 1024.0);
@@ -96,7 +97,7 @@ public final class DemoJob {
     for (java.util.Map.Entry<String, Long> e : mine.entries().entrySet()) {
       long index = e.getValue();
       byte[] a = Files.readAllBytes(adir.resolve(e.getKey() + ".answer"));
-      boolean good = Arrays.equals(client.decode(Wire.readAnswer(a, p, g), index),
+      boolean good = Arrays.equals(client.decodeMessage(a, index),
           truth.record(index));
       ok &= good;
       out("demo: record %d: %s (answer %.1f KiB)", index, good ? "OK" : "WRONG",

@@ -21,11 +21,11 @@ import picocli.CommandLine;
 /**
  * Entry point for {@code spark-submit --class org.jpir.spark.PirJob} and {@code ./pir} (picocli):
  * {@code demo}, {@code demo-compact}, {@code answer}, {@code serve} ({@link ServerCommands}),
- * {@code client keygen|evk|query|decode|verify|lookup} ({@link ClientCommands}), {@code setup};
- * {@code --help} on any of them lists its options. Exit code 0 on success (for {@code answer}:
- * every query has an answer or an error file), 1 on a failed check, 2 on bad usage (an unknown or
- * missing option, a malformed value) or a job that cannot run (e.g. not enough executor memory),
- * 3 for a keyword lookup of an absent key.
+ * {@code setup}; {@code --help} on any of them lists its options (the client's commands are in
+ * the pir-client module, with no Spark on its class path). Exit code 0 on success (for {@code
+ * answer}: every query has an answer or an error file), 1 on a failed check, 2 on bad usage (an
+ * unknown or missing option, a malformed value) or a job that cannot run (e.g. not enough executor
+ * memory).
  */
 @Command(name = "pir", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
     description = "Private information retrieval on Spark.")
@@ -36,7 +36,7 @@ public final class PirJob implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new CommandLine.ParameterException(spec.commandLine(), "missing command (demo,"
-        + " demo-compact, answer, serve, client, setup)");
+        + " demo-compact, answer, serve, setup)");
   }
 
   public static void main(String[] args) throws Exception {
@@ -93,8 +93,7 @@ public final class PirJob implements Callable<Integer> {
     org.jpir.datasets.cli.DatasetsCli.addImportSources(setup, System.out);
     return new CommandLine(new PirJob()).addSubcommand(new Demo())
         .addSubcommand(new DemoCompact()).addSubcommand(new ServerCommands.Answer())
-        .addSubcommand(new ServerCommands.Serve()).addSubcommand(ClientCommands.commandLine())
-        .addSubcommand(setup);
+        .addSubcommand(new ServerCommands.Serve()).addSubcommand(setup);
   }
 
   @Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,

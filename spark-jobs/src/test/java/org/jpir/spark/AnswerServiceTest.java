@@ -27,6 +27,7 @@ import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.Property;
+import org.jpir.client.tools.HostileQueries;
 import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;

@@ -1,5 +1,6 @@
 package org.jpir.spark;
 
+import static org.jpir.spark.PirJobRun.client;
 import static org.jpir.spark.PirJobRun.pir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Private keyword lookup end to end on a real table: an excerpt of Debian bookworm's package
  * index ({@code src/test/resources/debian/Packages-excerpt}: every 500th stanza of main/amd64
  * plus openssl, bash and coreutils, fields trimmed) through {@code datasets/debian-packages.sh},
- * a keyword import, {@code client lookup} (queries for every candidate bucket), the answer job
- * and {@code client lookup --answers}, which must print each present package's version and
- * summary exactly and "absent" for a package that is not there.
+ * a keyword import, {@code client lookup} (pir-client's command: queries for every candidate
+ * bucket), the answer job and {@code client lookup --answers}, which must print each present
+ * package's version and summary exactly and "absent" for a package that is not there.
  */
 class KeywordLookupTest {
   @TempDir Path dir;
@@ -67,12 +68,12 @@ class KeywordLookupTest {
     String key = dir.resolve("me/key.bin").toString();
     Path keys = dir.resolve("keys");
     String evk = keys.resolve("alice.evk").toString();
-    assertEquals(0, pir("client", "keygen", "--db", db.toString(), "--out", key)[0]);
-    assertEquals(0, pir("client", "evk", "--db", db.toString(), "--key", key, "--client-id",
+    assertEquals(0, client("keygen", "--db", db.toString(), "--out", key)[0]);
+    assertEquals(0, client("evk", "--db", db.toString(), "--key", key, "--client-id",
         "alice", "--out", evk)[0]);
     List<String> lookups = List.of("openssl", "bash", "coreutils", "no-such-package");
     for (String k : lookups) {
-      assertEquals(0, pir("client", "lookup", "--db", db.toString(), "--key", key,
+      assertEquals(0, client("lookup", "--db", db.toString(), "--key", key,
           "--client-id", "alice", "--evk", evk, "--keyword", k, "--ids",
           dir.resolve("me/" + k + ".map").toString(), "--out", dir.resolve("q").toString())[0]);
     }
@@ -82,7 +83,7 @@ class KeywordLookupTest {
     assertEquals(0, pir("answer", "--db", db.toString(), "--queries", dir.resolve("q").toString(),
         "--out", dir.resolve("a").toString(), "--keys", keys.toString(), "--batch", "6")[0]);
     for (String k : lookups) {
-      Object[] r = pir("client", "lookup", "--db", db.toString(), "--key", key, "--client-id",
+      Object[] r = client("lookup", "--db", db.toString(), "--key", key, "--client-id",
           "alice", "--keyword", k, "--ids", dir.resolve("me/" + k + ".map").toString(),
           "--answers", dir.resolve("a").toString());
       String printed = ((String) r[1]).trim();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.jpir.client.cli.ClientCli;
 import org.jpir.core.params.Presets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,13 +15,19 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The command line's default flow, as the README gives it, on the default preset of its records
  * (1000 bytes: {@code onionpir-2048-compact-128}, compact queries): setup, keygen --db, evk,
- * query, answer, verify, each through {@link PirJob#run}.
+ * query, answer, verify, the server's through {@link PirJob#run}, the client's through {@link
+ * ClientCli#run}.
  */
 class PirJobCliTest {
   @TempDir Path dir;
 
   private static int pir(String... args) throws Exception {
     return PirJob.run(args);
+  }
+
+  /** A client command, through the pir-client module's command line. */
+  private static int client(String... args) throws Exception {
+    return ClientCli.run(args);
   }
 
   @Test
@@ -39,11 +46,11 @@ class PirJobCliTest {
     assertEquals(Presets.forRecordSize(1000).id(),
         org.jpir.datasets.store.StoredDatabase.readManifest(db).presetId(),
         "the stored database names the record size's default preset");
-    assertEquals(0, pir("client", "keygen", "--db", db.toString(), "--out", key.toString()));
+    assertEquals(0, client("keygen", "--db", db.toString(), "--out", key.toString()));
     String evk = keys.resolve("alice.evk").toString();
-    assertEquals(0, pir("client", "evk", "--db", db.toString(), "--key", key.toString(),
+    assertEquals(0, client("evk", "--db", db.toString(), "--key", key.toString(),
         "--client-id", "alice", "--out", evk));
-    assertEquals(0, pir("client", "query", "--db", db.toString(), "--key", key.toString(),
+    assertEquals(0, client("query", "--db", db.toString(), "--key", key.toString(),
         "--client-id", "alice", "--evk", evk, "--index", "0,150,299", "--ids", ids.toString(),
         "--out", dir.resolve("q").toString()));
     try (Stream<Path> q = Files.list(dir.resolve("q"))) {
@@ -57,13 +64,13 @@ class PirJobCliTest {
     assertEquals(0, pir("answer", "--db", db.toString(), "--queries",
         dir.resolve("q").toString(), "--out", dir.resolve("a").toString(), "--keys",
         keys.toString(), "--batch", "2"));
-    assertEquals(0, pir("client", "verify", "--db", db.toString(), "--key", key.toString(),
+    assertEquals(0, client("verify", "--db", db.toString(), "--key", key.toString(),
         "--client-id", "alice", "--ids", ids.toString(), "--answers",
         dir.resolve("a").toString()));
     // a wrong record would fail verify: decode against another client's key
     Path other = dir.resolve("me/other.bin");
-    assertEquals(0, pir("client", "keygen", "--db", db.toString(), "--out", other.toString()));
-    assertEquals(1, pir("client", "verify", "--db", db.toString(), "--key", other.toString(),
+    assertEquals(0, client("keygen", "--db", db.toString(), "--out", other.toString()));
+    assertEquals(1, client("verify", "--db", db.toString(), "--key", other.toString(),
         "--client-id", "alice", "--ids", ids.toString(), "--answers",
         dir.resolve("a").toString()));
   }

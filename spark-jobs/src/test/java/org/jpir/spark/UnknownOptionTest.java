@@ -12,17 +12,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
 /**
- * Every command and subcommand of {@code pir} ({@link PirJob}) and {@link HostileQueries}, found by
- * walking {@link CommandLine#getSubcommands()} from each root, rejects {@code --no-such-option}:
- * exit code 2 and a message naming it on stderr. Each is given its required options and parameters
+ * Every command and subcommand of {@code pir} ({@link PirJob}), found by walking {@link
+ * CommandLine#getSubcommands()} from each root, rejects {@code --no-such-option}: exit code 2
+ * and a message naming it on stderr. Each is given its required options and parameters
  * (placeholder values), so the unknown option is the only problem; the commands' work never runs
  * (the execution strategy only reports that parsing passed).
  */
 class UnknownOptionTest {
   /** The command lines of this module, each built fresh. */
-  static final List<Supplier<CommandLine>> ROOTS = List.of(
-      PirJob::commandLine,
-      () -> new CommandLine(HostileQueries.Cli.class));
+  static final List<Supplier<CommandLine>> ROOTS = List.of(PirJob::commandLine);
 
   /** Values for parameters whose converter refuses a placeholder, by label (none here). */
   static final Map<String, String> VALUES = Map.of();

@@ -1,6 +1,7 @@
 package org.jpir.core.client;
 
 import java.security.SecureRandom;
+import java.util.Optional;
 import org.jpir.core.lwe.BPacking;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PlanePacking;
@@ -21,7 +22,7 @@ import org.jpir.core.wire.Wire;
  * parts of queries and keys are rounded to {@code cp.queryBits()} / {@code cp.keyBits()} bits
  * ({@link BPacking}). The secret key never leaves it. Not thread-safe.
  */
-public final class CompactClient {
+public final class CompactClient implements PirQueryClient {
   private final CompactParams cp;
   private final Geometry geometry;
   private final SecretKey sk;
@@ -61,6 +62,51 @@ public final class CompactClient {
   /** The client id. */
   public String clientId() {
     return clientId;
+  }
+
+  /** The server's preset ({@code cp.server()}): the database's, which answers carry. */
+  @Override
+  public Params params() {
+    return cp.server();
+  }
+
+  @Override
+  public Geometry geometry() {
+    return geometry;
+  }
+
+  /** True: the server expands this client's queries with its uploaded evaluation keys. */
+  @Override
+  public boolean compact() {
+    return true;
+  }
+
+  @Override
+  public synchronized byte[] queryMessage(long index) {
+    if (keys == null) {
+      throw new IllegalStateException("a compact query needs the client's evaluation keys:"
+          + " generate and upload them, or adopt the uploaded ones, before querying");
+    }
+    return Wire.writeCompactQuery(query(index));
+  }
+
+  @Override
+  public Optional<byte[]> evaluationKeysMessage() {
+    return Optional.of(Wire.writeEvaluationKeys(evaluationKeys()));
+  }
+
+  @Override
+  public void useEvaluationKeysMessage(byte[] evaluationKeys) {
+    useEvaluationKeys(Wire.readEvaluationKeys(evaluationKeys, cp));
+  }
+
+  @Override
+  public Optional<byte[]> packingKeyMessage() {
+    int planes = geometry.planes();
+    if (planes < 2 || planes > PlanePacking.MAX_PLANES) {
+      return Optional.empty();
+    }
+    return Optional.of(Wire.writePackingKey(cp.server(), packingKey().upload()));
   }
 
   /**
@@ -171,6 +217,7 @@ public final class CompactClient {
   }
 
   /** The bytes of record {@code index} from the answer to its compact query. */
+  @Override
   public byte[] decode(Answer a, long index) {
     return decoder.decode(a, index);
   }

@@ -1,6 +1,7 @@
 package org.jpir.core.client;
 
 import java.security.SecureRandom;
+import java.util.Optional;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PlaintextCodec;
@@ -13,12 +14,14 @@ import org.jpir.core.params.Params;
 import org.jpir.core.params.Security;
 import org.jpir.core.wire.Answer;
 import org.jpir.core.wire.ClientQuery;
+import org.jpir.core.wire.Wire;
 
 /**
- * The client: builds a query for a record index and decodes the answer to the record's bytes.
- * The secret key never leaves it. Not thread-safe (holds scratch).
+ * The classic client: builds a query for a record index and decodes the answer to the record's
+ * bytes; its queries need no uploaded key. The secret key never leaves it. Not thread-safe
+ * (holds scratch).
  */
-public final class PirClient {
+public final class PirClient implements PirQueryClient {
   private final Params p;
   private final Geometry geometry;
   private final SecretKey sk;
@@ -50,6 +53,46 @@ public final class PirClient {
     this.random = random;
     this.ops = new GlweOps(p);
     this.codec = new PlaintextCodec(p);
+  }
+
+  @Override
+  public Params params() {
+    return p;
+  }
+
+  @Override
+  public Geometry geometry() {
+    return geometry;
+  }
+
+  /** False: classic queries carry their own GGSWs and need no evaluation keys. */
+  @Override
+  public boolean compact() {
+    return false;
+  }
+
+  @Override
+  public byte[] queryMessage(long index) {
+    return Wire.writeQuery(query(index));
+  }
+
+  /** Empty: a classic client uploads no evaluation keys. */
+  @Override
+  public Optional<byte[]> evaluationKeysMessage() {
+    return Optional.empty();
+  }
+
+  /** Refuses: evaluation keys exist only for compact presets. */
+  @Override
+  public void useEvaluationKeysMessage(byte[] evaluationKeys) {
+    throw new IllegalArgumentException("evaluation keys exist only for compact presets; "
+        + p.id() + " is classic");
+  }
+
+  /** Empty: a classic client uploads no plane-packing key. */
+  @Override
+  public Optional<byte[]> packingKeyMessage() {
+    return Optional.empty();
   }
 
   /** A query for record {@code index}. */
@@ -146,6 +189,7 @@ public final class PirClient {
   }
 
   /** The bytes of record {@code index} from the answer to its query. */
+  @Override
   public byte[] decode(Answer a, long index) {
     geometry.checkRecord(index);
     long[][] ph = phases(a);

@@ -1,4 +1,4 @@
-package org.jpir.spark;
+package org.jpir.client.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,8 +28,7 @@ class ClientVerifyErrorFileTest {
   @Test
   void anOversizedErrorFileIsPrintedCutAndEscaped() throws Exception {
     Path key = dir.resolve("key.bin");
-    assertEquals(0, PirJob.run(new String[] {"client", "keygen", "--preset", P.id(), "--out",
-        key.toString()}));
+    assertEquals(0, ClientCli.run("keygen", "--preset", P.id(), "--out", key.toString()));
     QueryIdMap ids = new QueryIdMap();
     String id = ids.add(5, new SecureRandom());
     Path map = dir.resolve("ids.map");
@@ -39,7 +38,7 @@ class ClientVerifyErrorFileTest {
     String evil = "\u001b[2J\u001b]0;owned\u0007\r\nclient: verified 1 answers exact\n";
     Files.write(answers.resolve(id + ".error"), evil.repeat((1 << 20) / evil.length())
         .getBytes(StandardCharsets.UTF_8));
-    Object[] r = PirJobRun.pir("client", "verify", "--db", "synthetic:100x32", "--preset",
+    Object[] r = ClientRun.client("verify", "--db", "synthetic:100x32", "--preset",
         P.id(), "--key", key.toString(), "--ids", map.toString(), "--answers",
         answers.toString());
     assertEquals(1, r[0], "an error file fails verify");

@@ -1,4 +1,4 @@
-package org.jpir.spark;
+package org.jpir.client.tools;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -9,6 +9,8 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import org.jpir.client.ClientDatabase;
 import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;
@@ -17,11 +19,14 @@ import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.wire.QueryIdMap;
 import org.jpir.core.wire.Wire;
-import org.jpir.spark.source.DatabaseSpec;
+import org.jpir.datasets.cli.JpirVersion;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * Bad query files for tests of the answer job (unit tests and {@code deploy/cluster-test.sh}),
- * each named by a random id like a real query: a 74-byte query with a valid checksum that
+ * A hostile client: bad query files for tests of the answer job (spark-jobs' tests and {@code
+ * deploy/cluster-test.sh}), each named by a random id like a real query: a 74-byte query with a valid checksum that
  * declares about 2^30 elements, a truncated query, and a query for another preset.
  *
  * <p>{@code HostileQueries --preset P --db SPEC --out DIR [--max-rows R]} writes them and prints
@@ -56,7 +61,7 @@ public final class HostileQueries {
   }
 
   /** Another preset of the same security class (production for production). */
-  static Params otherPreset(Params p) {
+  public static Params otherPreset(Params p) {
     for (Params o : Presets.all()) {
       if (!o.id().equals(p.id()) && o.secure() == p.secure()) {
         return o;
@@ -84,25 +89,25 @@ public final class HostileQueries {
   }
 
   /** The command line: {@code --db D --out DIR [--preset P] [--max-rows R]}. */
-  @picocli.CommandLine.Command(name = "HostileQueries", mixinStandardHelpOptions = true,
-      versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+  @Command(name = "HostileQueries", mixinStandardHelpOptions = true,
+      versionProvider = JpirVersion.class,
       description = "Write the hostile query files of the cluster test.")
-  static final class Cli implements java.util.concurrent.Callable<Integer> {
-    @picocli.CommandLine.Option(names = "--db", required = true, description = "the database")
+  public static final class Cli implements Callable<Integer> {
+    @Option(names = "--db", required = true, description = "the database")
     String db;
 
-    @picocli.CommandLine.Option(names = "--out", required = true, description = "the directory")
+    @Option(names = "--out", required = true, description = "the directory")
     Path out;
 
-    @picocli.CommandLine.Option(names = "--preset", description = "the preset")
+    @Option(names = "--preset", description = "the preset")
     String preset;
 
-    @picocli.CommandLine.Option(names = "--max-rows", description = "most rows")
+    @Option(names = "--max-rows", description = "most rows")
     int maxRows = 1024;
 
     @Override
     public Integer call() throws Exception {
-      DatabaseSpec spec = DatabaseSpec.parse(db);
+      ClientDatabase spec = ClientDatabase.parse(db);
       Params p = spec.params(preset);
       Geometry g = spec.geometry(p, maxRows);
       for (Map.Entry<String, String> e : write(out, p, g, new SecureRandom()).entrySet()) {
@@ -112,7 +117,8 @@ public final class HostileQueries {
     }
   }
 
+  /** Writes the files as {@link Cli} says and exits with its code. */
   public static void main(String[] args) {
-    System.exit(new picocli.CommandLine(new Cli()).execute(args));
+    System.exit(new CommandLine(new Cli()).execute(args));
   }
 }
