@@ -47,7 +47,6 @@ import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.server.ColumnPartitioning;
-import org.jpir.spark.server.ColumnTree;
 import org.jpir.spark.server.DistributedPirServer;
 import org.jpir.spark.server.MemoryPlan;
 import org.jpir.spark.server.SparkBatchMetrics;
@@ -55,6 +54,7 @@ import org.jpir.spark.source.SyntheticSourceFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
+import org.jpir.core.server.ColumnTree;
 
 /**
  * The cost model of the {@code answer} job, its measurements and its check (a documented

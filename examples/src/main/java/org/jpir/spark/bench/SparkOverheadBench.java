@@ -35,15 +35,15 @@ import org.jpir.core.wire.ClientQuery;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.spark.SparkSetup;
-import org.jpir.spark.server.ColumnTree;
 import org.jpir.spark.server.DistributedPirServer;
-import org.jpir.spark.server.FoldSpan;
 import org.jpir.spark.server.PreparedPartition;
 import org.jpir.spark.server.SparkBatchMetrics;
 import org.jpir.spark.source.SyntheticSourceFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
+import org.jpir.core.server.ColumnTree;
+import org.jpir.core.server.FoldSpan;
 
 /**
  * The Spark overhead benchmark (a documented harness, not JMH: each point is a whole batch of a

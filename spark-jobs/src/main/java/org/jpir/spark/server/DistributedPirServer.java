@@ -31,6 +31,8 @@ import org.jpir.spark.server.PartitionTasks.PrepareFn;
 import org.jpir.spark.server.PartitionTasks.PreparedAnswerFn;
 import org.jpir.spark.source.RecordSourceFactory;
 import org.jpir.vmp.Pmat;
+import org.jpir.core.server.ColumnTree;
+import org.jpir.core.server.FoldSpan;
 
 /**
  * The database as a cached RDD of prepared column ranges, and the batch answer over it: the

@@ -6,6 +6,8 @@ import java.util.List;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.Presets;
 import org.jpir.core.server.PirServer;
+import org.jpir.core.server.ColumnTree;
+import org.jpir.core.server.FoldSpan;
 
 /** The tasks of the executor-side ordered fold: grouping contiguous spans and merging them. */
 final class FoldTasks {

@@ -7,6 +7,7 @@ import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.server.PirServer;
 import org.jpir.core.wire.Wire;
+import org.jpir.core.server.ColumnTree;
 
 /**
  * What one executor needs for a job, computed from the preset, the geometry, the partitioning

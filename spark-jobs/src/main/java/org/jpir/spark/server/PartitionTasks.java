@@ -15,6 +15,8 @@ import org.jpir.core.server.PirServer;
 import org.jpir.core.server.PreparedDatabase;
 import org.jpir.spark.source.RecordSourceFactory;
 import org.jpir.vmp.KernelProvider;
+import org.jpir.core.server.ColumnTree;
+import org.jpir.core.server.FoldSpan;
 
 /**
  * What runs on the executors for a {@link DistributedPirServer}: preparing a partition, answering

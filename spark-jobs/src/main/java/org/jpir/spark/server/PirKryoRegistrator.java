@@ -10,6 +10,7 @@ import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.Phase1Digits;
 import org.jpir.core.query.PreparedQuery;
 import org.jpir.vmp.Pmat;
+import org.jpir.core.server.FoldSpan;
 
 /**
  * Registers every class that crosses the wire (broadcast prepared queries, partition results),
