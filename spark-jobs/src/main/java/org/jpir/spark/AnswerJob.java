@@ -3,11 +3,13 @@ package org.jpir.spark;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.query.AcceptedQuery;
@@ -68,25 +70,23 @@ public final class AnswerJob {
     }
   }
 
-  /** What compact queries need: the preset, the clients' evaluation keys, the expansion mode. */
-  public record Compact(org.jpir.core.params.CompactParams params, EvaluationKeyStore keys,
-      DistributedPirServer.ExpandMode mode) {}
+  /** What compact queries need: the preset and the clients' evaluation keys. */
+  public record Compact(CompactParams params, EvaluationKeyStore keys) {}
 
-  /** A query that passed the driver's checks: its file, the accepted query, its mode. */
-  private record Item(QueryFileName file, AcceptedQuery query,
-      DistributedPirServer.ExpandMode mode) {}
+  /** A query that passed the driver's checks: its file and the accepted query. */
+  private record Item(QueryFileName file, AcceptedQuery query) {}
 
   /** Runs over {@code queryDir}, writing into {@code outDir} (classic queries only). */
   public static Summary run(DistributedPirServer server, Params p, Path queryDir, Path outDir,
       int batchSize) {
-    return run(server, p, queryDir, outDir, batchSize, null, DistributedPirServer.ExpandMode.DRIVER);
+    return run(server, p, queryDir, outDir, batchSize, null);
   }
 
   /** Runs over the local {@code queryDir}; {@code compact} may be null. */
   public static Summary run(DistributedPirServer server, Params p, Path queryDir, Path outDir,
-      int batchSize, Compact compact, DistributedPirServer.ExpandMode classicMode) {
+      int batchSize, Compact compact) {
     return run(server, p, Storage.at(queryDir.toAbsolutePath().toUri().toString()),
-        Storage.at(outDir.toAbsolutePath().toUri().toString()), batchSize, compact, classicMode);
+        Storage.at(outDir.toAbsolutePath().toUri().toString()), batchSize, compact);
   }
 
   /**
@@ -94,17 +94,16 @@ public final class AnswerJob {
    * compact} may be null (then *.cquery files are errors).
    */
   public static Summary run(DistributedPirServer server, Params p, Storage queryDir,
-      Storage outDir, int batchSize, Compact compact,
-      DistributedPirServer.ExpandMode classicMode) {
-    return run(server, p, queryDir, outDir, batchSize, compact, classicMode,
-        Progress.Mode.QUIET);
+      Storage outDir, int batchSize, Compact compact) {
+    return run(server, p, queryDir, outDir, batchSize, compact, Progress.Mode.QUIET);
   }
 
-  /** As {@link #run(DistributedPirServer, Params, Storage, Storage, int, Compact,
-   * DistributedPirServer.ExpandMode)}, showing the queries answered in {@code progress} mode. */
+  /**
+   * As {@link #run(DistributedPirServer, Params, Storage, Storage, int, Compact)}, showing the
+   * queries answered in {@code progress} mode.
+   */
   public static Summary run(DistributedPirServer server, Params p, Storage queryDir,
-      Storage outDir, int batchSize, Compact compact,
-      DistributedPirServer.ExpandMode classicMode, Progress.Mode progress) {
+      Storage outDir, int batchSize, Compact compact, Progress.Mode progress) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1");
     }
@@ -128,8 +127,7 @@ public final class AnswerJob {
     if (skipped > 0) {
       LOG.info("skipping {} of {} queries already answered in {}", skipped, files.size(), outDir);
     }
-    return answerFiles(server, p, queries, todo, skipped, outDir, batchSize, compact,
-        classicMode, progress);
+    return answerFiles(server, p, queries, todo, skipped, outDir, batchSize, compact, progress);
   }
 
   /**
@@ -138,16 +136,15 @@ public final class AnswerJob {
    * skipped} is reported in the summary as is.
    */
   static Summary answerFiles(DistributedPirServer server, Params p, QueryDirectory queries,
-      List<QueryFileName> todo, int skipped, Storage outDir, int batchSize, Compact compact,
-      DistributedPirServer.ExpandMode classicMode) {
+      List<QueryFileName> todo, int skipped, Storage outDir, int batchSize, Compact compact) {
     return answerFiles(server, p, queries, todo, skipped, outDir, batchSize, compact,
-        classicMode, Progress.Mode.QUIET);
+        Progress.Mode.QUIET);
   }
 
   /** As above, showing queries done of total, queries per second and time left. */
   static Summary answerFiles(DistributedPirServer server, Params p, QueryDirectory queries,
       List<QueryFileName> todo, int skipped, Storage outDir, int batchSize, Compact compact,
-      DistributedPirServer.ExpandMode classicMode, Progress.Mode progress) {
+      Progress.Mode progress) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size " + batchSize + " must be at least 1");
     }
@@ -178,8 +175,7 @@ public final class AnswerJob {
             // keys the server holds, and keeps them: they are what the executors get
             byte[] wire = queries.read(f, kind.maxQueryBytes(g), kind == classic ? "query"
                 : "compact query");
-            good.add(new Item(f, kind.accept(wire, g), kind == classic ? classicMode
-                : compact.mode()));
+            good.add(new Item(f, kind.accept(wire, g)));
           } catch (IllegalArgumentException | UncheckedIOException e) {
             reject(outDir, f, QueryError.refused(f, e), tot);
           }
@@ -235,7 +231,7 @@ public final class AnswerJob {
     tot.lastP1 = 0;
     tot.lastP2 = 0;
     tot.lastSpark = SparkBatchMetrics.NONE;
-    java.util.ArrayDeque<List<Item>> work = new java.util.ArrayDeque<>();
+    ArrayDeque<List<Item>> work = new ArrayDeque<>();
     work.add(items);
     while (!work.isEmpty()) {
       List<Item> part = work.poll();
@@ -243,7 +239,6 @@ public final class AnswerJob {
         answerOnce(server, part, outDir, tot);
       } catch (Exception e) {
         String reason = firstLine(e);
-        // the batch of one mode may have been answered before the other mode's failed
         part = part.stream().filter(it -> !outDir.exists(it.file().answerName())).toList();
         if (part.isEmpty()) {
           continue;
@@ -261,26 +256,14 @@ public final class AnswerJob {
     }
   }
 
-  /**
-   * One pass over the queries of {@code part} (one Spark batch per expansion mode: one, unless
-   * the classic and the compact modes differ); writes their answers.
-   */
+  /** One pass over the queries of {@code part} (one Spark batch); writes their answers. */
   private static void answerOnce(DistributedPirServer server, List<Item> part, Storage outDir,
       Totals tot) {
-    java.util.Map<DistributedPirServer.ExpandMode, List<Item>> byMode =
-        new java.util.EnumMap<>(DistributedPirServer.ExpandMode.class);
-    for (Item it : part) {
-      byMode.computeIfAbsent(it.mode(), m -> new ArrayList<>()).add(it);
+    DistributedPirServer.BatchResult r = server.answer(part.stream().map(Item::query).toList());
+    for (int i = 0; i < part.size(); i++) {
+      answered(outDir, part.get(i).file(), Wire.writeAnswer(r.answers()[i]), tot);
     }
-    for (java.util.Map.Entry<DistributedPirServer.ExpandMode, List<Item>> e : byMode.entrySet()) {
-      List<Item> items = e.getValue();
-      DistributedPirServer.BatchResult r = server.answer(items.stream().map(Item::query)
-          .toList(), e.getKey());
-      for (int i = 0; i < items.size(); i++) {
-        answered(outDir, items.get(i).file(), Wire.writeAnswer(r.answers()[i]), tot);
-      }
-      stats(r.stats(), tot);
-    }
+    stats(r.stats(), tot);
   }
 
   private static void stats(DistributedPirServer.BatchStats st, Totals tot) {

@@ -52,7 +52,7 @@ public final class DemoJob {
         g.planes());
     long t0 = System.nanoTime();
     DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, partitions,
-        new DistributedPirServer.Workload(batch, DistributedPirServer.ExpandMode.EXECUTOR, cp));
+        new DistributedPirServer.Workload(batch, cp));
     out("demo: prepared %d partitions of %d columns in %.1f s", server.partitioning().count(),
         server.partitioning().width(), (System.nanoTime() - t0) / 1e9);
 
@@ -69,8 +69,7 @@ public final class DemoJob {
       Files.write(keys.resolve("demo.evk"), evk);
       out("demo: the client's evaluation keys (%.2f MiB) uploaded once as keys/demo.evk",
           evk.length / 1048576.0);
-      serverSide = new AnswerJob.Compact(cp, new EvaluationKeyStore(cp, keys),
-          DistributedPirServer.ExpandMode.EXECUTOR);
+      serverSide = new AnswerJob.Compact(cp, new EvaluationKeyStore(cp, keys));
     }
     QueryIdMap ids = new QueryIdMap();
     SplittableRandom pick = new SplittableRandom(seed);
@@ -89,8 +88,7 @@ public final class DemoJob {
       }
     }
     ids.save(dir.resolve("client-ids.map"));
-    AnswerJob.Summary s = AnswerJob.run(server, p, qdir, adir, batch, serverSide,
-        DistributedPirServer.ExpandMode.EXECUTOR);
+    AnswerJob.Summary s = AnswerJob.run(server, p, qdir, adir, batch, serverSide);
     boolean ok = s.rejected() == 1 && Files.exists(adir.resolve(corrupted + ".error"));
     SyntheticRecords truth = (SyntheticRecords) src.open();
     QueryIdMap mine = QueryIdMap.load(dir.resolve("client-ids.map"), false);

@@ -61,9 +61,9 @@ public final class ServeJob {
    */
   public static Summary serve(DistributedPirServer server, Params p, Storage queries,
       Storage out, int batch, int maxPerMicroBatch, AnswerJob.Compact compact,
-      DistributedPirServer.ExpandMode mode, long pollMillis, BooleanSupplier stop)
+      long pollMillis, BooleanSupplier stop)
       throws InterruptedException {
-    return serve(server, p, queries, out, batch, maxPerMicroBatch, compact, mode, pollMillis, 0,
+    return serve(server, p, queries, out, batch, maxPerMicroBatch, compact, pollMillis, 0,
         stop, s -> { }, null);
   }
 
@@ -73,9 +73,9 @@ public final class ServeJob {
    */
   public static Summary serve(DistributedPirServer server, Params p, Storage queries,
       Storage out, int batch, int maxPerMicroBatch, AnswerJob.Compact compact,
-      DistributedPirServer.ExpandMode mode, long pollMillis, long maxIdleMillis,
+      long pollMillis, long maxIdleMillis,
       BooleanSupplier stop, Consumer<AnswerJob.Summary> each) throws InterruptedException {
-    return serve(server, p, queries, out, batch, maxPerMicroBatch, compact, mode, pollMillis,
+    return serve(server, p, queries, out, batch, maxPerMicroBatch, compact, pollMillis,
         maxIdleMillis, stop, each, null);
   }
 
@@ -86,7 +86,7 @@ public final class ServeJob {
    */
   public static Summary serve(DistributedPirServer server, Params p, Storage queries,
       Storage out, int batch, int maxPerMicroBatch, AnswerJob.Compact compact,
-      DistributedPirServer.ExpandMode mode, long pollMillis, long maxIdleMillis,
+      long pollMillis, long maxIdleMillis,
       BooleanSupplier stop, Consumer<AnswerJob.Summary> each, VersionWatch watch)
       throws InterruptedException {
     int switches = 0;
@@ -133,7 +133,7 @@ public final class ServeJob {
       }
       List<QueryFileName> now = todo.subList(0, Math.min(todo.size(), maxPerMicroBatch));
       AnswerJob.Summary s = AnswerJob.answerFiles(server, p, dir, now, 0, out, batch,
-          compact, mode);
+          compact);
       busy = System.nanoTime();
       micro++;
       if (watch != null) {

@@ -4,7 +4,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
@@ -22,6 +25,7 @@ import picocli.CommandLine.Option;
  * executors ({@link ServedOptions}) and then answer query files.
  */
 final class ServerCommands {
+  private static final Logger LOG = LogManager.getLogger(ServerCommands.class);
   private ServerCommands() {}
 
   /** The options of a prepared database: what {@code answer} and {@code serve} share. */
@@ -54,8 +58,8 @@ final class ServerCommands {
     @Option(names = "--preset", description = "the preset (default: the database's)")
     String preset;
 
-    @Option(names = "--expand", description = "executor or driver: where queries are expanded"
-        + " (default: ${DEFAULT-VALUE})")
+    @Option(names = "--expand", description = "executor (the only expansion: each executor"
+        + " expands each query once; driver is accepted and runs the same)")
     String expand = "executor";
 
     @Option(names = "--event-log", description = "write Spark's event log into this directory")
@@ -75,14 +79,13 @@ final class ServerCommands {
 
   /** The prepared database of {@code answer} and {@code serve}, with what their queries need. */
   record Served(DistributedPirServer server, Params params, int batch,
-      AnswerJob.Compact compact, DistributedPirServer.ExpandMode mode) {
+      AnswerJob.Compact compact) {
     static Served prepare(String command, ServedOptions o, JavaSparkContext sc) {
       DatabaseSpec db = DatabaseSpec.parse(o.db);
       Params p = db.params(o.preset);
       Geometry g = db.geometry(p, o.maxRows);
-      org.jpir.core.params.CompactParams cp = Presets.compactFor(p);
-      DistributedPirServer.ExpandMode mode = DistributedPirServer.ExpandMode.valueOf(
-          o.expand.toUpperCase(Locale.ROOT));
+      CompactParams cp = Presets.compactFor(p);
+      checkExpand(o.expand);
       if (cp != null && o.keys == null) {
         throw new IllegalArgumentException(command + ": preset " + p.id() + " answers"
             + " compact queries: --keys DIR (the clients' <client-id>.evk files) is required;"
@@ -93,11 +96,27 @@ final class ServerCommands {
       try (PrepareProgress shown = PrepareProgress.start(sc, o.progressMode(), System.err,
           g.rawBytes())) {
         server = DistributedPirServer.prepare(sc, p, g, db.factory(), o.partitions,
-            new DistributedPirServer.Workload(o.batch, mode, cp));
+            new DistributedPirServer.Workload(o.batch, cp));
       }
       AnswerJob.Compact compact = cp == null ? null
-          : new AnswerJob.Compact(cp, PirJob.keyStore(cp, o.keys), mode);
-      return new Served(server, p, o.batch, compact, mode);
+          : new AnswerJob.Compact(cp, PirJob.keyStore(cp, o.keys));
+      return new Served(server, p, o.batch, compact);
+    }
+
+    /**
+     * Accepts {@code --expand executor} and, for old command lines, {@code driver} (logged: the
+     * executors expand either way).
+     *
+     * @throws IllegalArgumentException for any other value
+     */
+    static void checkExpand(String expand) {
+      String e = expand.toLowerCase(Locale.ROOT);
+      if (e.equals("driver")) {
+        LOG.warn("--expand driver: queries are expanded on the executors (the only expansion)");
+      } else if (!e.equals("executor")) {
+        throw new IllegalArgumentException("--expand " + expand + ": executor (or driver, which"
+            + " runs the same)");
+      }
     }
   }
 
@@ -121,7 +140,7 @@ final class ServerCommands {
         DistributedPirServer server = sv.server();
         Geometry g = server.geometry();
         AnswerJob.Summary s = AnswerJob.run(server, sv.params(), PirJob.storage(o.queries),
-            PirJob.storage(o.out), sv.batch(), sv.compact(), sv.mode(), o.progressMode());
+            PirJob.storage(o.out), sv.batch(), sv.compact(), o.progressMode());
         System.out.println(String.format(Locale.ROOT, "answer: %d answered, %d with an error"
             + " file, %d skipped (answered before) in %.2f s; %.3f GB/s of raw database; %.2f"
             + " queries/s", s.answered(), s.rejected(), s.skipped(), s.seconds(),
@@ -178,7 +197,7 @@ final class ServerCommands {
         Storage out = PirJob.storage(o.out);
         Storage queries = PirJob.storage(o.queries);
         ServeJob.Summary s = ServeJob.serve(sv.server(), sv.params(), queries, out,
-            sv.batch(), microBatch, sv.compact(), sv.mode(), pollMs, maxIdleS * 1000, () -> {
+            sv.batch(), microBatch, sv.compact(), pollMs, maxIdleS * 1000, () -> {
               if (out.exists("STOP")) {
                 System.out.println("serve: " + out + "/STOP found, stopping");
                 return true;

@@ -2,6 +2,7 @@ package org.jpir.spark;
 
 import org.jpir.spark.server.ColumnPartitioning;
 import org.jpir.spark.server.DistributedPirServer;
+import org.jpir.spark.server.Faults;
 import org.jpir.spark.server.MemoryPlan;
 import org.jpir.spark.server.SparkTestBase;
 import org.jpir.spark.source.SyntheticSourceFactory;
@@ -33,6 +34,7 @@ import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.query.ClassicQueries;
 import org.jpir.core.query.QueryExpander;
 import org.jpir.core.server.PreparedDatabase;
 import org.jpir.core.server.SyntheticRecords;
@@ -107,8 +109,8 @@ class AnswerServiceTest extends SparkTestBase {
     List<String> log;
     try (Capture cap = new Capture()) {
       DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 3,
-          new DistributedPirServer.Workload(2, DistributedPirServer.ExpandMode.EXECUTOR, null));
-      s = AnswerJob.run(server, P, qdir, out, 2, null, DistributedPirServer.ExpandMode.EXECUTOR);
+          new DistributedPirServer.Workload(2, null));
+      s = AnswerJob.run(server, P, qdir, out, 2, null);
       sc.sc().listenerBus().waitUntilEmpty();
       log = new ArrayList<>(cap.lines);
     }
@@ -150,7 +152,7 @@ class AnswerServiceTest extends SparkTestBase {
     SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 19, 1792, 41);
     Geometry g = Geometry.of(P, 8 * 19, 1792, 8);
     DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 3,
-        new DistributedPirServer.Workload(12, DistributedPirServer.ExpandMode.EXECUTOR, null));
+        new DistributedPirServer.Workload(12, null));
     Path qdir = Files.createDirectories(dir.resolve("q"));
     Path out = dir.resolve("a");
     PirClient c = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
@@ -163,7 +165,7 @@ class AnswerServiceTest extends SparkTestBase {
       Files.write(qdir.resolve(id + ".query"), q);
       if (i == 40) {
         failing = id;
-        server.failQueriesOnExecutors(Set.of(DistributedPirServer.queryDigest(q)));
+        server.inject(Faults.queries(q));
       }
     }
     Map<String, String> hostile = HostileQueries.write(qdir, P, g, RANDOM);
@@ -182,7 +184,7 @@ class AnswerServiceTest extends SparkTestBase {
     AnswerJob.Summary s;
     List<String> log;
     try (Capture cap = new Capture()) {
-      s = AnswerJob.run(server, P, qdir, out, 12, null, DistributedPirServer.ExpandMode.EXECUTOR);
+      s = AnswerJob.run(server, P, qdir, out, 12, null);
       log = new ArrayList<>(cap.lines);
     }
     assertEquals(idx.length - 1, s.answered());
@@ -223,11 +225,10 @@ class AnswerServiceTest extends SparkTestBase {
     }
 
     // a restart on the same output directory answers only what is missing
-    server.failQueriesOnExecutors(Set.of());
+    server.inject(Faults.NONE);
     String dropped = ids.entries().keySet().iterator().next();
     Files.delete(out.resolve(dropped + ".answer"));
-    AnswerJob.Summary again = AnswerJob.run(server, P, qdir, out, 12, null,
-        DistributedPirServer.ExpandMode.EXECUTOR);
+    AnswerJob.Summary again = AnswerJob.run(server, P, qdir, out, 12, null);
     assertEquals(idx.length - 2, again.skipped());
     assertEquals(2, again.answered());
     assertEquals(bad, again.rejected());
@@ -247,7 +248,7 @@ class AnswerServiceTest extends SparkTestBase {
     SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 19, 1792, 43);
     Geometry g = Geometry.of(P, 8 * 19, 1792, 8);
     DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 3,
-        new DistributedPirServer.Workload(2, DistributedPirServer.ExpandMode.EXECUTOR, null));
+        new DistributedPirServer.Workload(2, null));
     MemoryPlan plan = server.memoryPlan();
     PirClient c = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
     ClientQuery q = c.query(3);
@@ -256,8 +257,8 @@ class AnswerServiceTest extends SparkTestBase {
         plan.expandedQueryBytes());
     assertEquals(PreparedDatabase.prepare(P, g, src.open()).sizeBytes(),
         MemoryPlan.pvecBytesPerColumn(P, g) * g.cols() * g.planes());
-    assertTrue(Wire.writeAnswer(server.answerPrepared(List.of(new QueryExpander(P)
-        .expand(q, g))).answers()[0]).length <= Wire.maxAnswerBytes(P, g));
+    assertTrue(Wire.writeAnswer(server.answer(List.of(new ClassicQueries(P).accept(q, g)))
+        .answers()[0]).length <= Wire.maxAnswerBytes(P, g));
 
     // production preset, 256 MiB of 1 KiB records, batches of 4, one executor
     Params prod = Presets.ONIONPIR_4096;
@@ -269,7 +270,7 @@ class AnswerServiceTest extends SparkTestBase {
         gib - MemoryPlan.RESERVED, (long) (0.6 * (gib - MemoryPlan.RESERVED)), 0.6, 0, false);
     IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class, () -> MemoryPlan.of(prod, big, parts, 4,
-            DistributedPirServer.ExpandMode.EXECUTOR, null, small).check());
+            null, small).check());
     for (String setting : List.of("spark.executor.memory", "spark.memory.fraction", "--batch",
         MemoryPlan.CACHE_SETTING)) {
       assertTrue(e.getMessage().contains(setting), setting + " in: " + e.getMessage());
@@ -277,7 +278,7 @@ class AnswerServiceTest extends SparkTestBase {
     // 2 partitions of 128 columns (the phase-1 chunk): 2 x 384 MiB of scratch
     assertEquals(2, parts.count());
     long heap = 3 * gib + gib / 2 - MemoryPlan.RESERVED;
-    MemoryPlan.of(prod, big, parts, 4, DistributedPirServer.ExpandMode.EXECUTOR, null,
+    MemoryPlan.of(prod, big, parts, 4, null,
         new MemoryPlan.ExecutorResources(1, 2, heap, (long) (0.6 * heap), 0.6, 0, true)).check();
   }
 }

@@ -69,7 +69,7 @@ class ServeJobTest extends SparkTestBase {
     SyntheticSourceFactory src = new SyntheticSourceFactory(count, 64, 3);
     Geometry g = Geometry.choose(P, count, 64, 1024);
     DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 2,
-        new DistributedPirServer.Workload(2, DistributedPirServer.ExpandMode.EXECUTOR, null));
+        new DistributedPirServer.Workload(2, null));
     Path qdir = Files.createDirectories(dir.resolve("q"));
     Path adir = dir.resolve("a");
     Storage qs = Storage.at(qdir.toUri().toString());
@@ -81,7 +81,7 @@ class ServeJobTest extends SparkTestBase {
     CompletableFuture<ServeJob.Summary> run = CompletableFuture.supplyAsync(() -> {
       try {
         return ServeJob.serve(server, P, qs, as, 2, 3, null,
-            DistributedPirServer.ExpandMode.EXECUTOR, 50, 0, stop::get, micro::add);
+            50, 0, stop::get, micro::add);
       } catch (InterruptedException e) {
         throw new IllegalStateException(e);
       }
@@ -129,7 +129,7 @@ class ServeJobTest extends SparkTestBase {
     Files.delete(adir.resolve(lost + ".answer"));
     int[] polls = {0};
     ServeJob.Summary again = ServeJob.serve(server, P, qs, as, 2, 3, null,
-        DistributedPirServer.ExpandMode.EXECUTOR, 10, () -> ++polls[0] > 3
+        10, () -> ++polls[0] > 3
             && ServeJob.pending(qs, as).isEmpty());
     assertEquals(1, again.answered());
     assertEquals(0, again.rejected());

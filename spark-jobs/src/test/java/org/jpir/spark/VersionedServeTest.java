@@ -63,7 +63,7 @@ class VersionedServeTest extends SparkTestBase {
     assertEquals(1, watch.version());
     DistributedPirServer server = DistributedPirServer.prepare(sc, P, g,
         new HadoopStoredSourceFactory(uri, 4, 1), ColumnPartitioning.of(new int[] {0, 4, 8, 12, 16, 20}, 4),
-        new DistributedPirServer.Workload(2, DistributedPirServer.ExpandMode.EXECUTOR, null));
+        new DistributedPirServer.Workload(2, null));
     int partitions = server.partitioning().count();
     assertEquals(5, partitions, "one partition a chunk");
     long rpc = Manifest.recordsPerColumn(g);
@@ -88,7 +88,7 @@ class VersionedServeTest extends SparkTestBase {
     }
     List<AnswerJob.Summary> micro = new ArrayList<>();
     ServeJob.Summary s = ServeJob.serve(server, P, qs, as, 2, 10, null,
-        DistributedPirServer.ExpandMode.EXECUTOR, 10, 0, () -> micro.size() == 3, m -> {
+        10, 0, () -> micro.size() == 3, m -> {
           micro.add(m);
           if (micro.size() == 1) {
             try {

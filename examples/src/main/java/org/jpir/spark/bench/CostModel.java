@@ -47,7 +47,6 @@ import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.server.ColumnPartitioning;
-import org.jpir.spark.server.ColumnTree;
 import org.jpir.spark.server.DistributedPirServer;
 import org.jpir.spark.server.MemoryPlan;
 import org.jpir.spark.server.SparkBatchMetrics;
@@ -55,6 +54,7 @@ import org.jpir.spark.source.SyntheticSourceFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
+import org.jpir.core.server.ColumnTree;
 
 /**
  * The cost model of the {@code answer} job, its measurements and its check (a documented
@@ -514,9 +514,10 @@ public final class CostModel {
     }
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {
       sc.setLogLevel("WARN");
+      // every kind runs the one answer path (executor expansion); "classic-driver" remains a
+      // what-if of the model only
       DistributedPirServer.Workload w = new DistributedPirServer.Workload(batch,
-          kind.equals("classic-driver") ? DistributedPirServer.ExpandMode.DRIVER
-              : DistributedPirServer.ExpandMode.EXECUTOR, kind.equals("compact") ? CP : null);
+          kind.equals("compact") ? CP : null);
       DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, 0, w);
       int parts = server.partitioning().count();
       int executors = server.memoryPlan().executors();
@@ -556,7 +557,7 @@ public final class CostModel {
             : new ClassicQueries(p);
         long t0 = System.nanoTime();
         DistributedPirServer.BatchResult res = server.answer(wires.stream()
-            .map(q -> queryKind.accept(q, server.geometry())).toList(), w.mode());
+            .map(q -> queryKind.accept(q, server.geometry())).toList());
         secs[k] = (System.nanoTime() - t0) / 1e9;
         Answer[] a = res.answers();
         for (int i = 0; i < batch; i++) {
@@ -677,8 +678,6 @@ public final class CostModel {
     long wire = compact ? Wire.maxCompactQueryBytes(CP, g) + Wire.maxEvaluationKeysBytes(CP)
         : Wire.maxQueryBytes(p, g);
     long bcastBytes = (long) b * (onDriver ? expanded : wire);
-    // the executor-side fold's GGSWs of the levels above the partitions, once per batch
-    bcastBytes += (long) b * MemoryPlan.foldGgswBytesPerQuery(p, g, parts, FAN_IN);
     Map<String, Double> t = new LinkedHashMap<>();
     double expandQuery = g.rows() * (compact ? r.compactRow() : r.expandRow());
     // classic queries in local mode: the driver takes the GGSWs from the tasks' expansions
@@ -720,9 +719,7 @@ public final class CostModel {
     String memory = null;
     if (c.heapPerExecutor() > 0) {
       long usable = c.heapPerExecutor() - MemoryPlan.RESERVED;
-      MemoryPlan plan = MemoryPlan.of(p, g, parts, b, onDriver
-          ? DistributedPirServer.ExpandMode.DRIVER : DistributedPirServer.ExpandMode.EXECUTOR,
-          compact ? CP : null, new MemoryPlan.ExecutorResources(c.executors(), c.cores(), usable,
+      MemoryPlan plan = MemoryPlan.of(p, g, parts, b, compact ? CP : null, new MemoryPlan.ExecutorResources(c.executors(), c.cores(), usable,
               (long) (0.6 * usable), 0.6, 0, c.local()));
       try {
         plan.check();

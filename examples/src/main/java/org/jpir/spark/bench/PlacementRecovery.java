@@ -141,8 +141,8 @@ public final class PlacementRecovery implements Callable<Integer> {
     }
     long t0 = System.nanoTime();
     ClassicQueries kind = new ClassicQueries(Presets.byId(qs.get(0).paramsId()));
-    Answer[] a = server.answer(qs.stream().map(q -> kind.accept(q, server.geometry())).toList(),
-        DistributedPirServer.ExpandMode.EXECUTOR).answers();
+    Answer[] a = server.answer(qs.stream().map(q -> kind.accept(q, server.geometry())).toList())
+        .answers();
     long t = System.nanoTime() - t0;
     boolean ok = true;
     for (int i = 0; i < queries; i++) {

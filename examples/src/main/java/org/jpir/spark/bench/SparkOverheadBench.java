@@ -35,15 +35,15 @@ import org.jpir.core.wire.ClientQuery;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.spark.SparkSetup;
-import org.jpir.spark.server.ColumnTree;
 import org.jpir.spark.server.DistributedPirServer;
-import org.jpir.spark.server.FoldSpan;
 import org.jpir.spark.server.PreparedPartition;
 import org.jpir.spark.server.SparkBatchMetrics;
 import org.jpir.spark.source.SyntheticSourceFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
+import org.jpir.core.server.ColumnTree;
+import org.jpir.core.server.FoldSpan;
 
 /**
  * The Spark overhead benchmark (a documented harness, not JMH: each point is a whole batch of a
@@ -299,11 +299,9 @@ public final class SparkOverheadBench {
         BufferedWriter out = Files.newBufferedWriter(o.tsv(),
             java.nio.file.StandardOpenOption.APPEND)) {
       sc.setLogLevel("WARN");
-      // the memory plan checks the largest batch (and, for seeded queries, its expansions)
+      // the memory plan checks the largest batch
       DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, o.threads(),
-          new DistributedPirServer.Workload(maxB, o.path().equals("prepared")
-              ? DistributedPirServer.ExpandMode.DRIVER : DistributedPirServer.ExpandMode.EXECUTOR,
-              null));
+          new DistributedPirServer.Workload(maxB, null));
       PreparedPartition[] parts = cachedObjects(server);
       for (int b : o.batches()) {
         List<PreparedQuery> qs = o.path().equals("prepared") ? all.subList(0, b) : null;
@@ -354,15 +352,10 @@ public final class SparkOverheadBench {
 
   private static Answer[] spark(DistributedPirServer server, List<PreparedQuery> qs,
       List<ClientQuery> cqs, DistributedPirServer.BatchStats[] st) {
-    DistributedPirServer.BatchResult r;
-    if (qs != null) {
-      r = server.answerPrepared(qs);
-    } else {
-      ClassicQueries kind = new ClassicQueries(
-          Presets.byId(cqs.get(0).paramsId()));
-      r = server.answer(cqs.stream().map(q -> kind.accept(q, server.geometry())).toList(),
-          DistributedPirServer.ExpandMode.EXECUTOR);
-    }
+    // Spark runs the one answer path (executor expansion) whatever the plain side's path
+    ClassicQueries kind = new ClassicQueries(Presets.byId(cqs.get(0).paramsId()));
+    DistributedPirServer.BatchResult r = server.answer(cqs.stream()
+        .map(q -> kind.accept(q, server.geometry())).toList());
     if (st != null) {
       st[0] = r.stats();
     }

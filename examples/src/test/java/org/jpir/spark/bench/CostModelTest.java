@@ -7,8 +7,8 @@ import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.spark.server.ColumnPartitioning;
-import org.jpir.spark.server.ColumnTree;
 import org.junit.jupiter.api.Test;
+import org.jpir.core.server.ColumnTree;
 
 /** The cost model's price of phase-1 passes (narrow partitions read the matrix more often). */
 class CostModelTest {

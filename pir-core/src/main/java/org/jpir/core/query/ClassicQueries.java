@@ -44,6 +44,7 @@ public final class ClassicQueries implements QueryKind {
   public AcceptedQuery accept(byte[] wire, Geometry g) {
     // the decoder validates the query and checks it against the geometry
     ClientQuery q = Wire.readQuery(wire, p, g);
+    QueryCounters.decoded(wire);
     QueryExpander ex = new QueryExpander(p);
     return new AcceptedQuery(expansion, wire, null, null, null, () -> ex.expandPhase2(q, g),
         () -> ex.expand(q, g));
@@ -94,7 +95,9 @@ public final class ClassicQueries implements QueryKind {
 
     @Override
     public PreparedQuery expand(byte[] query, PreparedEvaluationKeys keys, Geometry g) {
-      return new QueryExpander(p).expand(Wire.readQuery(query, p, g), g);
+      ClientQuery q = Wire.readQuery(query, p, g);
+      QueryCounters.decoded(query);
+      return new QueryExpander(p).expand(q, g);
     }
   }
 }

@@ -57,6 +57,7 @@ public final class CompactQueries implements QueryKind {
   @Override
   public AcceptedQuery accept(byte[] wire, Geometry g) {
     CompactQuery q = Wire.readCompactQuery(wire, cp, g);
+    QueryCounters.decoded(wire);
     PreparedEvaluationKeys k = store.keysFor(q);
     CompactExpander ex = new CompactExpander(cp);
     return new AcceptedQuery(expansion, wire, q.clientId(), store.heldWire(q.clientId()),
@@ -112,8 +113,9 @@ public final class CompactQueries implements QueryKind {
       if (keys == null) {
         throw new IllegalArgumentException("compact queries need the client's evaluation keys");
       }
-      return new CompactExpander(cp).expand(Wire.readCompactQuery(query, cp, g), keys, null,
-          g.pairedTail());
+      CompactQuery q = Wire.readCompactQuery(query, cp, g);
+      QueryCounters.decoded(query);
+      return new CompactExpander(cp).expand(q, keys, null, g.pairedTail());
     }
   }
 }

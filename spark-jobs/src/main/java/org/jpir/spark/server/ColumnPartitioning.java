@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.jpir.core.server.PirServer;
+import org.jpir.core.server.ColumnTree;
 
 /**
  * The database's columns cut into contiguous, ordered ranges of any width: range i is {@code

@@ -5,6 +5,7 @@ import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
+import org.jpir.core.query.PreparedQuery;
 import org.jpir.core.server.PirServer;
 import org.jpir.core.wire.Wire;
 
@@ -22,14 +23,13 @@ import org.jpir.core.wire.Wire;
  * @param unifiedMemory Spark's storage + execution memory ({@code usableHeap * spark.memory.fraction})
  * @param memoryFraction {@code spark.memory.fraction}
  * @param queryCacheBytes the bound of the executor-side cache of expanded queries
- * @param broadcastBytes the batch's broadcast payload (queries, keys, the fold's GGSWs); 0 in
- *     local mode with the hand-off by reference
+ * @param broadcastBytes the batch's broadcast payload (the queries' and the clients' key bytes)
  * @param local true in local mode, where the driver shares the executor's heap
  */
 public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, long unifiedMemory,
     double memoryFraction, long queryCacheBytes, boolean queryCacheFromSetting, int partitions,
     int partitionsPerExecutor, long pvecBytesPerExecutor, int batch,
-    DistributedPirServer.ExpandMode mode, long expandedQueryBytes, long broadcastBytes,
+    long expandedQueryBytes, long broadcastBytes,
     long scratchBytesPerTask, long driverBytes, boolean local) {
 
   /** Spark's reserved system memory (its {@code RESERVED_SYSTEM_MEMORY_BYTES}). */
@@ -52,15 +52,9 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
     return 8L * p.n() * g.rows() * p.plaintextLimbs();
   }
 
-  /**
-   * Bytes of one expanded query: {@code 8 N (rows*limbs*2L + levels*2*ggswLevels*2L)}, L =
-   * glweLimbs, plus {@code 8 N ceil(rows/2)*limbs*2L} for a paired tail plane's matrix.
-   */
+  /** Bytes of one expanded query ({@link PreparedQuery#bytesFor}). */
   public static long expandedQueryBytes(Params p, Geometry g) {
-    long ncols = 2L * p.glweLimbs();
-    long rows = g.rows() + (g.pairedTail() ? g.planeRows(g.planes() - 1) : 0);
-    return 8L * p.n() * (rows * p.plaintextLimbs() * ncols
-        + (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
+    return PreparedQuery.bytesFor(p, g);
   }
 
   /**
@@ -74,35 +68,21 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
   }
 
   /**
-   * Bytes of the GGSWs the executor-side fold broadcasts per query: the levels above the
-   * partitions' lowest node, when there are more than {@code fanIn} partitions (else 0: the
-   * driver folds alone). One level is {@code 8 N (2 ggswLevels) (2 glweLimbs)} bytes.
+   * The plan for {@code parts} and a workload of {@code batch} queries, expanded on the
+   * executors ({@code compact} non-null for compact queries, whose broadcast also carries the
+   * keys), with the executor-side fold's default fan-in.
    */
-  public static long foldGgswBytesPerQuery(Params p, Geometry g, ColumnPartitioning parts,
-      int fanIn) {
-    if (parts.count() <= fanIn) {
-      return 0;
-    }
-    long perLevel = 8L * p.n() * 2 * p.ggswLevels() * 2 * p.glweLimbs();
-    int above = Math.max(0, Geometry.levels(g.cols()) - new ColumnTree(g.cols())
-        .lowestLevel(parts.bounds()));
-    return above * perLevel;
+  public static MemoryPlan of(Params p, Geometry g, ColumnPartitioning parts, int batch,
+      CompactParams compact, ExecutorResources r) {
+    return of(p, g, parts, batch, compact, r, DEFAULT_FAN_IN);
   }
 
   /**
-   * The plan for {@code parts} and a workload of {@code batch} queries expanded where {@code mode}
-   * says ({@code compact} non-null for compact queries, whose broadcast also carries the keys),
-   * with the executor-side fold's default fan-in.
+   * As above with the fold's fan-in {@code fanIn} (spark.jpir.foldFanIn; the merge tasks take
+   * their GGSWs from their JVM's expansions, so it changes no figure here).
    */
   public static MemoryPlan of(Params p, Geometry g, ColumnPartitioning parts, int batch,
-      DistributedPirServer.ExpandMode mode, CompactParams compact, ExecutorResources r) {
-    return of(p, g, parts, batch, mode, compact, r, DEFAULT_FAN_IN);
-  }
-
-  /** As above with the fold's fan-in {@code fanIn} (spark.jpir.foldFanIn). */
-  public static MemoryPlan of(Params p, Geometry g, ColumnPartitioning parts, int batch,
-      DistributedPirServer.ExpandMode mode, CompactParams compact, ExecutorResources r,
-      int fanIn) {
+      CompactParams compact, ExecutorResources r, int fanIn) {
     int perExec = (parts.count() + r.executors() - 1) / r.executors();
     // the busiest executor: the perExec widest partitions
     long[] sizes = new long[parts.count()];
@@ -118,24 +98,20 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
     long wire = compact != null
         ? Wire.maxCompactQueryBytes(compact, g) + Wire.maxEvaluationKeysBytes(compact)
         : Wire.maxQueryBytes(p, g);
-    long bcast = r.localHandoff() ? 0 : (long) batch * ((mode == DistributedPirServer.ExpandMode
-        .DRIVER ? expanded : wire) + foldGgswBytesPerQuery(p, g, parts, fanIn));
+    long bcast = (long) batch * wire;
     long scratch = scratchBytesPerTask(p, parts.width(), batch);
-    // the driver of a local job shares the heap: the batch's query files and phase-2 GGSWs,
-    // and in driver mode the batch's expansions themselves
-    long driver = r.local() ? (long) batch * (wire
-        + (mode == DistributedPirServer.ExpandMode.DRIVER ? expanded : 0)) : 0;
+    // the driver of a local job shares the heap: the batch's query files as read
+    long driver = r.local() ? (long) batch * wire : 0;
     long cache = r.queryCacheSetting() > 0 ? r.queryCacheSetting()
         : (long) ((1 - r.memoryFraction()) * r.usableHeap());
     return new MemoryPlan(r.executors(), r.coresPerExecutor(), r.usableHeap(), r.unifiedMemory(),
         r.memoryFraction(), cache, r.queryCacheSetting() > 0, parts.count(), perExec, pvecExec,
-        batch, mode, expanded, bcast, scratch, driver, r.local());
+        batch, expanded, bcast, scratch, driver, r.local());
   }
 
-  /** Bytes the executor-side query cache holds for one batch (0 when the driver expands). */
+  /** Bytes the executor-side query cache holds for one batch. */
   public long cacheNeed() {
-    return mode == DistributedPirServer.ExpandMode.EXECUTOR ? (long) batch * expandedQueryBytes
-        : 0;
+    return (long) batch * expandedQueryBytes;
   }
 
   /** Tasks one executor runs at once: its cores, or its partitions when it has fewer. */
@@ -207,25 +183,8 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
 
   /**
    * What the executors have: their number and cores, heap figures, the query cache setting (0
-   * when unset), local mode, and whether a local job hands the batch to its tasks by reference
-   * instead of a broadcast ({@code spark.jpir.localHandoff}, default true; never outside local
-   * mode).
+   * when unset), and local mode.
    */
   public record ExecutorResources(int executors, int coresPerExecutor, long usableHeap,
-      long unifiedMemory, double memoryFraction, long queryCacheSetting, boolean local,
-      boolean localHandoff) {
-    /** The resources of a job with the default hand-off (by reference exactly in local mode). */
-    public ExecutorResources(int executors, int coresPerExecutor, long usableHeap,
-        long unifiedMemory, double memoryFraction, long queryCacheSetting, boolean local) {
-      this(executors, coresPerExecutor, usableHeap, unifiedMemory, memoryFraction,
-          queryCacheSetting, local, local);
-    }
-
-    /** Refuses a hand-off outside local mode. */
-    public ExecutorResources {
-      if (localHandoff && !local) {
-        throw new IllegalArgumentException("the hand-off by reference exists only in local mode");
-      }
-    }
-  }
+      long unifiedMemory, double memoryFraction, long queryCacheSetting, boolean local) {}
 }

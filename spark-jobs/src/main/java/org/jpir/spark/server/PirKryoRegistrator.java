@@ -9,6 +9,8 @@ import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.Phase1Digits;
 import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.server.FoldSpan;
+import org.jpir.core.server.QueryBatch;
 import org.jpir.vmp.Pmat;
 
 /**
@@ -183,12 +185,13 @@ public final class PirKryoRegistrator implements KryoRegistrator {
   }
 
   /**
-   * The kind ids, then per query its kind, its key index and its bytes, then the key blobs and
-   * their digests.
+   * The batch's number and kind ids, then per query its kind, its key index and its bytes, then
+   * the key blobs and their digests.
    */
   static final class QueryBatchSerializer extends Serializer<QueryBatch> {
     @Override
     public void write(Kryo kryo, Output out, QueryBatch b) {
+      out.writeLong(b.number());
       kryo.writeObject(out, b.expansionIds());
       kryo.writeObject(out, b.kindOf());
       kryo.writeObject(out, b.keysOf());
@@ -199,12 +202,13 @@ public final class PirKryoRegistrator implements KryoRegistrator {
 
     @Override
     public QueryBatch read(Kryo kryo, Input in, Class<QueryBatch> type) {
+      long number = in.readLong();
       String[] ids = kryo.readObject(in, String[].class);
       int[] kindOf = kryo.readObject(in, int[].class);
       int[] keysOf = kryo.readObject(in, int[].class);
       byte[][] queries = kryo.readObject(in, byte[][].class);
       byte[][] keys = kryo.readObject(in, byte[][].class);
-      return new QueryBatch(ids, kindOf, queries, keysOf, keys,
+      return new QueryBatch(number, ids, kindOf, queries, keysOf, keys,
           kryo.readObject(in, String[].class));
     }
   }

@@ -145,7 +145,7 @@ public final class Placement {
         rounds.get(r / cores).add(i);
       }
       for (List<Integer> round : rounds) {
-        cached.map(new PartitionTasks.MemoryFn()).collectPartitions(
+        cached.map(PreparedTable.memoryFn()).collectPartitions(
             round.stream().mapToInt(Integer::intValue).toArray());
       }
     }

@@ -11,12 +11,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.List;
 import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
+import org.jpir.core.query.AcceptedQuery;
+import org.jpir.core.query.ClassicQueries;
+import org.jpir.core.query.QueryCounters;
 import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.Answer;
 import org.jpir.core.wire.ClientQuery;
@@ -37,15 +41,13 @@ class BatchMetricsTest extends SparkTestBase {
         DistributedPirServer.Workload.single());
     int parts = server.partitioning().count();
     assertEquals(4, parts);
-    server.localHandoff(false); // the broadcast path, as on a cluster
     PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
     List<ClientQuery> qs = List.of(client.query(3), client.query(200));
     long wire = 0;
     for (ClientQuery q : qs) {
       wire += Wire.writeQuery(q).length;
     }
-    DistributedPirServer.BatchResult r = Batches.classic(server, qs,
-        DistributedPirServer.ExpandMode.EXECUTOR);
+    DistributedPirServer.BatchResult r = Batches.classic(server, qs);
     Answer[] a = r.answers();
     DistributedPirServer.BatchStats[] st = {r.stats()};
     SyntheticRecords truth = (SyntheticRecords) src.open();
@@ -76,8 +78,7 @@ class BatchMetricsTest extends SparkTestBase {
       Files.write(qdir.resolve(String.format("%032x", i) + ".query"),
           Wire.writeQuery(client.query(i * 50)));
     }
-    AnswerJob.Summary s = AnswerJob.run(server, P, qdir, dir.resolve("a"), 2, null,
-        DistributedPirServer.ExpandMode.EXECUTOR);
+    AnswerJob.Summary s = AnswerJob.run(server, P, qdir, dir.resolve("a"), 2, null);
     assertEquals(3, s.answered());
     assertEquals(2 * parts, s.spark().tasks(), s.spark().describe());
     JsonNode j = new ObjectMapper().readTree(s.json());
@@ -95,36 +96,37 @@ class BatchMetricsTest extends SparkTestBase {
     assertEquals(sum, j.get("spark").get("result_bytes").asLong());
   }
 
+  /**
+   * The answer path's promise, counted: in this JVM (the driver and, in local mode, the only
+   * executor) each query is decoded once (on acceptance) and expanded once, although four range
+   * tasks, the tree stage's merge tasks and the driver's root all use its expansion.
+   */
   @Test
-  void localModeHandsTheBatchOverWithoutABroadcast() {
+  void eachQueryIsDecodedOnceAndExpandedOncePerJvm() {
     SecureRandom rnd = new SecureRandom();
     SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 37, 1792, 4);
     Geometry g = Geometry.of(P, 8 * 37, 1792, 8);
     DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src,
         ColumnPartitioning.of(new int[] {0, 9, 18, 27, 37}, 1),
         DistributedPirServer.Workload.single());
-    server.fanIn(2); // a tree stage: its GGSWs are handed over too
+    server.fanIn(2); // a tree stage: its merge tasks take the GGSWs of their JVM's expansions
     PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
-    List<ClientQuery> qs = List.of(client.query(5), client.query(250), client.query(100));
+    long[] idx = {5, 250, 100};
+    ClassicQueries kind = new ClassicQueries(P);
+    List<AcceptedQuery> qs = Arrays.stream(idx).mapToObj(i -> kind.accept(client.query(i), g))
+        .toList();
+    DistributedPirServer.BatchResult r = server.answer(qs);
     SyntheticRecords truth = (SyntheticRecords) src.open();
-    for (boolean handoff : new boolean[] {true, false}) {
-      server.localHandoff(handoff);
-      DistributedPirServer.BatchResult r = Batches.classic(server, qs,
-          DistributedPirServer.ExpandMode.EXECUTOR);
-      Answer[] a = r.answers();
-      DistributedPirServer.BatchStats[] st = {r.stats()};
-      assertArrayEquals(truth.record(5), client.decode(a[0], 5));
-      assertArrayEquals(truth.record(250), client.decode(a[1], 250));
-      assertArrayEquals(truth.record(100), client.decode(a[2], 100));
-      SparkBatchMetrics m = st[0].spark();
-      assertTrue(m.stages() >= 2, m.describe());
-      if (handoff) {
-        assertEquals(0, m.broadcastBytes(), m.describe());
-      } else {
-        assertTrue(m.broadcastBytes() > 0, m.describe());
-      }
-      assertEquals(0, Shared.Local.held(), "values released after the batch");
-      assertTrue(st[0].driver().jobNanos() > 0 && st[0].driver().jobNanos() <= st[0].wallNanos());
+    for (int i = 0; i < idx.length; i++) {
+      assertArrayEquals(truth.record(idx[i]), client.decode(r.answers()[i], idx[i]));
+      assertEquals(1, QueryCounters.decodes(qs.get(i).wire()), "query " + i + " decoded once");
+      assertEquals(1, QueryCounters.expansions(qs.get(i).wire()), "query " + i
+          + " expanded once");
     }
+    SparkBatchMetrics m = r.stats().spark();
+    assertTrue(m.stages() >= 2, m.describe());
+    assertTrue(m.broadcastBytes() > 0, "the one hand-off is the broadcast: " + m.describe());
+    assertTrue(r.stats().driver().jobNanos() > 0
+        && r.stats().driver().jobNanos() <= r.stats().wallNanos());
   }
 }

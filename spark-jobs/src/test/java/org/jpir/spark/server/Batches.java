@@ -13,14 +13,14 @@ final class Batches {
   private Batches() {}
 
   static DistributedPirServer.BatchResult classic(DistributedPirServer server,
-      List<ClientQuery> qs, DistributedPirServer.ExpandMode mode) {
+      List<ClientQuery> qs) {
     ClassicQueries kind = new ClassicQueries(Presets.byId(qs.get(0).paramsId()));
-    return server.answer(qs.stream().map(q -> kind.accept(q, server.geometry())).toList(), mode);
+    return server.answer(qs.stream().map(q -> kind.accept(q, server.geometry())).toList());
   }
 
   static DistributedPirServer.BatchResult compact(DistributedPirServer server,
-      EvaluationKeyStore store, List<CompactQuery> qs, DistributedPirServer.ExpandMode mode) {
+      EvaluationKeyStore store, List<CompactQuery> qs) {
     CompactQueries kind = new CompactQueries(store);
-    return server.answer(qs.stream().map(q -> kind.accept(q, server.geometry())).toList(), mode);
+    return server.answer(qs.stream().map(q -> kind.accept(q, server.geometry())).toList());
   }
 }

@@ -132,11 +132,11 @@ class ColumnPartitioningTest {
   @Test
   void dynamicAllocationIsRefusedWithTheSettingsToUse() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> DistributedPirServer.refuseDynamicAllocation(new org.apache.spark.SparkConf(false)
+        () -> SparkResources.refuseDynamicAllocation(new org.apache.spark.SparkConf(false)
             .set("spark.dynamicAllocation.enabled", "true")));
     assertTrue(e.getMessage().contains("spark.dynamicAllocation.enabled=false")
         && e.getMessage().contains("spark.executor.instances"), e.getMessage());
-    DistributedPirServer.refuseDynamicAllocation(new org.apache.spark.SparkConf(false));
+    SparkResources.refuseDynamicAllocation(new org.apache.spark.SparkConf(false));
   }
 
   @Test

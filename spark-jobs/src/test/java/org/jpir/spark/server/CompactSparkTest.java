@@ -18,9 +18,11 @@ import org.jpir.core.query.AcceptedQuery;
 import org.jpir.core.query.ClassicQueries;
 import org.jpir.core.query.CompactQueries;
 import org.jpir.core.query.EvaluationKeyStore;
+import org.jpir.core.query.QueryCounters;
 import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.Answer;
 import org.jpir.core.wire.CompactQuery;
+import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
 class CompactSparkTest extends SparkTestBase {
@@ -28,7 +30,7 @@ class CompactSparkTest extends SparkTestBase {
   static final SecureRandom RANDOM = new SecureRandom();
 
   @Test
-  void compactQueriesExpandedOnDriverOrExecutorsGiveTheSameExactRecords() {
+  void compactQueriesAnsweredInTwoBatchesGiveTheSameExactRecords() {
     int recordSize = CP.server().bytesPerPolynomial();
     SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 21, recordSize, 12);
     Geometry g = Geometry.of(CP.server(), 8 * 21, recordSize, 8);
@@ -39,16 +41,14 @@ class CompactSparkTest extends SparkTestBase {
     store.register(alice.evaluationKeys());
     List<CompactQuery> qs = List.of(alice.query(0), alice.query(8 * 21 - 1), alice.query(77));
     long[] idx = {0, 8 * 21 - 1, 77};
-    DistributedPirServer.BatchResult driver = Batches.compact(server, store, qs,
-        DistributedPirServer.ExpandMode.DRIVER);
-    assertTrue(driver.stats().expandNanos() > 0);
-    Answer[] onDriver = driver.answers();
-    Answer[] onExecutors = Batches.compact(server, store, qs,
-        DistributedPirServer.ExpandMode.EXECUTOR).answers();
+    DistributedPirServer.BatchResult first = Batches.compact(server, store, qs);
+    assertTrue(first.stats().expandNanos() > 0);
+    Answer[] once = first.answers();
+    Answer[] again = Batches.compact(server, store, qs).answers();
     SyntheticRecords truth = (SyntheticRecords) src.open();
     for (int i = 0; i < idx.length; i++) {
-      assertArrayEquals(onDriver[i].data(), onExecutors[i].data(), "same answer, query " + i);
-      assertArrayEquals(truth.record(idx[i]), alice.decode(onExecutors[i], idx[i]));
+      assertArrayEquals(once[i].data(), again[i].data(), "same answer, query " + i);
+      assertArrayEquals(truth.record(idx[i]), alice.decode(again[i], idx[i]));
     }
     CompactClient mallory = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
         "mallory", RANDOM);
@@ -78,26 +78,23 @@ class CompactSparkTest extends SparkTestBase {
     List<CompactQuery> qs = List.of(carol.query(3), carol.query(39));
     long[] idx = {3, 39};
     SyntheticRecords truth = (SyntheticRecords) src.open();
-    Answer[] perPlane = Batches.compact(server, store, qs,
-        DistributedPirServer.ExpandMode.EXECUTOR).answers();
-    store.registerPackingKey("carol", org.jpir.core.wire.Wire.writePackingKey(CP.server(),
+    Answer[] perPlane = Batches.compact(server, store, qs).answers();
+    store.registerPackingKey("carol", Wire.writePackingKey(CP.server(),
         carol.packingKey().upload()));
-    for (DistributedPirServer.ExpandMode mode : DistributedPirServer.ExpandMode.values()) {
-      Answer[] shared = Batches.compact(server, store, qs, mode).answers();
-      for (int i = 0; i < idx.length; i++) {
-        byte[] wire = org.jpir.core.wire.Wire.writeAnswer(shared[i]);
-        assertTrue(wire.length < org.jpir.core.wire.Wire.writeAnswer(perPlane[i]).length,
-            "one mask for three planes is smaller");
-        assertArrayEquals(truth.record(idx[i]), carol.decode(org.jpir.core.wire.Wire.readAnswer(
-            wire, CP.server(), g), idx[i]), mode + " query " + i);
-        assertArrayEquals(truth.record(idx[i]), carol.decode(perPlane[i], idx[i]));
-      }
+    Answer[] shared = Batches.compact(server, store, qs).answers();
+    for (int i = 0; i < idx.length; i++) {
+      byte[] wire = Wire.writeAnswer(shared[i]);
+      assertTrue(wire.length < Wire.writeAnswer(perPlane[i]).length,
+          "one mask for three planes is smaller");
+      assertArrayEquals(truth.record(idx[i]), carol.decode(Wire.readAnswer(wire, CP.server(), g),
+          idx[i]), "query " + i);
+      assertArrayEquals(truth.record(idx[i]), carol.decode(perPlane[i], idx[i]));
     }
   }
 
   /**
    * The production N = 2048 preset on Spark: 3 KiB records (two 2 KiB planes) decode exactly with
-   * queries expanded on the driver and on the executors, and with the client's packing key the
+   * queries expanded on the executors, and with the client's packing key the
    * answer is one shared mask, at most 11 KB on the wire.
    */
   @Test
@@ -114,28 +111,25 @@ class CompactSparkTest extends SparkTestBase {
     List<CompactQuery> qs = List.of(dana.query(0), dana.query(59), dana.query(31));
     long[] idx = {0, 59, 31};
     SyntheticRecords truth = (SyntheticRecords) src.open();
-    Answer[] perPlane = Batches.compact(server, store, qs,
-        DistributedPirServer.ExpandMode.DRIVER).answers();
-    store.registerPackingKey("dana", org.jpir.core.wire.Wire.writePackingKey(cp.server(),
+    Answer[] perPlane = Batches.compact(server, store, qs).answers();
+    store.registerPackingKey("dana", Wire.writePackingKey(cp.server(),
         dana.packingKey().upload()));
-    Answer[] shared = Batches.compact(server, store, qs,
-        DistributedPirServer.ExpandMode.EXECUTOR).answers();
+    Answer[] shared = Batches.compact(server, store, qs).answers();
     for (int i = 0; i < idx.length; i++) {
       assertArrayEquals(truth.record(idx[i]), dana.decode(perPlane[i], idx[i]), "per plane " + i);
-      byte[] wire = org.jpir.core.wire.Wire.writeAnswer(shared[i]);
+      byte[] wire = Wire.writeAnswer(shared[i]);
       assertTrue(wire.length <= 11_000, "shared-mask answer " + wire.length + " B above 11 KB");
-      assertArrayEquals(truth.record(idx[i]), dana.decode(org.jpir.core.wire.Wire.readAnswer(
+      assertArrayEquals(truth.record(idx[i]), dana.decode(Wire.readAnswer(
           wire, cp.server(), g), idx[i]), "shared mask " + i);
     }
   }
 
   /**
    * A paired tail plane on Spark (the compact chooser's default for 3 KiB records at N = 2048):
-   * records in even and odd rows decode exactly whether queries are expanded on the driver or on
-   * the executors (the tail matrix travels by Kryo), per plane and with a shared mask.
+   * records in even and odd rows decode exactly, per plane and with a shared mask.
    */
   @Test
-  void pairedTailPlanesDecodeWithEveryExpandMode() {
+  void pairedTailPlanesDecodePerPlaneAndWithASharedMask() {
     CompactParams cp = CompactParams.ONIONPIR_2048_COMPACT;
     SyntheticSourceFactory src = new SyntheticSourceFactory(45, 3072, 23);
     Geometry g = Geometry.of(cp.server(), 45, 3072, 7).withPairedTail();
@@ -149,15 +143,13 @@ class CompactSparkTest extends SparkTestBase {
     List<CompactQuery> qs = java.util.Arrays.stream(idx).mapToObj(erin::query).toList();
     SyntheticRecords truth = (SyntheticRecords) src.open();
     for (int pass = 0; pass < 2; pass++) {
-      for (DistributedPirServer.ExpandMode mode : DistributedPirServer.ExpandMode.values()) {
-        Answer[] as = Batches.compact(server, store, qs, mode).answers();
-        for (int i = 0; i < idx.length; i++) {
-          assertArrayEquals(truth.record(idx[i]), erin.decode(org.jpir.core.wire.Wire.readAnswer(
-              org.jpir.core.wire.Wire.writeAnswer(as[i]), cp.server(), g), idx[i]),
-              mode + " pass " + pass + " record " + idx[i]);
-        }
+      Answer[] as = Batches.compact(server, store, qs).answers();
+      for (int i = 0; i < idx.length; i++) {
+        assertArrayEquals(truth.record(idx[i]), erin.decode(Wire.readAnswer(
+            Wire.writeAnswer(as[i]), cp.server(), g), idx[i]), "pass " + pass + " record "
+            + idx[i]);
       }
-      store.registerPackingKey("erin", org.jpir.core.wire.Wire.writePackingKey(cp.server(),
+      store.registerPackingKey("erin", Wire.writePackingKey(cp.server(),
           erin.packingKey().upload()));
     }
   }
@@ -173,19 +165,18 @@ class CompactSparkTest extends SparkTestBase {
         RANDOM);
     java.nio.file.Path keys = java.nio.file.Files.createDirectories(dir.resolve("keys"));
     java.nio.file.Files.write(keys.resolve("bob.evk"),
-        org.jpir.core.wire.Wire.writeEvaluationKeys(bob.evaluationKeys()));
+        Wire.writeEvaluationKeys(bob.evaluationKeys()));
     java.nio.file.Path q = java.nio.file.Files.createDirectories(dir.resolve("q"));
     for (long i : new long[] {0, 499, 250}) {
       java.nio.file.Files.write(q.resolve(String.format("%032x", i) + ".cquery"),
-          org.jpir.core.wire.Wire.writeCompactQuery(bob.query(i)));
+          Wire.writeCompactQuery(bob.query(i)));
     }
     CompactClient eve = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM), "eve",
         RANDOM);
     java.nio.file.Files.write(q.resolve(String.format("%032x", 77) + ".cquery"),
-        org.jpir.core.wire.Wire.writeCompactQuery(eve.query(77)));
+        Wire.writeCompactQuery(eve.query(77)));
     AnswerJob.Summary s = AnswerJob.run(server, CP.server(), q, dir.resolve("a"), 2,
-        new AnswerJob.Compact(CP, new EvaluationKeyStore(CP, keys),
-            DistributedPirServer.ExpandMode.EXECUTOR), DistributedPirServer.ExpandMode.EXECUTOR);
+        new AnswerJob.Compact(CP, new EvaluationKeyStore(CP, keys)));
     org.junit.jupiter.api.Assertions.assertEquals(3, s.answered());
     org.junit.jupiter.api.Assertions.assertEquals(1, s.rejected());
     String err = java.nio.file.Files.readString(dir.resolve("a/" + String.format("%032x", 77)
@@ -193,7 +184,7 @@ class CompactSparkTest extends SparkTestBase {
     assertTrue(err.contains("no evaluation keys for client 'eve'"), err);
     SyntheticRecords truth = (SyntheticRecords) src.open();
     for (long i : new long[] {0, 499, 250}) {
-      Answer a = org.jpir.core.wire.Wire.readAnswer(
+      Answer a = Wire.readAnswer(
           java.nio.file.Files.readAllBytes(dir.resolve("a/" + String.format("%032x", i)
               + ".answer")), CP.server());
       assertArrayEquals(truth.record(i), bob.decode(a, i), "record " + i);
@@ -206,7 +197,6 @@ class CompactSparkTest extends SparkTestBase {
     SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 21, recordSize, 13);
     Geometry g = Geometry.of(CP.server(), 8 * 21, recordSize, 8);
     DistributedPirServer server = DistributedPirServer.prepare(sc, CP.server(), g, src, 3);
-    server.localHandoff(false); // the broadcast path, as on a cluster
     CompactClient alice = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
         "alice", RANDOM);
     EvaluationKeyStore store = new EvaluationKeyStore(CP);
@@ -223,13 +213,16 @@ class CompactSparkTest extends SparkTestBase {
       queryBytes += q.wire().length;
     }
     long keyBytes = store.wire("alice").length;
-    DistributedPirServer.BatchResult r = server.answer(qs,
-        DistributedPirServer.ExpandMode.EXECUTOR);
+    DistributedPirServer.BatchResult r = server.answer(qs);
     SyntheticRecords truth = (SyntheticRecords) src.open();
     for (int i = 0; i < 3; i++) {
       assertArrayEquals(truth.record(idx[i]), alice.decode(r.answers()[i], idx[i]));
     }
     assertArrayEquals(truth.record(idx[3]), carol.decode(r.answers()[3], idx[3]));
+    for (AcceptedQuery q : qs) {
+      assertEquals(1, QueryCounters.decodes(q.wire()), "decoded once, on acceptance");
+      assertEquals(1, QueryCounters.expansions(q.wire()), "expanded once in this JVM");
+    }
     SparkBatchMetrics m = r.stats().spark();
     assertEquals(server.partitioning().count(), m.tasks(), "one job over the partitions: " + m);
     // alice's keys travel once for her three queries (three copies would be 3 x keyBytes)

@@ -49,9 +49,11 @@ class DistributedPirServerTest extends SparkTestBase {
     PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
     QueryExpander ex = new QueryExpander(P);
     long[] idx = {0, 8 * 37 - 1, 100};
+    List<ClientQuery> cqs = new ArrayList<>();
     List<PreparedQuery> qs = new ArrayList<>();
     for (long i : idx) {
-      qs.add(ex.expand(client.query(i), g));
+      cqs.add(client.query(i));
+      qs.add(ex.expand(cqs.get(cqs.size() - 1), g));
     }
     java.util.concurrent.atomic.AtomicInteger failed = new java.util.concurrent.atomic.AtomicInteger();
     org.apache.spark.scheduler.SparkListener listener = new org.apache.spark.scheduler.SparkListener() {
@@ -63,9 +65,9 @@ class DistributedPirServerTest extends SparkTestBase {
       }
     };
     sc.sc().addSparkListener(listener);
-    server.failFirstAttemptOf(2);
-    Answer[] dist = server.answerPrepared(qs).answers();
-    server.failFirstAttemptOf(-1);
+    server.inject(Faults.firstAttemptOf(2));
+    Answer[] dist = Batches.classic(server, cqs).answers();
+    server.inject(Faults.NONE);
     sc.sc().listenerBus().waitUntilEmpty();
     sc.sc().removeSparkListener(listener);
     assertEquals(1, failed.get(), "the injected first attempt failed once and was retried");
@@ -79,7 +81,7 @@ class DistributedPirServerTest extends SparkTestBase {
     }
     // a lost cache is prepared again from the source and gives the same answers
     server.unpersist();
-    Answer[] again = server.answerPrepared(qs.subList(0, 1)).answers();
+    Answer[] again = Batches.classic(server, cqs.subList(0, 1)).answers();
     assertArrayEquals(dist[0].data(), again[0].data());
   }
 
@@ -127,9 +129,8 @@ class DistributedPirServerTest extends SparkTestBase {
     assertEquals(g, spec.geometry(P, 7));
     DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, spec.factory(), 3);
     PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
-    QueryExpander ex = new QueryExpander(P);
-    Answer[] a = server.answerPrepared(List.of(ex.expand(client.query(0), g),
-        ex.expand(client.query(2999), g))).answers();
+    Answer[] a = Batches.classic(server, List.of(client.query(0), client.query(2999)))
+        .answers();
     assertArrayEquals(src.record(0), client.decode(a[0], 0));
     assertArrayEquals(src.record(2999), client.decode(a[1], 2999));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -138,20 +139,18 @@ class DistributedPirServerTest extends SparkTestBase {
   }
 
   @Test
-  void classicQueriesExpandedOnExecutorsGiveTheDriverExpansionsAnswers() {
+  void aRetriedTaskGivesTheSameAnswers() {
     SyntheticSourceFactory src = new SyntheticSourceFactory(8 * 19, 1792, 21);
     Geometry g = Geometry.of(P, 8 * 19, 1792, 8);
     DistributedPirServer server = DistributedPirServer.prepare(sc, P, g, src, 3);
     PirClient client = new PirClient(P, g, SecretKey.generate(P, RANDOM), RANDOM);
     List<ClientQuery> qs = List.of(client.query(0), client.query(151),
         client.query(40));
-    Answer[] onDriver = Batches.classic(server, qs, DistributedPirServer.ExpandMode.DRIVER)
-        .answers();
-    server.failFirstAttemptOf(1);
-    DistributedPirServer.BatchResult onExec = Batches.classic(server, qs,
-        DistributedPirServer.ExpandMode.EXECUTOR);
+    Answer[] onDriver = Batches.classic(server, qs).answers();
+    server.inject(Faults.firstAttemptOf(1));
+    DistributedPirServer.BatchResult onExec = Batches.classic(server, qs);
     Answer[] onExecutors = onExec.answers();
-    server.failFirstAttemptOf(-1);
+    server.inject(Faults.NONE);
     assertTrue(onExec.stats().expandNanos() > 0);
     SyntheticRecords truth = (SyntheticRecords) src.open();
     long[] idx = {0, 151, 40};

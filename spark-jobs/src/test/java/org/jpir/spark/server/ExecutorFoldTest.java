@@ -70,7 +70,7 @@ class ExecutorFoldTest {
     // the partitions' spans collected on the driver exceed the limit: Spark aborts the job
     server.fanIn(64);
     Exception e = assertThrows(Exception.class,
-        () -> Batches.classic(server, qs, DistributedPirServer.ExpandMode.EXECUTOR));
+        () -> Batches.classic(server, qs));
     assertTrue(String.valueOf(e.getMessage()).contains("spark.driver.maxResultSize"),
         e.getMessage());
     // the executor-side tree: a fan-in of 2 leaves 2 spans for the driver
@@ -97,7 +97,7 @@ class ExecutorFoldTest {
     server.fanIn(2);
     Answer[] a;
     try {
-      a = Batches.classic(server, qs, DistributedPirServer.ExpandMode.EXECUTOR).answers();
+      a = Batches.classic(server, qs).answers();
       sc.sc().listenerBus().waitUntilEmpty();
     } finally {
       sc.sc().removeSparkListener(l);

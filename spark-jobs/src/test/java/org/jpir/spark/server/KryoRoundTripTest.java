@@ -26,6 +26,7 @@ import org.jpir.core.query.QueryExpander;
 import org.jpir.vmp.Pmat;
 import org.junit.jupiter.api.Test;
 import scala.reflect.ClassTag$;
+import org.jpir.core.server.FoldSpan;
 
 class KryoRoundTripTest {
   static final Params P = Presets.TEST_INSECURE_256;

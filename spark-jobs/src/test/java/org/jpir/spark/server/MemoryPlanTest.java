@@ -46,59 +46,43 @@ class MemoryPlanTest extends SparkTestBase {
     Geometry g = Geometry.choose(PROD, 65536, 1024, 1024);
     ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), 2, 1, 2);
     long big = 64L << 30;
-    MemoryPlan roomy = MemoryPlan.of(PROD, g, parts, 4, DistributedPirServer.ExpandMode.DRIVER,
-        null, new MemoryPlan.ExecutorResources(2, 1, big, big / 2, 0.5, 0, false));
-    assertEquals(4 * MemoryPlan.expandedQueryBytes(PROD, g), roomy.broadcastBytes());
+    MemoryPlan roomy = MemoryPlan.of(PROD, g, parts, 4, null,
+        new MemoryPlan.ExecutorResources(2, 1, big, big / 2, 0.5, 0, false));
+    // the broadcast carries the queries' wire bytes; each executor expands them
+    assertEquals(4 * Wire.maxQueryBytes(PROD, g), roomy.broadcastBytes());
     assertEquals(2 * roomy.broadcastBytes(), roomy.broadcastHeld());
-    assertEquals(roomy.pvecBytesPerExecutor() + roomy.broadcastHeld()
+    assertEquals(4 * MemoryPlan.expandedQueryBytes(PROD, g), roomy.cacheNeed());
+    assertEquals(roomy.pvecBytesPerExecutor() + roomy.broadcastHeld() + roomy.cacheNeed()
         + roomy.concurrentTasks() * roomy.scratchBytesPerTask(), roomy.totalNeed());
     roomy.check();
     // unified memory that holds the PVECs and the broadcast once, but not twice
     long unified = roomy.pvecBytesPerExecutor() + roomy.broadcastBytes() * 3 / 2;
-    MemoryPlan tight = MemoryPlan.of(PROD, g, parts, 4, DistributedPirServer.ExpandMode.DRIVER,
-        null, new MemoryPlan.ExecutorResources(2, 1, big, unified, unified / (double) big, 0,
-            false));
+    MemoryPlan tight = MemoryPlan.of(PROD, g, parts, 4, null,
+        new MemoryPlan.ExecutorResources(2, 1, big, unified, unified / (double) big, 0, false));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, tight::check);
     assertTrue(e.getMessage().contains("held twice") && e.getMessage().contains(
         "spark.executor.memory"), e.getMessage());
-    // seeded queries broadcast their wire bytes instead
-    MemoryPlan seeded = MemoryPlan.of(PROD, g, parts, 4,
-        DistributedPirServer.ExpandMode.EXECUTOR, null,
-        new MemoryPlan.ExecutorResources(2, 1, big, big / 2, 0.5, 0, false));
-    assertEquals(4 * Wire.maxQueryBytes(PROD, g), seeded.broadcastBytes());
   }
 
   @Test
-  void localModeHandsTheBatchOverWithoutABroadcastUnlessTurnedOff() {
+  void aLocalPlanCountsTheBroadcastAndTheDriversQueryFiles() {
     Geometry g = Geometry.choose(PROD, 65536, 1024, 1024);
     ColumnPartitioning parts = ColumnPartitioning.plan(g.cols(), 2, 1, 2);
     long big = 64L << 30;
-    MemoryPlan handoff = MemoryPlan.of(PROD, g, parts, 4, DistributedPirServer.ExpandMode.DRIVER,
-        null, new MemoryPlan.ExecutorResources(1, 2, big, big / 2, 0.5, 0, true));
-    assertEquals(0, handoff.broadcastBytes());
-    // the driver's own expansions are counted once, as the driver's share
-    assertEquals(4 * (Wire.maxQueryBytes(PROD, g) + MemoryPlan.expandedQueryBytes(PROD, g)),
-        handoff.driverBytes());
-    MemoryPlan broadcast = MemoryPlan.of(PROD, g, parts, 4,
-        DistributedPirServer.ExpandMode.DRIVER, null,
-        new MemoryPlan.ExecutorResources(1, 2, big, big / 2, 0.5, 0, true, false));
-    assertEquals(4 * MemoryPlan.expandedQueryBytes(PROD, g), broadcast.broadcastBytes());
-    assertThrows(IllegalArgumentException.class, () -> new MemoryPlan.ExecutorResources(1, 2,
-        big, big / 2, 0.5, 0, false, true));
+    MemoryPlan local = MemoryPlan.of(PROD, g, parts, 4, null,
+        new MemoryPlan.ExecutorResources(1, 2, big, big / 2, 0.5, 0, true));
+    assertEquals(4 * Wire.maxQueryBytes(PROD, g), local.broadcastBytes());
+    assertEquals(4 * Wire.maxQueryBytes(PROD, g), local.driverBytes());
   }
 
   @Test
-  void theFoldsGgswsJoinTheBroadcastAboveTheFanIn() {
+  void theFoldsFanInAddsNothingToTheBroadcast() {
     Geometry g = Geometry.choose(PROD, 1 << 20, 1024, 1024);
-    ColumnPartitioning few = ColumnPartitioning.plan(g.cols(), 8, 1, 8);
     ColumnPartitioning many = ColumnPartitioning.plan(g.cols(), 32, 1, 32);
-    assertEquals(0, MemoryPlan.foldGgswBytesPerQuery(PROD, g, few, 8));
-    long perLevel = 8L * PROD.n() * 2 * PROD.ggswLevels() * 2 * PROD.glweLimbs();
-    long fold = MemoryPlan.foldGgswBytesPerQuery(PROD, g, many, 8);
-    assertTrue(fold > 0 && fold % perLevel == 0, "fold GGSWs " + fold);
     long big = 256L << 30;
-    MemoryPlan plan = MemoryPlan.of(PROD, g, many, 2, DistributedPirServer.ExpandMode.EXECUTOR,
-        null, new MemoryPlan.ExecutorResources(32, 1, big, big / 2, 0.5, 0, false));
-    assertEquals(2 * (Wire.maxQueryBytes(PROD, g) + fold), plan.broadcastBytes());
+    MemoryPlan plan = MemoryPlan.of(PROD, g, many, 2, null,
+        new MemoryPlan.ExecutorResources(32, 1, big, big / 2, 0.5, 0, false), 2);
+    // the merge tasks take their GGSWs from their JVM's expansions, not from a second broadcast
+    assertEquals(2 * Wire.maxQueryBytes(PROD, g), plan.broadcastBytes());
   }
 }

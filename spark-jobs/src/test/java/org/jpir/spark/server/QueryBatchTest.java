@@ -19,7 +19,9 @@ import org.jpir.core.query.ClassicQueries;
 import org.jpir.core.query.CompactQueries;
 import org.jpir.core.query.EvaluationKeyStore;
 import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.query.QueryCounters;
 import org.jpir.core.query.QueryExpansion;
+import org.jpir.core.server.QueryBatch;
 import org.jpir.core.wire.Wire;
 import org.junit.jupiter.api.Test;
 
@@ -58,14 +60,18 @@ class QueryBatchTest {
       assertArrayEquals(b.query(i), back.query(i));
       assertArrayEquals(b.keys(i), back.keys(i));
       assertEquals(b.expansionId(i), back.expansionId(i));
-      assertEquals(b.keys(i) == null ? null : ExecutorCache.sha256(b.keys(i)), back.keysDigest(i),
+      assertEquals(b.keys(i) == null ? null : QueryBatch.sha256(b.keys(i)), back.keysDigest(i),
           "query " + i + ": the digest the executors key the client's prepared keys by");
     }
-    // the executors' expansion of the bytes equals the driver's
+    // an executor's expansion of the bytes equals the driver's, and a deserialized copy (what
+    // an executor JVM holds) decodes and expands each query once however often it is asked
+    assertNull(back.accepted(0), "the accepted queries stay in the driver's JVM");
     for (int i = 0; i < b.size(); i++) {
-      QueryExpansion ex = QueryExpansion.byId(back.expansionId(i));
-      PreparedQuery onExecutor = ex.expand(back.query(i), back.keys(i) == null ? null
-          : ex.prepareKeys(back.keys(i)), g);
+      long[] nanos = new long[1];
+      PreparedQuery onExecutor = back.expanded(i, g, 1L << 30, nanos);
+      assertSame(onExecutor, back.expanded(i, g, 1L << 30, nanos));
+      assertEquals(1, QueryCounters.decodes(back.query(i)), "query " + i + " decoded once");
+      assertEquals(1, QueryCounters.expansions(back.query(i)), "query " + i + " expanded once");
       PreparedQuery onDriver = qs.get(i).expand();
       assertArrayEquals(onDriver.phase1().toArray(), onExecutor.phase1().toArray(), "query " + i);
       assertArrayEquals(qs.get(i).phase2()[0].matrix().toArray(),

@@ -1,4 +1,4 @@
-package org.jpir.spark.server;
+package org.jpir.core.server;
 
 import org.jpir.core.lwe.Glwe;
 

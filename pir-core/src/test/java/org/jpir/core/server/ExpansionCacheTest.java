@@ -1,4 +1,4 @@
-package org.jpir.spark.server;
+package org.jpir.core.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-class ExecutorCacheTest {
+class ExpansionCacheTest {
   @Test
   void boundedInBytesAndReleasedWhenANewerBatchStarts() {
-    ExecutorCache<byte[]> c = new ExecutorCache<>("test");
+    ExpansionCache<byte[]> c = new ExpansionCache<>("test");
     c.get("a", 1, 40, 100, () -> new byte[40]);
     c.get("b", 1, 40, 100, () -> new byte[40]);
     assertEquals(80, c.heldBytes());
@@ -42,7 +42,7 @@ class ExecutorCacheTest {
 
   @Test
   void oneComputationPerKeyAndDifferentKeysInParallel() throws Exception {
-    ExecutorCache<Integer> c = new ExecutorCache<>("test");
+    ExpansionCache<Integer> c = new ExpansionCache<>("test");
     CountDownLatch bothStarted = new CountDownLatch(2);
     AtomicInteger computations = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -73,7 +73,7 @@ class ExecutorCacheTest {
 
   @Test
   void aFailedComputationIsNotCached() {
-    ExecutorCache<String> c = new ExecutorCache<>("test");
+    ExpansionCache<String> c = new ExpansionCache<>("test");
     assertThrows(IllegalStateException.class, () -> c.get("k", 1, 8, 100, () -> {
       throw new IllegalStateException("boom");
     }));
@@ -86,9 +86,9 @@ class ExecutorCacheTest {
     byte[] a = {0, 31};
     byte[] b = {1, 0};
     assertEquals(Arrays.hashCode(a), Arrays.hashCode(b), "the two inputs collide in hashCode");
-    assertNotEquals(ExecutorCache.sha256(a), ExecutorCache.sha256(b));
-    assertNotEquals(ExecutorCache.sha256(new byte[] {1}, new byte[] {2, 3}),
-        ExecutorCache.sha256(new byte[] {1, 2}, new byte[] {3}), "parts are length-delimited");
-    assertEquals(64, ExecutorCache.sha256(a).length());
+    assertNotEquals(ExpansionCache.sha256(a), ExpansionCache.sha256(b));
+    assertNotEquals(ExpansionCache.sha256(new byte[] {1}, new byte[] {2, 3}),
+        ExpansionCache.sha256(new byte[] {1, 2}, new byte[] {3}), "parts are length-delimited");
+    assertEquals(64, ExpansionCache.sha256(a).length());
   }
 }

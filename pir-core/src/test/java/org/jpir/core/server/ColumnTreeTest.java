@@ -1,4 +1,4 @@
-package org.jpir.spark.server;
+package org.jpir.core.server;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,9 +18,6 @@ import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.query.PreparedQuery;
 import org.jpir.core.query.QueryExpander;
-import org.jpir.core.server.PirServer;
-import org.jpir.core.server.PreparedDatabase;
-import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.Answer;
 import org.jpir.vmp.Pmat;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package org.jpir.spark.server;
+package org.jpir.core.server;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * are kept until the byte bound needs the room, oldest first). When a value does not fit the
  * bound even after that, it is computed and returned without being cached.
  */
-final class ExecutorCache<V> {
+final class ExpansionCache<V> {
   private final class Entry {
     final CompletableFuture<V> value = new CompletableFuture<>();
     final long batch;
@@ -43,7 +43,7 @@ final class ExecutorCache<V> {
   private final AtomicLong uncached = new AtomicLong();
   private volatile long newestBatch;
 
-  ExecutorCache(String name) {
+  ExpansionCache(String name) {
     this.name = name;
   }
 
@@ -93,6 +93,13 @@ final class ExecutorCache<V> {
       }
       throw ce;
     }
+  }
+
+  /** The value of {@code key} when it is computed and cached, else null (never computes). */
+  V peek(String key) {
+    Entry e = entries.get(key);
+    return e == null || !e.value.isDone() || e.value.isCompletedExceptionally() ? null
+        : e.value.join();
   }
 
   /** Reserves {@code bytes}, releasing unbatched entries oldest first if needed. */

@@ -1,4 +1,4 @@
-package org.jpir.spark.server;
+package org.jpir.core.server;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -7,10 +7,7 @@ import java.util.List;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.Geometry;
-import org.jpir.core.params.Noise;
 import org.jpir.core.query.PreparedQuery;
-import org.jpir.core.server.PirServer;
-import org.jpir.core.server.PreparedDatabase;
 import org.jpir.vmp.Pvec;
 
 /**
