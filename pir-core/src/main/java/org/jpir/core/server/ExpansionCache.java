@@ -53,6 +53,19 @@ final class ExpansionCache<V> {
    * before computing.
    */
   V get(String key, long batch, long bytes, long limit, Supplier<V> compute) {
+    return get(key, batch, bytes, limit, compute, true);
+  }
+
+  /**
+   * As {@link #get}, but null (at once) when another thread is computing the value: a caller
+   * with other keys to compute takes those first and comes back ({@code wait = false}).
+   */
+  V getUnlessBusy(String key, long batch, long bytes, long limit, Supplier<V> compute) {
+    return get(key, batch, bytes, limit, compute, false);
+  }
+
+  private V get(String key, long batch, long bytes, long limit, Supplier<V> compute,
+      boolean wait) {
     if (batch > newestBatch) {
       releaseBefore(batch);
     }
@@ -80,6 +93,9 @@ final class ExpansionCache<V> {
         }
       }
       held.addAndGet(-bytes);
+    }
+    if (!wait && !e.value.isDone()) {
+      return null;
     }
     try {
       return e.value.join();

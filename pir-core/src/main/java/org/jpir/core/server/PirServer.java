@@ -69,6 +69,10 @@ public final class PirServer {
 
   private final Params p;
   private final GlweOps ops;
+  // GLWEs that folds made and consumed, for the next folds' outputs (a fold's fresh outputs were
+  // fresh pages each time: about 6 MB zeroed per 128-column chunk at N = 2048); at most POOL
+  private final ArrayDeque<Glwe> pool = new ArrayDeque<>();
+  private static final int POOL = 64;
 
   /** Time spent in each phase since construction, in nanoseconds. */
   public static final class Timings {
@@ -415,9 +419,8 @@ public final class PirServer {
    */
   public List<Glwe> fold(List<Glwe> nodes, int from, int to, PreparedGgsw[] ggsw) {
     List<Glwe> cur = nodes;
-    // nodes this fold made and already consumed hold later levels' outputs (fresh GLWEs are
-    // fresh pages, each a page fault while G1 grows eden); the caller's nodes are never reused
-    ArrayDeque<Glwe> free = new ArrayDeque<>();
+    // nodes this fold made and already consumed hold later levels' outputs, and then later folds'
+    // (the pool); the caller's nodes and the nodes returned are never reused
     Set<Glwe> made = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int t = from; t < to; t++) {
       if (t >= ggsw.length) {
@@ -429,17 +432,13 @@ public final class PirServer {
         if (j + 1 < cur.size()) {
           Glwe x0 = cur.get(j);
           Glwe x1 = cur.get(j + 1);
-          Glwe o = free.isEmpty() ? new Glwe(p.n(), p.glweLimbs()) : free.pop();
+          Glwe o = pool.isEmpty() ? new Glwe(p.n(), p.glweLimbs()) : pool.pop();
           made.add(o);
           ops.cmux(ggsw[t], x0, x1, o);
           next.add(o);
           // x0 and x1 are read no more: the next pairs' outputs may take them
-          if (made.contains(x0)) {
-            free.push(x0);
-          }
-          if (made.contains(x1)) {
-            free.push(x1);
-          }
+          recycle(x0, made);
+          recycle(x1, made);
         } else {
           next.add(cur.get(j));
         }
@@ -447,5 +446,12 @@ public final class PirServer {
       cur = next;
     }
     return cur;
+  }
+
+  // a node this server made and a fold consumed goes to the pool (while it holds fewer than POOL)
+  private void recycle(Glwe g, Set<Glwe> made) {
+    if (made.remove(g) && pool.size() < POOL) {
+      pool.push(g);
+    }
   }
 }

@@ -3,6 +3,7 @@ package org.jpir.core.server;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jpir.core.params.Geometry;
@@ -145,9 +146,21 @@ public final class QueryBatch {
    * @throws IllegalArgumentException when the bytes or the keys do not match {@code g}
    */
   public PreparedQuery expanded(int i, Geometry g, long cacheBytes, long[] nanos) {
+    return expanded(i, g, cacheBytes, nanos, true);
+  }
+
+  /**
+   * As {@link #expanded(int, Geometry, long, long[])}, but null at once while another thread of
+   * this JVM is expanding query i (so that the caller expands another query meanwhile).
+   */
+  public PreparedQuery expandedUnlessBusy(int i, Geometry g, long cacheBytes, long[] nanos) {
+    return expanded(i, g, cacheBytes, nanos, false);
+  }
+
+  private PreparedQuery expanded(int i, Geometry g, long cacheBytes, long[] nanos,
+      boolean wait) {
     QueryExpansion ex = QueryExpansion.byId(expansionId(i));
-    return EXPANDED.get(expansionKey(i), number, PreparedQuery.bytesFor(ex.server(), g),
-        cacheBytes, () -> {
+    Supplier<PreparedQuery> compute = () -> {
           long t0 = System.nanoTime();
           PreparedQuery pq;
           if (accepted != null) {
@@ -161,7 +174,10 @@ public final class QueryBatch {
           QueryCounters.expanded(queries[i]);
           nanos[0] += System.nanoTime() - t0;
           return pq;
-        });
+        };
+    long bytes = PreparedQuery.bytesFor(ex.server(), g);
+    return wait ? EXPANDED.get(expansionKey(i), number, bytes, cacheBytes, compute)
+        : EXPANDED.getUnlessBusy(expansionKey(i), number, bytes, cacheBytes, compute);
   }
 
   /** Query i as this JVM expanded it for this batch and still holds, or null (never expands). */

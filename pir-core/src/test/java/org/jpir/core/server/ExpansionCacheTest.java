@@ -2,6 +2,7 @@ package org.jpir.core.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,6 +39,37 @@ class ExpansionCacheTest {
     assertEquals(3, c.size(), "d released; k1, k2 and e held");
     c.get("f", 3, 40, 100, () -> new byte[40]);
     assertEquals(80, c.heldBytes(), "k1 and k2 released for f: " + c);
+  }
+
+  @Test
+  void unlessBusyPassesOverAValueAnotherThreadIsComputingAndWaitsOnlyWhenAsked() throws Exception {
+    ExpansionCache<Integer> c = new ExpansionCache<>("test");
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<Integer> other = pool.submit(() -> c.get("x", 1, 8, 1000, () -> {
+        started.countDown();
+        try {
+          assertTrue(release.await(10, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+        return 7;
+      }));
+      assertTrue(started.await(10, TimeUnit.SECONDS));
+      AtomicInteger computed = new AtomicInteger();
+      assertNull(c.getUnlessBusy("x", 1, 8, 1000, () -> computed.incrementAndGet()),
+          "x is being computed by the other thread");
+      assertEquals(5, c.getUnlessBusy("y", 1, 8, 1000, () -> 5), "a free key is computed");
+      release.countDown();
+      assertEquals(7, other.get(10, TimeUnit.SECONDS));
+      assertEquals(7, c.getUnlessBusy("x", 1, 8, 1000, () -> computed.incrementAndGet()),
+          "done: the value, not a second computation");
+      assertEquals(0, computed.get());
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test
