@@ -6,20 +6,28 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.vmp.CpuInfo;
 import org.jpir.vmp.JvmOptions;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
@@ -186,10 +194,10 @@ public final class SimdStudy {
 
   /** {@code SimdStudy run|report}. */
   @Command(name = "SimdStudy", mixinStandardHelpOptions = true,
-      versionProvider = org.jpir.datasets.cli.JpirVersion.class, subcommands = {RunCmd.class, ReportCmd.class},
+      versionProvider = JpirVersion.class, subcommands = {RunCmd.class, ReportCmd.class},
       description = "The SIMD study: fresh forks per point, then the"
       + " Markdown report.")
-  static final class Cli implements java.util.concurrent.Callable<Integer> {
+  static final class Cli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -200,9 +208,9 @@ public final class SimdStudy {
     }
   }
 
-  @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+  @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Run a campaign, then write its report.")
-  static final class RunCmd implements java.util.concurrent.Callable<Integer> {
+  static final class RunCmd implements Callable<Integer> {
     @Option(names = "--profile", description = "full or reduced (default: ${DEFAULT-VALUE})")
     String profile = "full";
 
@@ -252,9 +260,9 @@ public final class SimdStudy {
     }
   }
 
-  @Command(name = "report", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+  @Command(name = "report", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Write the report of a finished campaign.")
-  static final class ReportCmd implements java.util.concurrent.Callable<Integer> {
+  static final class ReportCmd implements Callable<Integer> {
     @Parameters(paramLabel = "RAW_DIR", description = "the campaign's raw result directory")
     Path raw;
 
@@ -400,7 +408,7 @@ public final class SimdStudy {
           Files.createDirectories(log.getParent());
           Process proc = new ProcessBuilder(cmd).redirectErrorStream(true)
               .redirectOutput(log.toFile()).start();
-          boolean done = proc.waitFor(60, java.util.concurrent.TimeUnit.MINUTES);
+          boolean done = proc.waitFor(60, TimeUnit.MINUTES);
           if (!done) {
             proc.destroyForcibly();
           }
@@ -444,7 +452,7 @@ public final class SimdStudy {
         for (Path f : s.toList()) {
           String n = f.getFileName().toString();
           if (n.contains("__" + job + ".json") || n.contains("__" + job + "__f")) {
-            Files.copy(f, raw.resolve(n), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(f, raw.resolve(n), StandardCopyOption.REPLACE_EXISTING);
             copied++;
           }
         }
@@ -477,13 +485,13 @@ public final class SimdStudy {
   record Obs(String variant, String method, String params, String unit, double[][] forks,
       String jdk) {
     double[] all() {
-      return Stream.of(forks).flatMapToDouble(java.util.Arrays::stream).toArray();
+      return Stream.of(forks).flatMapToDouble(Arrays::stream).toArray();
     }
 
     /** All samples in nanoseconds. */
     double[] nanos() {
       double f = JmhResults.secondsPerUnit(unit) * 1e9;
-      return Stream.of(forks).flatMapToDouble(java.util.Arrays::stream).map(x -> x * f)
+      return Stream.of(forks).flatMapToDouble(Arrays::stream).map(x -> x * f)
           .toArray();
     }
 
@@ -509,7 +517,7 @@ public final class SimdStudy {
       String variant = name.substring(0, name.indexOf("__"));
       String text;
       if (name.endsWith(".gz")) { // a full campaign's raw data is gzipped to stay small
-        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(f))) {
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(f))) {
           text = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
         }
       } else {
@@ -551,7 +559,7 @@ public final class SimdStudy {
             throw new IOException(f + ": " + method + " " + ps + " in " + unit
                 + ", earlier forks in " + prev.unit());
           }
-          double[][] all = java.util.Arrays.copyOf(prev.forks(), prev.forks().length
+          double[][] all = Arrays.copyOf(prev.forks(), prev.forks().length
               + forks.length);
           System.arraycopy(forks, 0, all, prev.forks().length, forks.length);
           forks = all;
@@ -564,7 +572,7 @@ public final class SimdStudy {
 
   /** The L3 cache size Linux reports for cpu0, or 0 when it reports none. */
   static long l3Bytes() {
-    return Math.max(0, org.jpir.vmp.CpuInfo.get().sysfsCacheBytes(3));
+    return Math.max(0, CpuInfo.get().sysfsCacheBytes(3));
   }
 
   /** What {@code perf stat -e instructions,cycles true} says on this machine. */

@@ -13,9 +13,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import org.jpir.core.client.CompactClient;
 import org.jpir.core.client.PirClient;
+import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.PlaintextCodec;
 import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.lwe.SecretKey;
@@ -40,6 +42,8 @@ import org.jpir.core.wire.CompactQuery;
 import org.jpir.core.wire.Sizes;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.vmp.KernelProvider;
+import org.jpir.vmp.Pmat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -268,7 +272,7 @@ public final class ParamTable implements Callable<Integer> {
     double sumSq = 0;
     long count = 0;
     boolean ok = true;
-    java.util.SplittableRandom pick = new java.util.SplittableRandom(7);
+    SplittableRandom pick = new SplittableRandom(7);
     for (int qi = -1; qi < queries; qi++) {
       long index = qi < 0 ? 0 : qi == 0 ? g.recordCount() - 1 : pick.nextLong(g.recordCount());
       PirServer.Timings t = new PirServer.Timings();
@@ -354,9 +358,9 @@ public final class ParamTable implements Callable<Integer> {
       pc = new PirClient(p, g, SecretKey.generate(p, random), random);
       keyBytes = Wire.writePackingKey(p, pc.packingKey().upload());
     }
-    org.jpir.vmp.Pmat key = new PlanePacking(p, g.planes())
+    Pmat key = new PlanePacking(p, g.planes())
         .prepare(Wire.readPackingKey(keyBytes, p, g));
-    java.util.SplittableRandom pick = new java.util.SplittableRandom(11);
+    SplittableRandom pick = new SplittableRandom(11);
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     double[] sharedMs = new double[queries];
     double[] perPlaneMs = new double[queries];
@@ -370,7 +374,7 @@ public final class ParamTable implements Callable<Integer> {
           ? new CompactExpander(cp).expand(Wire.readCompactQuery(Wire.writeCompactQuery(
               cc.query(index)), cp), g, store, null)
           : new QueryExpander(p).expand(Wire.readQuery(Wire.writeQuery(pc.query(index)), p), g);
-      org.jpir.core.lwe.Glwe[] roots = server.answerRange(db, new PreparedQuery[] {pq}, null)[0];
+      Glwe[] roots = server.answerRange(db, new PreparedQuery[] {pq}, null)[0];
       long c0 = mx.getCurrentThreadCpuTime();
       Answer shared = server.toSharedAnswer(roots, g, key);
       long c1 = mx.getCurrentThreadCpuTime();
@@ -534,7 +538,7 @@ public final class ParamTable implements Callable<Integer> {
   }
 
   private static String kernels() {
-    return String.valueOf(org.jpir.vmp.KernelProvider.get());
+    return String.valueOf(KernelProvider.get());
   }
 
   private static String run(String... cmd) {

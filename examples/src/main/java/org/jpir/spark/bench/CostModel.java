@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.ToDoubleFunction;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -852,7 +853,7 @@ public final class CostModel {
     for (String l : lines.subList(1, lines.size())) {
       String[] f = l.split("\t");
       java.util.function.Function<String, String> s = name -> f[col.get(name)];
-      java.util.function.ToDoubleFunction<String> d = name -> Double.parseDouble(s.apply(name));
+      ToDoubleFunction<String> d = name -> Double.parseDouble(s.apply(name));
       String master = s.apply("master");
       Config c = new Config((int) d.applyAsDouble("executors"), (int) d.applyAsDouble("cores"),
           (int) d.applyAsDouble("host_cores"), (long) d.applyAsDouble("mib") << 20,
@@ -889,7 +890,7 @@ public final class CostModel {
         .append('\n');
     for (String l : lines.subList(1, lines.size())) {
       String[] f = l.split("\t");
-      java.util.function.ToDoubleFunction<String> d = name -> Double.parseDouble(
+      ToDoubleFunction<String> d = name -> Double.parseDouble(
           f[col.get(name)]);
       String master = f[col.get("master")];
       Config c = new Config((int) d.applyAsDouble("executors"), (int) d.applyAsDouble("cores"),

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,14 +14,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.VoidFunction;
 import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
@@ -85,7 +89,7 @@ public final class SparkOverheadBench {
     List<String> forkArgs(int f, Path rowsFile) {
       return List.of("--mib", Long.toString(mib), "--rows", Integer.toString(rows), "--batches",
           Arrays.stream(batches).mapToObj(Integer::toString)
-              .collect(java.util.stream.Collectors.joining(",")),
+              .collect(Collectors.joining(",")),
           "--threads", Integer.toString(threads), "--rounds", Integer.toString(rounds),
           "--forks", Integer.toString(forks), "--path", path, "--fork-index", Integer.toString(f),
           "--tsv", rowsFile.toString());
@@ -97,7 +101,7 @@ public final class SparkOverheadBench {
       versionProvider = JpirVersion.class,
       description = "Spark against plain threads on the same"
       + " prepared partitions, interleaved, in several JVMs.")
-  static final class Cli implements java.util.concurrent.Callable<Integer> {
+  static final class Cli implements Callable<Integer> {
     @Option(names = "--mib", description = "raw database size (default: ${DEFAULT-VALUE})")
     long mib = 256;
 
@@ -297,7 +301,7 @@ public final class SparkOverheadBench {
     try (JavaSparkContext sc = new JavaSparkContext(
         SparkSetup.conf("jpir overhead bench", "local[" + o.threads() + "]"));
         BufferedWriter out = Files.newBufferedWriter(o.tsv(),
-            java.nio.file.StandardOpenOption.APPEND)) {
+            StandardOpenOption.APPEND)) {
       sc.setLogLevel("WARN");
       // the memory plan checks the largest batch
       DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, o.threads(),
@@ -451,7 +455,7 @@ public final class SparkOverheadBench {
     }
     long tm = System.nanoTime();
     PirServer driver = new PirServer(p);
-    org.jpir.core.lwe.PreparedGgsw[][] ggsw = new org.jpir.core.lwe.PreparedGgsw[prepared.length][];
+    PreparedGgsw[][] ggsw = new PreparedGgsw[prepared.length][];
     for (int qi = 0; qi < prepared.length; qi++) {
       ggsw[qi] = prepared[qi].ggsw();
     }
