@@ -182,14 +182,15 @@ public final class PirJob implements Callable<Integer> {
   }
 
   /**
-   * {@code setup table ...} (Parquet, CSV, JSON through Spark's DataFrame readers: {@link
-   * TableImport}), {@code setup update ...} ({@link DatabaseUpdate}) or {@code setup <source>
-   * ...}, which is {@code data import <source> ...} (the same subcommands).
+   * The import command: {@code setup table ...} (Parquet, CSV, JSON through Spark's DataFrame
+   * readers: {@link TableImport}), {@code setup update ...} ({@link DatabaseUpdate}) or {@code
+   * setup <source> ...} for the sources {@link DatasetsCli#addImportSources} adds, which {@code
+   * data import <source>} runs too, as an alias that names this form.
    */
   @Command(name = "setup", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Import a source into a stored database (table:"
-      + " through Spark's readers; update: a new data version; the other sources as in data"
-      + " import).")
+      + " through Spark's readers; update: a new data version; synthetic, lines, csv, tsv,"
+      + " binary, wordlist: local sources, also under the alias data import).")
   static final class Setup implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -38,12 +38,18 @@ import picocli.CommandLine;
 /**
  * The {@code data} command line (picocli): {@code import synthetic|lines|csv|tsv|binary|wordlist},
  * {@code manifest DIR}, {@code verify DIR}, {@code lookup DIR KEY}; {@code --help} on any of them
- * lists its options. Exit codes: 0 ok, 1 a data or verification failure (message on stderr), 2
+ * lists its options. {@code import} is the alias of {@code pir setup <source>}, the one import
+ * command (spark-jobs' {@code PirJob}, which adds the Spark sources {@code table} and {@code
+ * update}): the same sources ({@link #addImportSources}), and a one-line note on stderr. Exit codes: 0 ok, 1 a data or verification failure (message on stderr), 2
  * bad usage (an unknown or missing option, a malformed value), 3 a lookup of an absent key.
  */
 @Command(name = "data", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
     description = "Import record sources into the stored database format and inspect it.")
 public final class DatasetsCli implements Callable<Integer> {
+  /** What {@code data import} prints on stderr before it runs: the canonical form's name. */
+  public static final String IMPORT_ALIAS_NOTE = "note: data import is an alias of the import"
+      + " command ./pir setup <source> (same sources and options); use that form";
+
   private final PrintStream out;
 
   @Spec
@@ -63,8 +69,14 @@ public final class DatasetsCli implements Callable<Integer> {
     System.exit(run(args, System.out, System.err));
   }
 
-  /** Runs a subcommand; returns the exit code (see the class comment). */
+  /**
+   * Runs a subcommand; returns the exit code (see the class comment). {@code import} first prints
+   * {@link #IMPORT_ALIAS_NOTE} on {@code err}.
+   */
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length > 0 && "import".equals(args[0])) {
+      err.println(IMPORT_ALIAS_NOTE);
+    }
     CommandLine cl = commandLine(out);
     PrintWriter errw = new PrintWriter(err, true);
     cl.setOut(new PrintWriter(out, true));
@@ -99,8 +111,8 @@ public final class DatasetsCli implements Callable<Integer> {
 
   /**
    * Adds the import sources (synthetic, lines, csv, tsv, binary, wordlist), printing to {@code
-   * out}, as subcommands of {@code parent}: {@code data import}, and {@code setup} of {@code pir}
-   * (spark-jobs). Returns {@code parent}.
+   * out}, as subcommands of {@code parent}: {@code setup} of {@code pir} (spark-jobs, the import
+   * command) and its alias {@code data import}. Returns {@code parent}.
    */
   public static CommandLine addImportSources(CommandLine parent, PrintStream out) {
     parent.addSubcommand(new Synthetic(out)).addSubcommand(new Lines(out));
@@ -119,7 +131,8 @@ public final class DatasetsCli implements Callable<Integer> {
   }
 
   @Command(name = "import", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
-      description = "Import a record source into a stored database directory.")
+      description = "Alias of ./pir setup <source>, the import command: import a record source"
+      + " into a stored database directory.")
   static final class ImportCmd implements Callable<Integer> {
     @Spec
     CommandSpec spec;
