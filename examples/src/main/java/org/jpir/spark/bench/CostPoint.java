@@ -82,7 +82,8 @@ final class CostPoint {
       // the driver
       int tasks = Math.max(1, Math.min(executors * cores, Runtime.getRuntime()
           .availableProcessors()));
-      CostRates rates = RateCalibration.withDriverRates(RateCalibration.cpuRatesOnExecutors(sc, tasks, g.rows(), POINT_RATE_COLUMNS,
+      CostRates rates = RateCalibration.withDriverRates(RateCalibration.cpuRatesOnExecutors(sc,
+          tasks, g.rows(), POINT_RATE_COLUMNS,
           !kind.equals("compact"), kind.equals("compact")), g.rows(), POINT_RATE_COLUMNS, sc);
       PirClient client = kind.equals("compact") ? null
           : new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
@@ -163,7 +164,8 @@ final class CostPoint {
       a.add(i);
     }
     sc.parallelize(a.subList(0, n), n).map(x -> x).collect();
-    double t1 = RateCalibration.time(7, () -> sc.parallelize(a.subList(0, n), n).map(x -> x).collect());
+    double t1 = RateCalibration.time(7, () -> sc.parallelize(a.subList(0, n), n).map(x -> x)
+        .collect());
     double t4 = RateCalibration.time(7, () -> sc.parallelize(a, 4 * n).map(x -> x).collect());
     double perTask = Math.max(0, (t4 - t1) / (3.0 * n));
     return new double[] {Math.max(0, t1 - n * perTask), perTask};
