@@ -1,6 +1,5 @@
 package org.jpir.spark.bench;
 
-import static org.jpir.spark.bench.CostModel.P;
 import static org.jpir.spark.bench.CostModel.POINT_RATE_COLUMNS;
 
 import java.nio.file.Files;
@@ -11,12 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
-import org.jpir.core.server.PirServer;
-import org.jpir.core.wire.Wire;
 import org.jpir.spark.bench.CostPrediction.Config;
 import org.jpir.spark.bench.CostPrediction.Prediction;
 import org.jpir.spark.server.ColumnPartitioning;
-import org.jpir.spark.server.MemoryPlan;
 
 /**
  * {@code CostModel report}: the model checked against the measured points and the prediction
