@@ -129,7 +129,7 @@ final class CostPoint {
         System.out.printf(Locale.ROOT, "point %s %s batch %d/%d: %.3f s; %s%n", master, kind,
             k + 1, batches, secs[k], m.describe());
       }
-      double steady = SparkOverheadBench.median(Arrays.copyOfRange(secs, 1, batches));
+      double steady = BenchStats.median(Arrays.copyOfRange(secs, 1, batches));
       double[] c = RateCalibration.columnMedians(comps.subList(1, batches));
       List<String> row = new ArrayList<>(List.of(master, "" + executors, "" + cores,
           "" + Runtime.getRuntime().availableProcessors(), "" + mib, "" + g.rows(),
@@ -138,7 +138,7 @@ final class CostPoint {
       for (double x : c) {
         row.add(fmt(x));
       }
-      row.add(fmt(SparkOverheadBench.load1()));
+      row.add(fmt(BenchStats.load1()));
       for (double x : rates.values()) {
         row.add(fmt(x));
       }

@@ -122,7 +122,7 @@ final class CostReport {
           d.applyAsDouble("drv_job_ms"), s.apply("load1")));
     }
     md.append(String.format(Locale.ROOT, "%nMedian absolute error over %d points: %.0f%%.%n",
-        errs.size(), 100 * SparkOverheadBench.median(errs.stream().mapToDouble(x -> x)
+        errs.size(), 100 * BenchStats.median(errs.stream().mapToDouble(x -> x)
             .toArray())));
     CostModelCharts.check(arrays(checked), out.resolveSibling("costmodel/check.png"));
     md.append("\n![predicted against measured](costmodel/check.png)\n");

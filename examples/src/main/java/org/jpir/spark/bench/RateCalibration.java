@@ -50,7 +50,7 @@ final class RateCalibration {
       r.run();
       s[i] = (System.nanoTime() - t0) / 1e9;
     }
-    return SparkOverheadBench.median(s);
+    return BenchStats.median(s);
   }
 
   /** A measured action. */
@@ -89,12 +89,12 @@ final class RateCalibration {
         server.answerRange(one, b, u);
         t1[i] = u.phase1Nanos / 1e9;
       }
-      double mw = SparkOverheadBench.median(tw);
-      double m1 = SparkOverheadBench.median(t1);
+      double mw = BenchStats.median(tw);
+      double m1 = BenchStats.median(t1);
       out[k] = b.length * (double) g.rawBytes() / mw;
       out[3 + k] = w > 1 ? Math.max(0, (w * m1 - mw) / (w - 1)) : Double.NaN;
       if (k == 1) {
-        out[2] = SparkOverheadBench.median(r2);
+        out[2] = BenchStats.median(r2);
       }
     }
     return out;
@@ -156,7 +156,7 @@ final class RateCalibration {
     double net = loopback(256 << 20);
     double[] v = cpu;
     return new CostRates(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], bcast,
-        net, SparkOverheadBench.load1(), g.cols(), v[11], v[12], v[13], v[14]);
+        net, BenchStats.load1(), g.cols(), v[11], v[12], v[13], v[14]);
   }
 
   /**
@@ -240,7 +240,7 @@ final class RateCalibration {
     double[] out = new double[rows.get(0).length];
     for (int j = 0; j < out.length; j++) {
       int jj = j;
-      out[j] = SparkOverheadBench.median(rows.stream().mapToDouble(r -> r[jj]).toArray());
+      out[j] = BenchStats.median(rows.stream().mapToDouble(r -> r[jj]).toArray());
     }
     return out;
   }
