@@ -31,6 +31,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
+
 /**
  * Where SIMD helps on the JVM, decomposed like the second seed paper. The same kernels
  * run in forks (fresh JVMs, {@link SimdFork}) that differ only in JVM arguments appended to the

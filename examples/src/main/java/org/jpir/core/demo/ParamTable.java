@@ -21,6 +21,7 @@ import org.jpir.datasets.cli.JpirVersion;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
+
 /**
  * The parameter table of every preset, from one command: parameters, noise budget, estimated
  * security and message sizes from the code ({@link Sizes}, {@link Noise}, {@link Security}),

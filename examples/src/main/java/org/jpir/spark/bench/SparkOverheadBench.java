@@ -45,6 +45,7 @@ import org.jpir.spark.source.SyntheticSourceFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
+
 /**
  * The Spark overhead benchmark (a documented harness, not JMH: each point is a whole batch of a
  * fraction of a second to seconds). In each of {@code forks} fresh JVMs it prepares one synthetic
