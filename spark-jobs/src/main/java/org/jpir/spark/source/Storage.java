@@ -19,7 +19,6 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
@@ -31,7 +30,6 @@ import org.apache.spark.deploy.SparkHadoopUtil;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.store.DatabaseFiles;
 import org.jpir.datasets.store.LocalDatabaseFiles;
-import org.jpir.datasets.store.StoredDatabaseException;
 
 /**
  * One directory of the job's storage (queries, answers, keys, a stored database) through
@@ -334,97 +332,14 @@ public final class Storage {
   /**
    * This directory as the {@link org.jpir.datasets.store.DatabaseFiles} of a stored database
    * (updates): on the local file system with fsync and link-then-unlink publishing; elsewhere
-   * written with {@code hsync}, published by a rename that fails when the target exists (HDFS).
+   * {@link HadoopDatabaseFiles}, written with {@code hsync}, published by a rename that fails
+   * when the target exists (HDFS).
    */
   public DatabaseFiles databaseFiles() {
     if (local()) {
       return new LocalDatabaseFiles(localFile(dir).toPath());
     }
-    return new DatabaseFiles() {
-      @Override
-      public List<String> list() {
-        return Storage.this.list("");
-      }
-
-      @Override
-      public long length(String name) {
-        return Storage.this.length(name);
-      }
-
-      @Override
-      public byte[] read(String name, long maxBytes) {
-        return Storage.this.read(name, maxBytes, "database file");
-      }
-
-      private Path writeTemp(String name, byte[] bytes) throws IOException {
-        Path tmp = new Path(dir, "." + name + ".tmp-" + UUID.randomUUID());
-        try (FSDataOutputStream out = fs.create(tmp, false)) {
-          out.write(bytes);
-          out.hsync();
-        }
-        return tmp;
-      }
-
-      @Override
-      public void writeDurable(String name, byte[] bytes) {
-        Path target = new Path(dir, name);
-        try {
-          Path tmp = writeTemp(name, bytes);
-          if (fs.exists(target)) {
-            fs.delete(target, false); // a stale file of an unpublished version
-          }
-          if (!fs.rename(tmp, target)) {
-            fs.delete(tmp, false);
-            throw new IOException("cannot rename " + tmp + " to " + target);
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot write " + target, e);
-        }
-      }
-
-      @Override
-      public void publish(String name, byte[] bytes) {
-        Path target = new Path(dir, name);
-        try {
-          if (fs.exists(target)) {
-            throw new StoredDatabaseException(target + " already exists");
-          }
-          Path tmp = writeTemp(name, bytes);
-          if (!fs.rename(tmp, target)) {
-            fs.delete(tmp, false);
-            throw new StoredDatabaseException("cannot rename " + tmp
-                + " to " + target + " (it exists, or the file system refused)");
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot publish " + target, e);
-        }
-      }
-
-      @Override
-      public boolean createExclusive(String name, byte[] bytes) {
-        try (FSDataOutputStream out = fs.create(new Path(dir, name), false)) {
-          out.write(bytes);
-          return true;
-        } catch (FileAlreadyExistsException e) {
-          return false;
-        } catch (IOException e) {
-          if (exists(name)) {
-            return false;
-          }
-          throw new UncheckedIOException("cannot create " + name + " in " + dir, e);
-        }
-      }
-
-      @Override
-      public void delete(String name) {
-        Storage.this.delete(name);
-      }
-
-      @Override
-      public String describe() {
-        return dir.toString();
-      }
-    };
+    return new HadoopDatabaseFiles(this, fs, dir);
   }
 
   private boolean local() {
