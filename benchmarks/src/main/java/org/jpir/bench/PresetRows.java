@@ -1,4 +1,4 @@
-package org.jpir.core.demo;
+package org.jpir.bench;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.jpir.core.demo;
+package org.jpir.bench;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +15,8 @@ import org.jpir.vmp.KernelProvider;
  * The header line of a generated table: date, command, git revision, JDK, kernels, CPU model,
  * flags and caches, load average.
  */
-public final class RunEnvironment {
-  private RunEnvironment() {}
+public final class ParamTableHeader {
+  private ParamTableHeader() {}
 
   /** The header: date, command, git revision, JDK, kernels and the CPU (model, flags, caches). */
   public static String environment(String command) {

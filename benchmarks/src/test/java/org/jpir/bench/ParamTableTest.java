@@ -1,4 +1,4 @@
-package org.jpir.core.demo;
+package org.jpir.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package org.jpir.core.demo;
+package org.jpir.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.jpir.core.demo.PresetMeasurement.Large;
-import org.jpir.core.demo.PresetMeasurement.Measurement;
-import org.jpir.core.demo.PresetRows.Row;
+import org.jpir.bench.PresetMeasurement.Large;
+import org.jpir.bench.PresetMeasurement.Measurement;
+import org.jpir.bench.PresetRows.Row;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
@@ -199,7 +199,7 @@ public final class ParamTable implements Callable<Integer> {
     for (String a : args) {
       cmd.append(' ').append(a);
     }
-    String table = markdown(rows, ms, mib, recordSize, RunEnvironment.environment(cmd.toString()));
+    String table = markdown(rows, ms, mib, recordSize, ParamTableHeader.environment(cmd.toString()));
     System.out.print(table);
     if (write != null) {
       String text = Files.readString(write);
