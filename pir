@@ -101,8 +101,8 @@ jpir launcher (JDK: $( (find_jdk) 2>/dev/null || echo "none found: every command
   ./pir answer ...         answer a directory of query files (Spark)
   ./pir serve ...          prepare once, answer query files as they arrive (stop: touch <out>/STOP)
   ./pir client ...         keygen | evk | query | decode | verify | lookup (random query ids, private --ids map; no Spark)
-  ./pir setup <source> ... import a source into a stored database (= ./pir data import)
-  ./pir data ...           import | manifest | verify | lookup (stored databases)
+  ./pir setup <source> ... import a source into a stored database (table, update, synthetic, lines, csv, tsv, binary, wordlist)
+  ./pir data ...           manifest | verify | lookup (stored databases); data import <source> is an alias of setup
   ./pir local-demo         the same protocol in one JVM without Spark
   ./pir test               build and run every test (mvn verify)
   ./pir build              build the jars without tests (mvn package -DskipTests)

@@ -1,5 +1,7 @@
 package org.jpir.bench;
 
+import org.openjdk.jmh.Main;
+
 /**
  * The main class of {@code benchmarks.jar} ({@code java -jar benchmarks/target/benchmarks.jar
  * ...}): hands every argument to JMH's own command line ({@link org.openjdk.jmh.Main}), which
@@ -11,6 +13,6 @@ public final class BenchMain {
   private BenchMain() {}
 
   public static void main(String[] args) throws Exception {
-    org.openjdk.jmh.Main.main(args);
+    Main.main(args);
   }
 }

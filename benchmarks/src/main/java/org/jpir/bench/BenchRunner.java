@@ -1,8 +1,12 @@
 package org.jpir.bench;
 
 import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +14,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.vmp.CpuInfo;
 import org.jpir.vmp.JvmOptions;
 import org.jpir.vmp.KernelProvider;
@@ -39,10 +47,10 @@ import picocli.CommandLine.Spec;
  *
  * <p>Options: {@code ./pir bench --help} (picocli).
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
     description = "Run the kernel benchmarks in one JMH run; write the raw JSON and the kernel"
         + " table of docs/benchmarks.md.")
-public final class BenchRunner implements java.util.concurrent.Callable<Integer> {
+public final class BenchRunner implements Callable<Integer> {
   /** The page whose marked block holds the kernel table (run from the repository root). */
   static final String TABLE_PAGE = "docs/benchmarks.md";
 
@@ -68,7 +76,7 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
   List<String> includes = new ArrayList<>();
 
   @Option(names = "--param", paramLabel = "NAME=V1,V2", description = "override a JMH parameter")
-  java.util.Map<String, String> paramValues = new java.util.LinkedHashMap<>();
+  Map<String, String> paramValues = new LinkedHashMap<>();
 
   @Option(names = "--forks", description = "JMH forks (default: ${DEFAULT-VALUE})")
   int forks = 3;
@@ -92,7 +100,7 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
     boolean readme = !noReadme;
     boolean avx2 = CpuInfo.get().avx512f() && !noAvx2; // an AVX2 pass is emulated on AVX-512
     long started = System.nanoTime();
-    java.util.Map<String, String[]> params = new java.util.LinkedHashMap<>();
+    Map<String, String[]> params = new LinkedHashMap<>();
     paramValues.forEach((k, v) -> params.put(k, v.split(",")));
     if (includes.isEmpty()) {
       for (String s : README_SUITE) {
@@ -135,7 +143,7 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
         inc2.add("\\.MultiColumnBench\\.");
       }
       System.out.println("bench: second pass with -XX:UseAVX=2 (AVX2 emulated, 16 registers)");
-      java.util.Map<String, String[]> p2 = new java.util.LinkedHashMap<>(params);
+      Map<String, String[]> p2 = new LinkedHashMap<>(params);
       p2.putIfAbsent("kernel", new String[] {"panama"}); // ref does not depend on the ISA
       run(options(forks, iterations, quick, j2, second, p2).includes(inc2));
       merge(json, second);
@@ -192,7 +200,7 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
     Process p = new ProcessBuilder("bash", "-c", command)
         .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     List<String> lines = new ArrayList<>();
-    try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(
         p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
         if (line.startsWith("ANCHOR ")) {
@@ -217,7 +225,7 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
 
   /** The JMH options shared by both passes. */
   private static Included options(int forks, int iterations, boolean quick, List<String> jvm,
-      Path json, java.util.Map<String, String[]> params) {
+      Path json, Map<String, String[]> params) {
     ChainedOptionsBuilder ob = new OptionsBuilder()
         .forks(forks)
         .warmupIterations(quick ? 2 : 4)
@@ -245,10 +253,10 @@ public final class BenchRunner implements java.util.concurrent.Callable<Integer>
   }
 
   /** Appends the JMH rows of {@code extra} to the JSON array of {@code main}, deletes extra. */
-  static void merge(Path main, Path extra) throws java.io.IOException {
-    com.google.gson.JsonArray a = com.google.gson.JsonParser.parseString(
+  static void merge(Path main, Path extra) throws IOException {
+    JsonArray a = JsonParser.parseString(
         Files.readString(main, StandardCharsets.UTF_8)).getAsJsonArray();
-    com.google.gson.JsonArray b = com.google.gson.JsonParser.parseString(
+    JsonArray b = JsonParser.parseString(
         Files.readString(extra, StandardCharsets.UTF_8)).getAsJsonArray();
     a.addAll(b);
     Files.writeString(main, new GsonBuilder().setPrettyPrinting().create().toJson(a),

@@ -1,6 +1,7 @@
 package org.jpir.bench;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.jpir.vmp.CpuInfo;
 
@@ -41,6 +42,33 @@ final class Environment {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return "";
+    }
+  }
+
+  /** The L3 cache size Linux reports for cpu0, or 0 when it reports none. */
+  static long l3Bytes() {
+    return Math.max(0, CpuInfo.get().sysfsCacheBytes(3));
+  }
+
+  /** What {@code perf stat -e instructions,cycles true} says on this machine. */
+  static String perfStatus() {
+    try {
+      Process p = new ProcessBuilder("perf", "stat", "-e", "instructions,cycles", "true")
+          .redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      p.waitFor();
+      if (out.contains("not supported")) {
+        return "unavailable (perf stat: instructions and cycles <not supported> in this VM)";
+      }
+      if (p.exitValue() != 0) {
+        return "unavailable (perf stat exit " + p.exitValue() + ")";
+      }
+      return "perf stat works (not yet used by this study)";
+    } catch (IOException e) {
+      return "unavailable (no perf binary)";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
     }
   }
 }

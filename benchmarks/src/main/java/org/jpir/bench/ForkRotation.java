@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.vmp.CpuInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,7 +37,7 @@ import picocli.CommandLine.Option;
  * options to the forks only, which turns the ratios into an A/B of those options.
  */
 @Command(name = "ForkRotation", mixinStandardHelpOptions = true,
-    versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+    versionProvider = JpirVersion.class,
     description = "Fork-to-fork spread of a workload, each fresh JVM timed in turns with one"
         + " control JVM.")
 public final class ForkRotation implements Callable<Integer> {

@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.vmp.CpuInfo;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
@@ -26,9 +29,9 @@ import picocli.CommandLine.Parameters;
  * distinct PVECs, so the database comes from the caches); implementations as {@link
  * FftPlan#of(int, String)} or {@link Vmp#of(String)}.
  */
-@Command(name = "KernelAb", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+@Command(name = "KernelAb", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
     description = "Interleaved A/B timing of kernel implementations in one JVM.")
-public final class KernelAb implements java.util.concurrent.Callable<Integer> {
+public final class KernelAb implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "OP", description = "fft:N, ifft:N, pvec:N:nrows:ncols"
       + " or multi:N:nrows:ncols:columns[:distinct]")
   String op;
@@ -93,7 +96,7 @@ public final class KernelAb implements java.util.concurrent.Callable<Integer> {
       }
     }
     System.out.println("cpu " + Environment.cpuModel() + "; "
-        + org.jpir.vmp.CpuInfo.get().describe() + "; jdk " + Environment.jdk() + "; revision " + Environment.gitRevision());
+        + CpuInfo.get().describe() + "; jdk " + Environment.jdk() + "; revision " + Environment.gitRevision());
     System.out.printf(Locale.ROOT, "KernelAb %s, %d rounds of %d ms slices (checksum %.3g)%n",
         op, rounds, sliceNs / 1_000_000, sink);
     for (int i = 0; i < impls.size(); i++) {

@@ -3,6 +3,7 @@ package org.jpir.bench;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Random;
+import org.jpir.vmp.CpuInfo;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Vmp;
@@ -77,7 +78,7 @@ public final class MatrixColumnsAb {
     Arrays.sort(ratio);
     System.out.printf(Locale.ROOT, "%s; pass of %d columns x %d rows, N = %d: %d matrix columns"
         + " median %.1f ms, %d columns median %.1f ms; paired ratio %d/%d median %.3f [q1 %.3f"
-        + " q3 %.3f]%n", org.jpir.vmp.CpuInfo.get().describe(), cols, rows, n, widths[0],
+        + " q3 %.3f]%n", CpuInfo.get().describe(), cols, rows, n, widths[0],
         t[0][rounds / 2], widths[1], t[1][rounds / 2], widths[1], widths[0], ratio[rounds / 2],
         ratio[rounds / 4], ratio[(3 * rounds) / 4]);
   }

@@ -1,5 +1,6 @@
 package org.jpir.bench;
 
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
@@ -70,7 +71,7 @@ public class MultiColumnBench {
     double[] t = new double[Vmp.applyPvecToDftTmpLength(n, nrows, ncols)];
     for (int c : new int[] {0, nc / 2, nc - 1}) {
       ref.applyPvecToDft(pmat, cols[c], one, 0, ncols, t);
-      if (!java.util.Arrays.equals(one, res[c])) {
+      if (!Arrays.equals(one, res[c])) {
         throw new IllegalStateException(kernel + " multi-column pass disagrees with ref, col " + c);
       }
     }

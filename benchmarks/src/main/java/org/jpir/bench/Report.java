@@ -7,11 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import org.jpir.datasets.cli.JpirVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,9 +28,9 @@ import picocli.CommandLine.Parameters;
  * replaces the text between {@code <!-- bench:kernels:begin -->} and {@code
  * <!-- bench:kernels:end -->}.
  */
-@Command(name = "Report", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+@Command(name = "Report", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
     description = "The kernel table from a JMH JSON file (written beside it as .md).")
-public final class Report implements java.util.concurrent.Callable<Integer> {
+public final class Report implements Callable<Integer> {
   static final String BEGIN = "<!-- bench:kernels:begin -->";
   static final String END = "<!-- bench:kernels:end -->";
   private static final int RESAMPLES = 4000;
@@ -93,7 +96,7 @@ public final class Report implements java.util.concurrent.Callable<Integer> {
     List<JmhResults.Row> out = new ArrayList<>();
     for (JmhResults.Row r : rows) {
       if (isa(r).equals("avx2")) {
-        Map<String, String> p = new java.util.LinkedHashMap<>(r.params());
+        Map<String, String> p = new LinkedHashMap<>(r.params());
         p.put("isa", "avx2 (UseAVX=2)");
         out.add(new JmhResults.Row(r.benchmark(), p, r.unit(), r.samples(), r.jdk(),
             r.jvmArgs()));

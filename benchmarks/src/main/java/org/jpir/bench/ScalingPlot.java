@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
+import org.jpir.datasets.cli.JpirVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -14,9 +16,9 @@ import picocli.CommandLine.Parameters;
  * per (database size, batch), and per-phase task seconds per query against executors.
  */
 @Command(name = "ScalingPlot", mixinStandardHelpOptions = true,
-    versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+    versionProvider = JpirVersion.class,
     description = "Plots of the scaling experiment's CSV.")
-public final class ScalingPlot implements java.util.concurrent.Callable<Integer> {
+public final class ScalingPlot implements Callable<Integer> {
   @Parameters(index = "0", description = "scaling.csv")
   Path csv;
 

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.jpir.core.client.CompactClient;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
@@ -29,6 +30,7 @@ import org.jpir.core.server.PreparedDatabase;
 import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.Answer;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.vmp.CpuInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -47,10 +49,10 @@ import picocli.CommandLine.Option;
  * ServerBenchReport}). Exit 1 when a record decodes wrongly.
  */
 @Command(name = "bench-server", mixinStandardHelpOptions = true,
-    versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+    versionProvider = JpirVersion.class,
     description = "Server time per query (expansion, phase 1, phase 2; one query and batches)"
         + " against the ceilings measured in the same run; writes benchmarks/results/server-*.")
-public final class ServerBench implements java.util.concurrent.Callable<Integer> {
+public final class ServerBench implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

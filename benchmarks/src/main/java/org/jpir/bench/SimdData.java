@@ -36,18 +36,18 @@ final class SimdData {
 
   final Path raw;
   final JsonObject env;
-  final List<SimdStudy.Obs> obs;
+  final List<SimdRaw.Obs> obs;
   /** key -> variant -> cell; keys in {@link #OPS} order, then by first number, then params. */
   final Map<String, Map<String, Cell>> table = new LinkedHashMap<>();
 
-  SimdData(Path raw, JsonObject env, List<SimdStudy.Obs> obs) {
+  SimdData(Path raw, JsonObject env, List<SimdRaw.Obs> obs) {
     this.raw = raw;
     this.env = env;
     this.obs = obs;
-    List<SimdStudy.Obs> sorted = new ArrayList<>(obs);
-    sorted.sort(Comparator.<SimdStudy.Obs>comparingInt(o -> order(o.method()))
+    List<SimdRaw.Obs> sorted = new ArrayList<>(obs);
+    sorted.sort(Comparator.<SimdRaw.Obs>comparingInt(o -> order(o.method()))
         .thenComparingDouble(o -> firstNumber(o.params())).thenComparing(o -> o.params()));
-    for (SimdStudy.Obs o : sorted) {
+    for (SimdRaw.Obs o : sorted) {
       table.computeIfAbsent(o.key(), k -> new LinkedHashMap<>()).put(o.variant(), new Cell(o));
     }
   }
@@ -57,17 +57,17 @@ final class SimdData {
     Path envFile = raw.resolve("env.json");
     JsonObject env = Files.exists(envFile)
         ? JsonParser.parseString(Files.readString(envFile)).getAsJsonObject() : new JsonObject();
-    return new SimdData(raw, env, SimdStudy.readRaw(raw));
+    return new SimdData(raw, env, SimdRaw.readRaw(raw));
   }
 
   /** Per (key, variant): the observations in nanoseconds, their median and 95% CI. */
   static final class Cell {
-    final SimdStudy.Obs o;
+    final SimdRaw.Obs o;
     final double[] ns;
     final double median;
     final double[] ci;
 
-    Cell(SimdStudy.Obs o) {
+    Cell(SimdRaw.Obs o) {
       this.o = o;
       this.ns = o.nanos();
       this.median = Stats.median(ns);
@@ -95,7 +95,7 @@ final class SimdData {
   /** The forks' JDKs, sorted. */
   Set<String> jdks() {
     Set<String> jdks = new TreeSet<>();
-    for (SimdStudy.Obs o : obs) {
+    for (SimdRaw.Obs o : obs) {
       jdks.add(o.jdk());
     }
     return jdks;

@@ -5,10 +5,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import org.jpir.datasets.cli.JpirVersion;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -35,9 +39,9 @@ import picocli.CommandLine.Parameters;
  * POINT = class.method|param=value|iterations|iteration-ms     (param part may be empty)
  * </pre>
  */
-@Command(name = "SimdFork", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+@Command(name = "SimdFork", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
     description = "One fresh JVM of the SIMD study: measures its points.")
-public final class SimdFork implements java.util.concurrent.Callable<Integer> {
+public final class SimdFork implements Callable<Integer> {
   /** One benchmark at one parameter point, with its own measurement length. */
   record Point(String benchmark, String param, int iterations, int iterationMs) {
     static Point parse(String s) {
@@ -129,7 +133,7 @@ public final class SimdFork implements java.util.concurrent.Callable<Integer> {
   static ChainedOptionsBuilder options(Point p, int warmup, int warmupMs, int iterations,
       int iterationMs) {
     ChainedOptionsBuilder ob = new OptionsBuilder()
-        .include("^" + java.util.regex.Pattern.quote(p.benchmark()) + "$")
+        .include("^" + Pattern.quote(p.benchmark()) + "$")
         .forks(0)
         .warmupIterations(warmup)
         .warmupTime(TimeValue.milliseconds(warmupMs))
@@ -150,6 +154,6 @@ public final class SimdFork implements java.util.concurrent.Callable<Integer> {
         StandardCharsets.UTF_8)) {
       ResultFormatFactory.getInstance(ResultFormatType.JSON, ps).writeOut(results);
     }
-    Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
   }
 }

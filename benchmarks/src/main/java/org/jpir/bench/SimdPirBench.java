@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
@@ -49,7 +50,7 @@ public class SimdPirBench {
   private Params p;
   private GlweOps ops;
   private Glwe x;
-  private org.jpir.core.lwe.PreparedGgsw ggsw;
+  private PreparedGgsw ggsw;
   private Glwe out;
   private Geometry g;
   private PreparedDatabase db;

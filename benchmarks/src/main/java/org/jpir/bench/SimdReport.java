@@ -145,8 +145,8 @@ public final class SimdReport {
       List<Object> cols = new ArrayList<>(List.of(any.o.method(), any.o.params()));
       for (String v : present) {
         Cell c = m.get(v);
-        cols.add(c == null ? "" : SimdStudy.fmtNs(c.median) + " (" + SimdStudy.fmtNs(c.ci[0])
-            + ".." + SimdStudy.fmtNs(c.ci[1]) + ")");
+        cols.add(c == null ? "" : fmtNs(c.median) + " (" + fmtNs(c.ci[0])
+            + ".." + fmtNs(c.ci[1]) + ")");
       }
       Cell c = m.getOrDefault("panama", any);
       cols.add(c.ns.length / c.o.forks().length + " x " + c.o.forks().length);
@@ -170,7 +170,7 @@ public final class SimdReport {
           "rows", join(s, "\n", r -> row(SimdData.label(r.cand().o.method()),
               r.cand().o.params(), "**" + fmt(r.ratio()) + "x**", fmt(r.lo()) + ".." + fmt(r.hi()),
               String.format(Locale.ROOT, "%+.3f (%s)", r.delta(),
-                  NonParametric.magnitude(r.delta())), SimdStudy.pval(r.p()),
+                  NonParametric.magnitude(r.delta())), pval(r.p()),
               String.format(Locale.ROOT, "%d/%d (%d/%d forks)", r.base().ns.length,
                   r.cand().ns.length, r.base().o.forks().length, r.cand().o.forks().length)))));
     }
@@ -184,14 +184,14 @@ public final class SimdReport {
 
   private static String spreadRow(Spread s) {
     Cell c = s.cell();
-    return row(c.o.method(), c.o.params(), c.o.variant(), SimdStudy.fmtNs(s.fastest()),
-        SimdStudy.fmtNs(s.slowest()), fmt(s.slowest() / s.fastest()),
+    return row(c.o.method(), c.o.params(), c.o.variant(), fmtNs(s.fastest()),
+        fmtNs(s.slowest()), fmt(s.slowest() / s.fastest()),
         s.slowForks() + " of " + c.o.forks().length);
   }
 
   private static String boundRow(Bound b) {
     double[] m = b.model();
-    SimdStudy.Obs o = b.cell().o;
+    SimdRaw.Obs o = b.cell().o;
     return row(o.method(), o.params(), b.variant(), mib(m[0]), sci(m[1]), fmt(m[1] / m[0]),
         fmt(b.gbs()), fmt(b.pctStream()) + "%", fmt(b.gflops()), fmt(b.pctPeak()) + "%",
         b.bound());
@@ -209,7 +209,7 @@ public final class SimdReport {
   }
 
   private static String median(Cell c) {
-    return c == null ? "" : SimdStudy.fmtNs(c.median);
+    return c == null ? "" : fmtNs(c.median);
   }
 
   private static String ratio(double[] r) {
@@ -270,5 +270,27 @@ public final class SimdReport {
 
   private static String fmt(double v) {
     return Report.fmt(v);
+  }
+
+  /** Nanoseconds in the unit that fits (s, ms, us, ns), three significant digits. */
+  static String fmtNs(double ns) {
+    if (ns >= 1e9) {
+      return Report.fmt(ns / 1e9) + " s";
+    } else if (ns >= 1e6) {
+      return Report.fmt(ns / 1e6) + " ms";
+    } else if (ns >= 1e3) {
+      return Report.fmt(ns / 1e3) + " us";
+    }
+    return Report.fmt(ns) + " ns";
+  }
+
+
+  /** A p-value as the report prints it ("<1e-300" for 0). */
+  static String pval(double p) {
+    if (p == 0) {
+      return "<1e-300";
+    }
+    return p < 0.001 ? String.format(Locale.ROOT, "%.1e", p) : String.format(Locale.ROOT, "%.3f",
+        p);
   }
 }

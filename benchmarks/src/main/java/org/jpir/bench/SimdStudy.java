@@ -2,7 +2,6 @@ package org.jpir.bench;
 
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import java.io.IOException;
@@ -18,19 +17,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.vmp.JvmOptions;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * Where SIMD helps on the JVM, decomposed like the second seed paper. The same kernels
@@ -186,10 +186,10 @@ public final class SimdStudy {
 
   /** {@code SimdStudy run|report}. */
   @Command(name = "SimdStudy", mixinStandardHelpOptions = true,
-      versionProvider = org.jpir.datasets.cli.JpirVersion.class, subcommands = {RunCmd.class, ReportCmd.class},
+      versionProvider = JpirVersion.class, subcommands = {RunCmd.class, ReportCmd.class},
       description = "The SIMD study: fresh forks per point, then the"
       + " Markdown report.")
-  static final class Cli implements java.util.concurrent.Callable<Integer> {
+  static final class Cli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -200,9 +200,9 @@ public final class SimdStudy {
     }
   }
 
-  @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+  @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Run a campaign, then write its report.")
-  static final class RunCmd implements java.util.concurrent.Callable<Integer> {
+  static final class RunCmd implements Callable<Integer> {
     @Option(names = "--profile", description = "full or reduced (default: ${DEFAULT-VALUE})")
     String profile = "full";
 
@@ -252,9 +252,9 @@ public final class SimdStudy {
     }
   }
 
-  @Command(name = "report", mixinStandardHelpOptions = true, versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+  @Command(name = "report", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Write the report of a finished campaign.")
-  static final class ReportCmd implements java.util.concurrent.Callable<Integer> {
+  static final class ReportCmd implements Callable<Integer> {
     @Parameters(paramLabel = "RAW_DIR", description = "the campaign's raw result directory")
     Path raw;
 
@@ -295,7 +295,8 @@ public final class SimdStudy {
     env.addProperty("command", "SimdStudy " + command);
     env.addProperty("projectJvmOptions", JvmOptions.joined());
     StringBuilder jobText = new StringBuilder();
-    List<String> reused = opt.containsKey("reuse") ? reusedJobs(opt.get("reuse")) : List.of();
+    List<String> reused = opt.containsKey("reuse") ? SimdReuse.reusedJobs(opt.get("reuse"))
+        : List.of();
     for (Job j : prof.jobs()) {
       if (reused.contains(j.name())) {
         continue; // described by the run it came from (env "reused")
@@ -309,8 +310,8 @@ public final class SimdStudy {
     env.addProperty("measurement", "JMH AverageTime iterations of at least 1 ms (one call when"
         + " the call is longer), points in a per-fork shuffled order");
     env.addProperty("heap", prof.heap());
-    env.addProperty("perf", perfStatus());
-    long l3 = l3Bytes();
+    env.addProperty("perf", Environment.perfStatus());
+    long l3 = Environment.l3Bytes();
     if (l3 > 0) {
       env.addProperty("l3Bytes", l3);
     }
@@ -330,7 +331,7 @@ public final class SimdStudy {
     JsonArray failures = new JsonArray();
     JsonObject results = new JsonObject();
     if (opt.containsKey("reuse")) {
-      env.add("reused", reuse(opt.get("reuse"), raw));
+      env.add("reused", SimdReuse.reuse(opt.get("reuse"), raw));
       if (reused.contains("machine")) { // the ceilings were measured by the earlier run's loop
         String from = opt.get("reuse");
         env.addProperty("fmaChains", SimdData.fmaChains(JsonParser.parseString(Files.readString(
@@ -400,7 +401,7 @@ public final class SimdStudy {
           Files.createDirectories(log.getParent());
           Process proc = new ProcessBuilder(cmd).redirectErrorStream(true)
               .redirectOutput(log.toFile()).start();
-          boolean done = proc.waitFor(60, java.util.concurrent.TimeUnit.MINUTES);
+          boolean done = proc.waitFor(60, TimeUnit.MINUTES);
           if (!done) {
             proc.destroyForcibly();
           }
@@ -424,191 +425,8 @@ public final class SimdStudy {
     return raw;
   }
 
-  /**
-   * {@code --reuse DIR:job,job}: copies those jobs' files (and the machine ceilings for job
-   * {@code machine}) from an earlier raw directory of the same study, and describes where they
-   * came from (that directory's revision, harness settings and time) for the report.
-   */
-  static JsonObject reuse(String spec, Path raw) throws IOException {
-    List<String> jobs = reusedJobs(spec);
-    Path from = Path.of(spec.substring(0, spec.lastIndexOf(':')));
-    Path fromEnv = from.resolve("env.json");
-    if (!Files.exists(fromEnv)) {
-      throw new IllegalArgumentException("--reuse: no env.json in " + from);
-    }
-    JsonObject old = JsonParser.parseString(Files.readString(fromEnv)).getAsJsonObject();
-    JsonObject out = new JsonObject();
-    for (String job : jobs) {
-      int copied = 0;
-      try (Stream<Path> s = Files.list(from)) {
-        for (Path f : s.toList()) {
-          String n = f.getFileName().toString();
-          if (n.contains("__" + job + ".json") || n.contains("__" + job + "__f")) {
-            Files.copy(f, raw.resolve(n), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            copied++;
-          }
-        }
-      }
-      if (copied == 0) {
-        throw new IllegalArgumentException("--reuse: no files of job '" + job + "' in " + from);
-      }
-      out.addProperty(job, copied + " files from " + from.getFileName() + " (revision "
-          + SimdData.str(old, "revision") + ", started " + SimdData.str(old, "started") + "; "
-          + SimdData.str(old, "warmup") + ")");
-    }
-    return out;
-  }
-
-  /** The jobs of a {@code --reuse DIR:job[,job]} spec. */
-  static List<String> reusedJobs(String spec) {
-    int colon = spec.lastIndexOf(':');
-    if (colon < 0) {
-      throw new IllegalArgumentException("--reuse wants DIR:job[,job]: " + spec);
-    }
-    return List.of(spec.substring(colon + 1).split(","));
-  }
-
   private static void writeJson(Path file, JsonObject o) throws IOException {
     Files.writeString(file, new GsonBuilder().setPrettyPrinting().create().toJson(o),
         StandardCharsets.UTF_8);
-  }
-
-  /** One benchmark at one parameter point of one variant, samples kept per fork. */
-  record Obs(String variant, String method, String params, String unit, double[][] forks,
-      String jdk) {
-    double[] all() {
-      return Stream.of(forks).flatMapToDouble(java.util.Arrays::stream).toArray();
-    }
-
-    /** All samples in nanoseconds. */
-    double[] nanos() {
-      double f = JmhResults.secondsPerUnit(unit) * 1e9;
-      return Stream.of(forks).flatMapToDouble(java.util.Arrays::stream).map(x -> x * f)
-          .toArray();
-    }
-
-    String key() {
-      return method + (params.isEmpty() ? "" : " " + params);
-    }
-  }
-
-  /**
-   * Reads every {@code variant__job[__fNN].json[.gz]} of a raw directory; the forks of one
-   * (variant, benchmark, parameters) from several files are merged, in file order.
-   */
-  static List<Obs> readRaw(Path raw) throws IOException {
-    Map<String, Obs> merged = new LinkedHashMap<>();
-    List<Path> files;
-    try (Stream<Path> s = Files.list(raw)) {
-      files = s.filter(p -> p.getFileName().toString().contains("__")
-          && (p.getFileName().toString().endsWith(".json")
-          || p.getFileName().toString().endsWith(".json.gz"))).sorted().toList();
-    }
-    for (Path f : files) {
-      String name = f.getFileName().toString();
-      String variant = name.substring(0, name.indexOf("__"));
-      String text;
-      if (name.endsWith(".gz")) { // a full campaign's raw data is gzipped to stay small
-        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(f))) {
-          text = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-        }
-      } else {
-        text = Files.readString(f, StandardCharsets.UTF_8).trim();
-      }
-      if (text.isEmpty()) {
-        continue; // a run that died before writing
-      }
-      for (JsonElement e : JsonParser.parseString(text).getAsJsonArray()) {
-        JsonObject o = e.getAsJsonObject();
-        String bench = o.get("benchmark").getAsString();
-        String method = bench.substring(bench.lastIndexOf('.') + 1);
-        Map<String, String> params = new TreeMap<>();
-        if (o.has("params")) {
-          o.getAsJsonObject("params").entrySet()
-              .forEach(p -> params.put(p.getKey(), p.getValue().getAsString()));
-        }
-        StringBuilder ps = new StringBuilder();
-        params.forEach((k, v) -> ps.append(ps.length() == 0 ? "" : " ").append(k).append('=')
-            .append(v));
-        JsonObject pm = o.getAsJsonObject("primaryMetric");
-        JsonArray rawData = pm.getAsJsonArray("rawData");
-        double[][] forks = new double[rawData.size()][];
-        for (int i = 0; i < forks.length; i++) {
-          JsonArray a = rawData.get(i).getAsJsonArray();
-          forks[i] = new double[a.size()];
-          for (int j = 0; j < a.size(); j++) {
-            forks[i][j] = a.get(j).getAsDouble();
-          }
-        }
-        String jdk = o.has("jdkVersion") ? o.get("jdkVersion").getAsString() + " ("
-            + o.get("vmName").getAsString() + " " + o.get("vmVersion").getAsString() + ")"
-            : "unknown";
-        String unit = pm.get("scoreUnit").getAsString();
-        String key = variant + "|" + method + "|" + ps;
-        Obs prev = merged.get(key);
-        if (prev != null) {
-          if (!prev.unit().equals(unit)) {
-            throw new IOException(f + ": " + method + " " + ps + " in " + unit
-                + ", earlier forks in " + prev.unit());
-          }
-          double[][] all = java.util.Arrays.copyOf(prev.forks(), prev.forks().length
-              + forks.length);
-          System.arraycopy(forks, 0, all, prev.forks().length, forks.length);
-          forks = all;
-        }
-        merged.put(key, new Obs(variant, method, ps.toString(), unit, forks, jdk));
-      }
-    }
-    return new ArrayList<>(merged.values());
-  }
-
-  /** The L3 cache size Linux reports for cpu0, or 0 when it reports none. */
-  static long l3Bytes() {
-    return Math.max(0, org.jpir.vmp.CpuInfo.get().sysfsCacheBytes(3));
-  }
-
-  /** What {@code perf stat -e instructions,cycles true} says on this machine. */
-  static String perfStatus() {
-    try {
-      Process p = new ProcessBuilder("perf", "stat", "-e", "instructions,cycles", "true")
-          .redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      p.waitFor();
-      if (out.contains("not supported")) {
-        return "unavailable (perf stat: instructions and cycles <not supported> in this VM)";
-      }
-      if (p.exitValue() != 0) {
-        return "unavailable (perf stat exit " + p.exitValue() + ")";
-      }
-      return "perf stat works (not yet used by this study)";
-    } catch (IOException e) {
-      return "unavailable (no perf binary)";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "unknown";
-    }
-  }
-
-  static String fmtNs(double ns) {
-    if (ns >= 1e9) {
-      return Report.fmt(ns / 1e9) + " s";
-    } else if (ns >= 1e6) {
-      return Report.fmt(ns / 1e6) + " ms";
-    } else if (ns >= 1e3) {
-      return Report.fmt(ns / 1e3) + " us";
-    }
-    return Report.fmt(ns) + " ns";
-  }
-
-  static String fmt(double v) {
-    return Report.fmt(v);
-  }
-
-  static String pval(double p) {
-    if (p == 0) {
-      return "<1e-300";
-    }
-    return p < 0.001 ? String.format(Locale.ROOT, "%.1e", p) : String.format(Locale.ROOT, "%.3f",
-        p);
   }
 }

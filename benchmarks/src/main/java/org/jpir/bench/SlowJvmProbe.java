@@ -1,9 +1,15 @@
 package org.jpir.bench;
 
+import com.sun.management.ThreadMXBean;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
@@ -16,12 +22,14 @@ import org.jpir.core.query.QueryExpander;
 import org.jpir.core.server.PirServer;
 import org.jpir.core.server.PreparedDatabase;
 import org.jpir.core.server.SyntheticRecords;
+import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.vmp.Pmat;
 import org.jpir.vmp.Pvec;
 import org.jpir.vmp.Vmp;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
+import sun.misc.Unsafe;
 
 /**
  * Diagnostic for the slow-JVM state (see {@code benchmarks/SLOW-JVM.md}): one JVM times phase 1
@@ -35,9 +43,9 @@ import picocli.CommandLine;
  * Run one JVM per measurement ({@code benchmarks/slow-jvm.sh} starts ten).
  */
 @Command(name = "SlowJvmProbe", mixinStandardHelpOptions = true,
-    versionProvider = org.jpir.datasets.cli.JpirVersion.class,
+    versionProvider = JpirVersion.class,
     description = "Phase 1 in this JVM: times, allocation and page faults per call.")
-public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer> {
+public final class SlowJvmProbe implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", description = "database MiB (default: ${DEFAULT-VALUE})")
   int mib = 64;
 
@@ -203,17 +211,17 @@ public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer
   /** Minor page faults of this process so far (field 10 of /proc/self/stat), or -1. */
   private static long minorFaults() {
     try {
-      String st = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+      String st = Files.readString(Path.of("/proc/self/stat"));
       String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
       return Long.parseLong(f[7]);
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       return -1;
     }
   }
 
   /** Bytes allocated so far by this thread (HotSpot's ThreadMXBean extension). */
   private static long allocated() {
-    return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
+    return ((ThreadMXBean) ManagementFactory
         .getThreadMXBean()).getCurrentThreadAllocatedBytes();
   }
 
@@ -272,12 +280,12 @@ public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer
   }
 
   static final class Addresses {
-    private final sun.misc.Unsafe u;
+    private final Unsafe u;
     private final int shift;
     private final boolean compressed;
     private final long base;
 
-    private Addresses(sun.misc.Unsafe u, boolean compressed, int shift, long base) {
+    private Addresses(Unsafe u, boolean compressed, int shift, long base) {
       this.u = u;
       this.compressed = compressed;
       this.shift = shift;
@@ -285,10 +293,10 @@ public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer
     }
 
     static Addresses create() throws ReflectiveOperationException {
-      Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+      Field f = Unsafe.class.getDeclaredField("theUnsafe");
       f.setAccessible(true);
-      sun.misc.Unsafe u = (sun.misc.Unsafe) f.get(null);
-      boolean compressed = sun.misc.Unsafe.ARRAY_OBJECT_INDEX_SCALE == 4;
+      Unsafe u = (Unsafe) f.get(null);
+      boolean compressed = Unsafe.ARRAY_OBJECT_INDEX_SCALE == 4;
       // try the decodings HotSpot uses (unscaled, zero based with shift 3..6) and keep the one
       // under which two arrays allocated one after the other lie exactly one array apart (no
       // memory is read through a guessed address)
@@ -298,7 +306,7 @@ public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer
         for (int shift : compressed ? new int[] {0, 3, 4, 5, 6} : new int[] {0}) {
           Addresses a = new Addresses(u, compressed, shift, 0);
           long gap = a.address(second) - a.address(first);
-          long size = sun.misc.Unsafe.ARRAY_DOUBLE_BASE_OFFSET + 8L * first.length;
+          long size = Unsafe.ARRAY_DOUBLE_BASE_OFFSET + 8L * first.length;
           if (gap >= size && gap < size + 64 && a.address(first) % 8 == 0) {
             return a;
           }
@@ -310,14 +318,14 @@ public final class SlowJvmProbe implements java.util.concurrent.Callable<Integer
     long address(Object o) {
       Object[] holder = {o};
       long raw = compressed
-          ? u.getInt(holder, (long) sun.misc.Unsafe.ARRAY_OBJECT_BASE_OFFSET) & 0xFFFFFFFFL
-          : u.getLong(holder, (long) sun.misc.Unsafe.ARRAY_OBJECT_BASE_OFFSET);
+          ? u.getInt(holder, (long) Unsafe.ARRAY_OBJECT_BASE_OFFSET) & 0xFFFFFFFFL
+          : u.getLong(holder, (long) Unsafe.ARRAY_OBJECT_BASE_OFFSET);
       return base + (raw << shift);
     }
 
     /** "data mod 64 / data mod 4096" of a double[]'s first element. */
     String describe(double[] a) {
-      long d = address(a) + sun.misc.Unsafe.ARRAY_DOUBLE_BASE_OFFSET;
+      long d = address(a) + Unsafe.ARRAY_DOUBLE_BASE_OFFSET;
       return (d & 63) + "/" + (d & 4095);
     }
   }

@@ -13,7 +13,8 @@ class BenchUsageTest {
   @Test
   void everyBenchmarkCommandRejectsUnknownOptionsWithExitCode2() {
     for (Class<?> c : List.of(BenchRunner.class, KernelAb.class, SimdFork.class,
-        SimdStudy.Cli.class, Report.class, ScalingPlot.class, SlowJvmProbe.class)) {
+        SimdStudy.Cli.class, Report.class, ScalingPlot.class, SlowJvmProbe.class,
+        ParamTable.class)) {
       StringWriter err = new StringWriter();
       int rc = new CommandLine(c).setErr(new PrintWriter(err)).execute("--no-such-option");
       assertEquals(2, rc, c.getName() + ": " + err);

@@ -91,9 +91,9 @@ class SimdReportTest {
             40, 10 + f) + "]").getBytes(StandardCharsets.UTF_8));
       }
     }
-    java.util.List<SimdStudy.Obs> obs = SimdStudy.readRaw(raw);
+    java.util.List<SimdRaw.Obs> obs = SimdRaw.readRaw(raw);
     assertEquals(2, obs.size());
-    for (SimdStudy.Obs o : obs) {
+    for (SimdRaw.Obs o : obs) {
       assertEquals(3, o.forks().length, o.variant());
       assertEquals(120, o.all().length, o.variant());
     }

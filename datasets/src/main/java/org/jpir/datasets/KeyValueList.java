@@ -1,5 +1,6 @@
 package org.jpir.datasets;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** (key, value) entries held in memory: small tables, tests and demos. */
@@ -27,7 +28,7 @@ public record KeyValueList(List<byte[]> keys, List<byte[]> values) implements Ke
 
   @Override
   public String describe(long i) {
-    return "entry " + i + " (key '" + new String(key(i), java.nio.charset.StandardCharsets.UTF_8)
+    return "entry " + i + " (key '" + new String(key(i), StandardCharsets.UTF_8)
         + "')";
   }
 }

@@ -4,14 +4,17 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.store.DatabaseFiles;
 import org.jpir.datasets.store.Manifest;
+import org.jpir.datasets.store.StoredDatabaseException;
 import org.jpir.datasets.store.StoredDatabaseUpdater;
 import org.jpir.datasets.store.UpdateFile;
 import org.jpir.spark.source.Storage;
@@ -26,7 +29,7 @@ import org.jpir.spark.source.Storage;
     versionProvider = JpirVersion.class,
     description = "Apply an update file (put INDEX"
     + " hex:..|base64:.., delete INDEX) as the database's next data version.")
-public final class DatabaseUpdate implements java.util.concurrent.Callable<Integer> {
+public final class DatabaseUpdate implements Callable<Integer> {
   @picocli.CommandLine.Option(names = "--db", required = true,
       description = "the stored database (a directory or a Hadoop FileSystem URI)")
   String db;
@@ -67,7 +70,7 @@ public final class DatabaseUpdate implements java.util.concurrent.Callable<Integ
   int apply(PrintStream out) throws IOException {
     try {
       return run(out);
-    } catch (org.jpir.datasets.store.StoredDatabaseException e) {
+    } catch (StoredDatabaseException e) {
       throw new IllegalArgumentException("setup update: " + e.getMessage() + " (nothing changed)",
           e);
     }
@@ -91,7 +94,7 @@ public final class DatabaseUpdate implements java.util.concurrent.Callable<Integ
         .newDecoder().onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT))) {
       u = UpdateFile.parse(r, f.toString(), m.geometry().recordSize());
-    } catch (java.nio.charset.CharacterCodingException e) {
+    } catch (CharacterCodingException e) {
       throw new IllegalArgumentException("setup update: " + f + " is not UTF-8 text", e);
     }
     StoredDatabaseUpdater.Result res = StoredDatabaseUpdater.apply(files, u);

@@ -7,6 +7,7 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -92,7 +93,7 @@ public final class DemoJob {
     boolean ok = s.rejected() == 1 && Files.exists(adir.resolve(corrupted + ".error"));
     SyntheticRecords truth = (SyntheticRecords) src.open();
     QueryIdMap mine = QueryIdMap.load(dir.resolve("client-ids.map"), false);
-    for (java.util.Map.Entry<String, Long> e : mine.entries().entrySet()) {
+    for (Map.Entry<String, Long> e : mine.entries().entrySet()) {
       long index = e.getValue();
       byte[] a = Files.readAllBytes(adir.resolve(e.getKey() + ".answer"));
       boolean good = Arrays.equals(client.decodeMessage(a, index),

@@ -1,9 +1,14 @@
 package org.jpir.spark;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.util.Locale;
+import javax.management.ListenerNotFoundException;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 
 /**
  * The heap high-water mark of this JVM while a job runs: a daemon thread samples the used heap
@@ -20,11 +25,11 @@ final class HeapWatch {
   /** With {@code -Djpir.heapWatch.fullGc=true}, each batch end runs a full collection (slow). */
   static final boolean FULL_GC = Boolean.getBoolean("jpir.heapWatch.fullGc");
   private volatile long peakAfterGc;
-  private final javax.management.NotificationListener onGc = (n, hb) -> {
-    if (com.sun.management.GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION
+  private final NotificationListener onGc = (n, hb) -> {
+    if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION
         .equals(n.getType())) {
-      var info = com.sun.management.GarbageCollectionNotificationInfo.from(
-          (javax.management.openmbean.CompositeData) n.getUserData());
+      var info = GarbageCollectionNotificationInfo.from(
+          (CompositeData) n.getUserData());
       long live = 0;
       for (var e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
         if (isHeapPool(e.getKey())) {
@@ -60,7 +65,7 @@ final class HeapWatch {
     }
     HeapWatch w = new HeapWatch();
     for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      if (gc instanceof javax.management.NotificationEmitter em) {
+      if (gc instanceof NotificationEmitter em) {
         em.addNotificationListener(w.onGc, null, null);
       }
     }
@@ -115,10 +120,10 @@ final class HeapWatch {
     thread.interrupt();
     sample();
     for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      if (gc instanceof javax.management.NotificationEmitter em) {
+      if (gc instanceof NotificationEmitter em) {
         try {
           em.removeNotificationListener(onGc);
-        } catch (javax.management.ListenerNotFoundException e) {
+        } catch (ListenerNotFoundException e) {
           // not registered on this collector
         }
       }

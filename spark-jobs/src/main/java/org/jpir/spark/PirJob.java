@@ -1,12 +1,16 @@
 package org.jpir.spark;
 
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.lwe.PlanePacking;
+import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Params;
 import org.jpir.core.query.EvaluationKeyStore;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.cli.DatasetsCli;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.datasets.cli.PresetOption;
 import org.jpir.datasets.cli.RecordSizePresetOption;
@@ -73,8 +77,8 @@ public final class PirJob implements Callable<Integer> {
     CommandLine cl = commandLine();
     Exception[] failed = {null};
     cl.setExecutionExceptionHandler((e, line, parsed) -> {
-      if (org.jpir.datasets.cli.DatasetsCli.isImportSource(line.getCommand())) {
-        return org.jpir.datasets.cli.DatasetsCli.failure(e, line); // as data import reports it
+      if (DatasetsCli.isImportSource(line.getCommand())) {
+        return DatasetsCli.failure(e, line); // as data import reports it
       }
       failed[0] = e;
       return 2;
@@ -90,7 +94,7 @@ public final class PirJob implements Callable<Integer> {
   static CommandLine commandLine() {
     CommandLine setup = new CommandLine(new Setup()).addSubcommand(new TableImport.Args())
         .addSubcommand(new DatabaseUpdate(System.out));
-    org.jpir.datasets.cli.DatasetsCli.addImportSources(setup, System.out);
+    DatasetsCli.addImportSources(setup, System.out);
     return new CommandLine(new PirJob()).addSubcommand(new Demo())
         .addSubcommand(new DemoCompact()).addSubcommand(new ServerCommands.Answer())
         .addSubcommand(new ServerCommands.Serve()).addSubcommand(setup);
@@ -157,7 +161,7 @@ public final class PirJob implements Callable<Integer> {
 
     @Mixin
     PresetOption preset =
-        new PresetOption(org.jpir.core.params.CompactParams.ONIONPIR_4096_COMPACT);
+        new PresetOption(CompactParams.ONIONPIR_4096_COMPACT);
 
     @Option(names = "--master", description = "Spark master (default: ${DEFAULT-VALUE})")
     String master = "local[2]";
@@ -167,7 +171,7 @@ public final class PirJob implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      org.jpir.core.params.CompactParams cp = preset.compact();
+      CompactParams cp = preset.compact();
       try (JavaSparkContext sc = new JavaSparkContext(
           SparkSetup.conf("jpir compact demo", master))) {
         sc.setLogLevel("WARN");
@@ -178,14 +182,15 @@ public final class PirJob implements Callable<Integer> {
   }
 
   /**
-   * {@code setup table ...} (Parquet, CSV, JSON through Spark's DataFrame readers: {@link
-   * TableImport}), {@code setup update ...} ({@link DatabaseUpdate}) or {@code setup <source>
-   * ...}, which is {@code data import <source> ...} (the same subcommands).
+   * The import command: {@code setup table ...} (Parquet, CSV, JSON through Spark's DataFrame
+   * readers: {@link TableImport}), {@code setup update ...} ({@link DatabaseUpdate}) or {@code
+   * setup <source> ...} for the sources {@link DatasetsCli#addImportSources} adds, which {@code
+   * data import <source>} runs too, as an alias that names this form.
    */
   @Command(name = "setup", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Import a source into a stored database (table:"
-      + " through Spark's readers; update: a new data version; the other sources as in data"
-      + " import).")
+      + " through Spark's readers; update: a new data version; synthetic, lines, csv, tsv,"
+      + " binary, wordlist: local sources, also under the alias data import).")
   static final class Setup implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -208,11 +213,11 @@ public final class PirJob implements Callable<Integer> {
 
   /** Writes a small text file (summary, metrics) through {@link #storage}. */
   static void writeFile(String spec, String text) {
-    Path name = Path.of(Storage.hasScheme(spec) ? java.net.URI.create(spec).getPath() : spec)
+    Path name = Path.of(Storage.hasScheme(spec) ? URI.create(spec).getPath() : spec)
         .getFileName();
     String dir = spec.substring(0, spec.length() - name.toString().length());
     Storage st = storage(dir.isEmpty() ? "." : dir);
-    st.write(name.toString(), text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    st.write(name.toString(), text.getBytes(StandardCharsets.UTF_8));
   }
 
   /**
@@ -220,10 +225,10 @@ public final class PirJob implements Callable<Integer> {
    * first use); on another file system every {@code <client id>.evk} is read (bounded by {@link
    * Wire#maxEvaluationKeysBytes}) and registered at start.
    */
-  static EvaluationKeyStore keyStore(org.jpir.core.params.CompactParams cp, String spec) {
+  static EvaluationKeyStore keyStore(CompactParams cp, String spec) {
     if (!Storage.hasScheme(spec) || spec.startsWith("file:")) {
       return new EvaluationKeyStore(cp, Storage.hasScheme(spec)
-          ? Path.of(java.net.URI.create(spec)) : Path.of(spec));
+          ? Path.of(URI.create(spec)) : Path.of(spec));
     }
     EvaluationKeyStore store = new EvaluationKeyStore(cp);
     Storage dir = Storage.at(spec);

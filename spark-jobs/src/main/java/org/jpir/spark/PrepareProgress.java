@@ -2,6 +2,7 @@ package org.jpir.spark;
 
 import java.io.PrintStream;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -10,6 +11,7 @@ import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.StageInfo;
 import org.jpir.datasets.progress.Progress;
+import scala.collection.Iterator;
 
 /**
  * Progress of preparing the database on the executors: while open, the Spark jobs the calling
@@ -50,12 +52,12 @@ final class PrepareProgress extends SparkListener implements AutoCloseable {
 
   @Override
   public void onJobStart(SparkListenerJobStart job) {
-    java.util.Properties props = job.properties();
+    Properties props = job.properties();
     if (props == null || !GROUP.equals(props.getProperty("spark.jobGroup.id"))) {
       return;
     }
     long tasks = 0;
-    scala.collection.Iterator<StageInfo> it = job.stageInfos().iterator();
+    Iterator<StageInfo> it = job.stageInfos().iterator();
     while (it.hasNext()) {
       StageInfo s = it.next();
       stages.add(s.stageId());

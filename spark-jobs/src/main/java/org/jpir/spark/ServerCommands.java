@@ -1,7 +1,10 @@
 package org.jpir.spark;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.logging.log4j.LogManager;
@@ -209,10 +212,10 @@ final class ServerCommands {
               if (o.metrics != null) {
                 try {
                   Files.writeString(Path.of(o.metrics), micro.json().replace('\n', ' ').trim()
-                      + "\n", java.nio.file.StandardOpenOption.CREATE,
-                      java.nio.file.StandardOpenOption.APPEND);
-                } catch (java.io.IOException e) {
-                  throw new java.io.UncheckedIOException("serve: cannot append to --metrics "
+                      + "\n", StandardOpenOption.CREATE,
+                      StandardOpenOption.APPEND);
+                } catch (IOException e) {
+                  throw new UncheckedIOException("serve: cannot append to --metrics "
                       + o.metrics, e);
                 }
               }

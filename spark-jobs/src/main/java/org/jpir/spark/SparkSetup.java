@@ -1,5 +1,6 @@
 package org.jpir.spark;
 
+import java.util.Arrays;
 import org.apache.spark.SparkConf;
 import org.jpir.spark.server.PirKryoRegistrator;
 import org.jpir.vmp.JvmOptions;
@@ -34,7 +35,7 @@ public final class SparkSetup {
     String registrators = c.get("spark.kryo.registrator", "").trim();
     if (registrators.isEmpty()) {
       c.set("spark.kryo.registrator", ours);
-    } else if (!java.util.Arrays.asList(registrators.split("\\s*,\\s*")).contains(ours)) {
+    } else if (!Arrays.asList(registrators.split("\\s*,\\s*")).contains(ours)) {
       c.set("spark.kryo.registrator", registrators + "," + ours);
     }
     c.setIfMissing("spark.kryoserializer.buffer.max", "1024m");

@@ -1,6 +1,5 @@
 package org.jpir.spark;
 
-import org.jpir.spark.source.Storage;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
@@ -10,24 +9,30 @@ import static org.apache.spark.sql.functions.octet_length;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.IntegralType;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.jpir.core.params.Geometry;
@@ -44,6 +49,7 @@ import org.jpir.datasets.keyword.KeywordParams;
 import org.jpir.datasets.keyword.KeywordTable;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabaseWriter;
+import org.jpir.spark.source.Storage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -86,7 +92,7 @@ public final class TableImport {
   @Command(name = "table", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
       description = "Import a Parquet, CSV or JSON table through Spark's"
       + " DataFrame readers.")
-  static final class Args implements java.util.concurrent.Callable<Integer> {
+  static final class Args implements Callable<Integer> {
     @Option(names = "--format", required = true, description = "parquet, csv or json")
     String format;
 
@@ -310,8 +316,8 @@ public final class TableImport {
         m = StoredDatabaseWriter.write(tmp.resolve("db"), p, g, src, cpc, desc, extra, null);
         outDir.parent().putDirectory(tmp.resolve("db"), outDir.name());
       } finally {
-        try (java.util.stream.Stream<Path> w = Files.walk(tmp)) {
-          w.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        try (Stream<Path> w = Files.walk(tmp)) {
+          w.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
       }
     }
@@ -329,7 +335,7 @@ public final class TableImport {
   private record Out(Path local, Storage parent, String name, String spec) {
     static Out of(String spec) {
       if (!Storage.hasScheme(spec) || spec.startsWith("file:")) {
-        Path p = Storage.hasScheme(spec) ? Path.of(java.net.URI.create(spec)) : Path.of(spec);
+        Path p = Storage.hasScheme(spec) ? Path.of(URI.create(spec)) : Path.of(spec);
         if (Files.exists(p)) {
           throw new IllegalArgumentException("setup table: --out " + spec + " already exists;"
               + " choose a new directory");
@@ -375,8 +381,8 @@ public final class TableImport {
     if (t instanceof BinaryType) {
       return c;
     }
-    if (t instanceof StructType || t instanceof org.apache.spark.sql.types.ArrayType
-        || t instanceof org.apache.spark.sql.types.MapType) {
+    if (t instanceof StructType || t instanceof ArrayType
+        || t instanceof MapType) {
       throw new IllegalArgumentException(what + ": " + role + " column '" + name + "' is "
           + t.simpleString() + ", which has no bytes; choose a string, number or binary column");
     }

@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --preset ID}, a picocli mixin for the commands that make a database whose record size
- * they know ({@code data import}, {@code setup <source>}, {@code demo}): the id given wins;
+ * they know ({@code setup <source>} and its alias {@code data import}, {@code demo}): the id given wins;
  * without it the preset follows the records ({@link DefaultPreset#forRecordSize}, logged with the
  * reason).
  */

@@ -4,11 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongFunction;
 import org.jpir.datasets.LengthPrefix;
 
 /**
@@ -138,7 +140,7 @@ public record KeywordParams(int choices, int buckets, int slotsPerBucket, int ke
    * with {@code retrieveBucket} (one PIR retrieval each, all of them even after a hit, so the
    * server sees the same number of queries for every key) and searches them and the stash.
    */
-  public Optional<byte[]> lookup(byte[] key, java.util.function.LongFunction<byte[]> retrieveBucket) {
+  public Optional<byte[]> lookup(byte[] key, LongFunction<byte[]> retrieveBucket) {
     int[] c = candidates(key);
     byte[][] r = new byte[c.length][];
     for (int j = 0; j < c.length; j++) {
@@ -153,7 +155,7 @@ public record KeywordParams(int choices, int buckets, int slotsPerBucket, int ke
       return Optional.empty();
     }
     int w = LengthPrefix.prefixBytes(keyField);
-    if (!java.util.Arrays.equals(b, off + w, off + w + len, key, 0, len)) {
+    if (!Arrays.equals(b, off + w, off + w + len, key, 0, len)) {
       return Optional.empty();
     }
     return Optional.of(LengthPrefix.read(b, off + keyField, valueField));

@@ -1,6 +1,7 @@
 package org.jpir.datasets.keyword;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -184,7 +185,7 @@ public final class KeywordTable implements RecordSource {
   }
 
   private static long fingerprint(byte[] k) {
-    java.security.MessageDigest md = KeywordParams.sha256();
+    MessageDigest md = KeywordParams.sha256();
     byte[] d = md.digest(k);
     long v = 0;
     for (int b = 0; b < 8; b++) {

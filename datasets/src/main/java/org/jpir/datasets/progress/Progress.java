@@ -1,5 +1,6 @@
 package org.jpir.datasets.progress;
 
+import java.io.Console;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -198,12 +199,12 @@ public final class Progress implements AutoCloseable {
    * Console.isTerminal()} says so.
    */
   static boolean isTerminal() {
-    java.io.Console c = System.console();
+    Console c = System.console();
     if (c == null) {
       return false;
     }
     try {
-      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(c);
+      return (Boolean) Console.class.getMethod("isTerminal").invoke(c);
     } catch (ReflectiveOperationException e) {
       return true; // Java 17-21: a console exists only on a terminal
     }

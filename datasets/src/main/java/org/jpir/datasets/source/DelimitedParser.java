@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -106,7 +107,7 @@ final class DelimitedParser {
       if (c < 0 || c == '\n') {
         byte[] last = f.toByteArray();
         if (last.length > 0 && last[last.length - 1] == '\r' && !afterQuote) {
-          last = java.util.Arrays.copyOf(last, last.length - 1);
+          last = Arrays.copyOf(last, last.length - 1);
         }
         fields.add(last);
         return fields;

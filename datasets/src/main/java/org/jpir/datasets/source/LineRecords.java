@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.jpir.core.server.RecordSource;
 import org.jpir.datasets.LengthPrefix;
+import org.jpir.datasets.ValueTooLargeException;
 
 /**
  * Newline-delimited records: record i is line i+1 of the file (LF or CRLF; the terminator is not
@@ -92,7 +93,7 @@ public final class LineRecords implements RecordSource, Closeable {
       int cap = LengthPrefix.capacity(size);
       for (int i = 0; i < count; i++) {
         if (lengths[i] > cap) {
-          throw new org.jpir.datasets.ValueTooLargeException(path + " line " + (i + 1)
+          throw new ValueTooLargeException(path + " line " + (i + 1)
               + ": value of " + lengths[i] + " bytes does not fit the " + cap + " bytes a "
               + size + "-byte record holds (" + LengthPrefix.prefixBytes(size)
               + "-byte length prefix); raise the record size or choose truncation explicitly");

@@ -1,6 +1,7 @@
 package org.jpir.datasets.store;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -58,7 +59,7 @@ public final class LocalDatabaseFiles implements DatabaseFiles {
       throw new StoredDatabaseException(dir + ": " + name + " has " + len + " bytes, more than "
           + "the " + maxBytes + " expected");
     }
-    try (java.io.InputStream in = Files.newInputStream(f)) {
+    try (InputStream in = Files.newInputStream(f)) {
       return in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, Math.min(maxBytes, len + 1)));
     } catch (IOException e) {
       throw new StoredDatabaseException(dir + ": cannot read " + name + ": " + e, e);

@@ -1,10 +1,15 @@
 package org.jpir.datasets.store;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 import org.jpir.core.params.Geometry;
 
@@ -46,8 +51,8 @@ public record Manifest(int version, String presetId, String source, Geometry geo
 
   /** Largest data version accepted (six digits in file names). */
   public static final int MAX_DATA_VERSION = 999_999;
-  private static final java.util.regex.Pattern VERSIONED =
-      java.util.regex.Pattern.compile("manifest-v(\\d{6})\\.txt");
+  private static final Pattern VERSIONED =
+      Pattern.compile("manifest-v(\\d{6})\\.txt");
 
   /** The manifest file of data version {@code v}: {@code manifest.txt} for 1. */
   public static String fileOf(int v) {
@@ -63,7 +68,7 @@ public record Manifest(int version, String presetId, String source, Geometry geo
     if (FILE.equals(name)) {
       return 1;
     }
-    java.util.regex.Matcher m = VERSIONED.matcher(name);
+    Matcher m = VERSIONED.matcher(name);
     if (!m.matches()) {
       return -1;
     }
@@ -176,10 +181,10 @@ public record Manifest(int version, String presetId, String source, Geometry geo
     String text;
     try {
       text = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-    } catch (java.nio.charset.CharacterCodingException e) {
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
       throw new StoredDatabaseException(where + ": manifest is not UTF-8 text", e);
     }
     return parse(text, where);

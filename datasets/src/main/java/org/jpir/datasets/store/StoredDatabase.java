@@ -3,6 +3,7 @@ package org.jpir.datasets.store;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -10,8 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
@@ -111,8 +115,8 @@ public final class StoredDatabase implements RecordSource, Closeable {
    * unread.
    */
   public static Manifest readManifest(Path dir) {
-    java.util.List<String> names = new java.util.ArrayList<>();
-    try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+    List<String> names = new ArrayList<>();
+    try (Stream<Path> s = Files.list(dir)) {
       s.forEach(f -> names.add(f.getFileName().toString()));
     } catch (IOException e) {
       // not a directory or unreadable: reported below as a missing manifest
@@ -142,7 +146,7 @@ public final class StoredDatabase implements RecordSource, Closeable {
     if (!Files.isRegularFile(mf)) {
       throw new StoredDatabaseException(dir + ": " + name + " is not a regular file");
     }
-    try (java.io.InputStream in = Files.newInputStream(mf)) {
+    try (InputStream in = Files.newInputStream(mf)) {
       bytes = in.readNBytes(Manifest.MAX_BYTES + 1);
     } catch (NoSuchFileException e) {
       throw new StoredDatabaseException(dir + ": no " + name

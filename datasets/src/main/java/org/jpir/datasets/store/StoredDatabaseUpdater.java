@@ -1,7 +1,9 @@
 package org.jpir.datasets.store;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
@@ -52,7 +54,7 @@ public final class StoredDatabaseUpdater {
    */
   public static Result apply(DatabaseFiles files, UpdateFile updates, Step step) {
     String where = files.describe();
-    if (!files.createExclusive(LOCK, ("update started " + java.time.Instant.now() + "\n")
+    if (!files.createExclusive(LOCK, ("update started " + Instant.now() + "\n")
         .getBytes(StandardCharsets.UTF_8))) {
       throw new StoredDatabaseException(where + ": " + LOCK + " exists: another update is running,"
           + " or one crashed (then delete " + LOCK + "; the current version is intact)");
@@ -118,7 +120,7 @@ public final class StoredDatabaseUpdater {
         }
         for (UpdateFile.Op op : last.subMap(now.firstRecord(), end).values()) {
           int off = Math.toIntExact((op.index() - now.firstRecord()) * size);
-          java.util.Arrays.fill(b, off, off + size, (byte) 0);
+          Arrays.fill(b, off, off + size, (byte) 0);
           if (!op.isDelete()) {
             System.arraycopy(op.value(), 0, b, off, op.value().length);
           }

@@ -11,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -103,7 +104,7 @@ public final class StoredDatabaseWriter {
             c.records(), c.bytes(), crc));
       }
       Manifest m = new Manifest(Manifest.VERSION, p.id(), sourceDescription, g, cpc,
-          List.copyOf(chunks), new java.util.LinkedHashMap<>(extra));
+          List.copyOf(chunks), new LinkedHashMap<>(extra));
       Path mf = tmp.resolve(Manifest.FILE);
       try (FileChannel ch = FileChannel.open(mf, StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE)) {

@@ -47,6 +47,16 @@ class DatasetsCliTest {
   }
 
   @Test
+  void importIsAnAliasThatNamesSetup(@TempDir Path dir) {
+    assertEquals(0, run("import", "synthetic", "--count", "10", "--record-size", "8",
+        "--progress", "quiet", "--out", dir.resolve("db").toString()), err());
+    assertEquals(DatasetsCli.IMPORT_ALIAS_NOTE + System.lineSeparator(), err());
+    assertTrue(err().contains("./pir setup <source>"), err());
+    assertEquals(0, run("manifest", dir.resolve("db").toString()), err());
+    assertEquals("", err(), "only the alias prints the note");
+  }
+
+  @Test
   void helpListsTheOptionsOfEachSubcommand() {
     assertEquals(0, run("import", "csv", "--help"));
     String help = out.toString(StandardCharsets.UTF_8);

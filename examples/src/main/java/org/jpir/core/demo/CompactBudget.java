@@ -4,6 +4,7 @@ import java.util.Locale;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
+import org.jpir.core.params.Security;
 import org.jpir.datasets.cli.JpirVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,7 +37,7 @@ public final class CompactBudget implements Runnable {
         + " server q=2^%d, %d-bit plaintexts in %d limbs%s, GGSW %d x %d-bit digits, answer %d"
         + " limbs, key switching %d x %d-bit digits, GGSW(s) %d x %d-bit digits", cp.id(), s.n(),
         k.logQ(), k.sigma(), lg(k.noiseStdTorus()),
-        lg(org.jpir.core.params.Security.minNoiseStdTorus(s.n())), s.logQ(), s.plaintextBits(),
+        lg(Security.minNoiseStdTorus(s.n())), s.logQ(), s.plaintextBits(),
         s.plaintextLimbs(), s.scaledPlaintext() ? " (scaled: the digit is the value)" : "",
         s.ggswLevels(), s.ggswBits(), s.answerLimbs(), cp.ksLevels(), cp.ksBits(),
         k.ggswLevels(), k.ggswBits());

@@ -1,5 +1,6 @@
 package org.jpir.core.demo;
 
+import java.lang.management.ManagementFactory;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Locale;
@@ -123,7 +124,7 @@ public final class CompactDemo implements Callable<Integer> {
           * g.recordCount());
     }
     java.lang.management.ThreadMXBean mx =
-        java.lang.management.ManagementFactory.getThreadMXBean();
+        ManagementFactory.getThreadMXBean();
     long cpuExpand = 0;
     long cpuAnswer = 0;
     long userExpand = 0;

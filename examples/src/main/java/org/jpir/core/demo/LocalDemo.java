@@ -3,6 +3,7 @@ package org.jpir.core.demo;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
@@ -91,7 +92,7 @@ public final class LocalDemo implements Callable<Integer> {
     PirClient client = new PirClient(p, g, sk, random);
     QueryExpander expander = new QueryExpander(p);
     PirServer server = new PirServer(p);
-    java.util.SplittableRandom pick = new java.util.SplittableRandom(seed);
+    SplittableRandom pick = new SplittableRandom(seed);
     boolean ok = true;
     double serverTotal = 0;
     for (int qi = 0; qi < queries; qi++) {

@@ -1,7 +1,12 @@
 package org.jpir.spark.bench;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,6 +33,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Placement and recovery on a cluster whose executors are child processes of this JVM
@@ -146,7 +152,7 @@ public final class PlacementRecovery implements Callable<Integer> {
     long t = System.nanoTime() - t0;
     boolean ok = true;
     for (int i = 0; i < queries; i++) {
-      ok &= java.util.Arrays.equals(truth.record(idx[i]), client.decode(a[i], idx[i]));
+      ok &= Arrays.equals(truth.record(idx[i]), client.decode(a[i], idx[i]));
     }
     out(name, (ok ? "exact" : "WRONG") + " in " + secs(t) + " s");
     return ok;
@@ -154,7 +160,7 @@ public final class PlacementRecovery implements Callable<Integer> {
 
   /** Executors registered now (block managers other than the driver's). */
   static int executors(JavaSparkContext sc) {
-    return (int) scala.jdk.javaapi.CollectionConverters.asJava(sc.sc().env().blockManager()
+    return (int) CollectionConverters.asJava(sc.sc().env().blockManager()
         .master().getMemoryStatus()).keySet().stream().filter(b -> !b.isDriver()).count();
   }
 
@@ -172,14 +178,14 @@ public final class PlacementRecovery implements Callable<Integer> {
   }
 
   private static List<String> arguments(ProcessHandle h) {
-    java.nio.file.Path cmdline = java.nio.file.Path.of("/proc", Long.toString(h.pid()),
+    Path cmdline = Path.of("/proc", Long.toString(h.pid()),
         "cmdline");
     try {
-      if (java.nio.file.Files.isReadable(cmdline)) {
-        return List.of(new String(java.nio.file.Files.readAllBytes(cmdline),
-            java.nio.charset.StandardCharsets.UTF_8).split("\u0000"));
+      if (Files.isReadable(cmdline)) {
+        return List.of(new String(Files.readAllBytes(cmdline),
+            StandardCharsets.UTF_8).split("\u0000"));
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       // the process ended meanwhile: not ours to kill
       return List.of();
     }

@@ -1,26 +1,27 @@
 package org.jpir.spark.bench;
 
 import java.io.BufferedWriter;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.VoidFunction;
 import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
@@ -28,6 +29,8 @@ import org.jpir.core.params.Presets;
 import org.jpir.core.query.ClassicQueries;
 import org.jpir.core.query.PreparedQuery;
 import org.jpir.core.query.QueryExpander;
+import org.jpir.core.server.ColumnTree;
+import org.jpir.core.server.FoldSpan;
 import org.jpir.core.server.PirServer;
 import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.Answer;
@@ -42,8 +45,6 @@ import org.jpir.spark.source.SyntheticSourceFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
-import org.jpir.core.server.ColumnTree;
-import org.jpir.core.server.FoldSpan;
 
 /**
  * The Spark overhead benchmark (a documented harness, not JMH: each point is a whole batch of a
@@ -85,7 +86,7 @@ public final class SparkOverheadBench {
     List<String> forkArgs(int f, Path rowsFile) {
       return List.of("--mib", Long.toString(mib), "--rows", Integer.toString(rows), "--batches",
           Arrays.stream(batches).mapToObj(Integer::toString)
-              .collect(java.util.stream.Collectors.joining(",")),
+              .collect(Collectors.joining(",")),
           "--threads", Integer.toString(threads), "--rounds", Integer.toString(rounds),
           "--forks", Integer.toString(forks), "--path", path, "--fork-index", Integer.toString(f),
           "--tsv", rowsFile.toString());
@@ -97,7 +98,7 @@ public final class SparkOverheadBench {
       versionProvider = JpirVersion.class,
       description = "Spark against plain threads on the same"
       + " prepared partitions, interleaved, in several JVMs.")
-  static final class Cli implements java.util.concurrent.Callable<Integer> {
+  static final class Cli implements Callable<Integer> {
     @Option(names = "--mib", description = "raw database size (default: ${DEFAULT-VALUE})")
     long mib = 256;
 
@@ -173,98 +174,8 @@ public final class SparkOverheadBench {
         throw new IllegalStateException("fork " + f + " exited with " + rc);
       }
     }
-    System.out.print(summary(Files.readAllLines(tsv), o));
+    System.out.print(OverheadSummary.summary(Files.readAllLines(tsv), o));
     System.out.println("rows: " + tsv);
-  }
-
-  /** The per-batch summary (markdown) of the rows of a TSV written by the forks. */
-  static String summary(List<String> lines, Opts o) {
-    String[] head = lines.get(0).split("\t");
-    Map<String, Integer> col = new LinkedHashMap<>();
-    for (int i = 0; i < head.length; i++) {
-      col.put(head[i], i);
-    }
-    List<double[]> rows = new ArrayList<>();
-    for (String l : lines.subList(1, lines.size())) {
-      rows.add(Arrays.stream(l.split("\t")).mapToDouble(Double::parseDouble).toArray());
-    }
-    StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "%n%d MiB, local[%d], path %s, %d forks x %d rounds"
-        + " (ratio = plain s / Spark s = Spark's share of the plain-thread throughput;"
-        + " 95%% CI: bootstrap over forks, then rounds)%n%n", o.mib(), o.threads(), o.path(),
-        o.forks(), o.rounds()));
-    sb.append("| batch | Spark s | plain s | ratio (median) | 95% CI | per-fork medians |"
-        + " load1 |\n|---:|---:|---:|---:|---:|---|---:|\n");
-    StringBuilder comp = new StringBuilder();
-    comp.append("\nMedians per batch (ms summed over tasks unless driver-side; bytes per batch):"
-        + "\n\n| batch | tasks/stages | sched. delay | task deser. | GC | task run | plain"
-        + " threads' compute | result B | broadcast B (written/fetched) | driver: broadcast |"
-        + " job | merge | metrics wait | plain merge | task span / longest task (job minus span:"
-        + " around the tasks) |\n"
-        + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (int b : o.batches()) {
-      List<double[]> rs = rows.stream().filter(r -> r[col.get("batch")] == b).toList();
-      if (rs.isEmpty()) {
-        continue;
-      }
-      int nf = (int) rs.stream().mapToDouble(r -> r[col.get("fork")]).max().orElse(0) + 1;
-      double[][] perFork = new double[nf][];
-      StringBuilder fm = new StringBuilder();
-      for (int f = 0; f < nf; f++) {
-        int ff = f;
-        perFork[f] = rs.stream().filter(r -> r[col.get("fork")] == ff)
-            .mapToDouble(r -> r[col.get("plain_s")] / r[col.get("spark_s")]).toArray();
-        fm.append(f == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.3f",
-            median(perFork[f])));
-      }
-      double[] ratios = rs.stream().mapToDouble(r -> r[col.get("plain_s")]
-          / r[col.get("spark_s")]).toArray();
-      double[] ci = bootstrap(perFork, 10_000, 42);
-      sb.append(String.format(Locale.ROOT, "| %d | %.3f | %.3f | %.3f | %.3f..%.3f | %s |"
-          + " %.2f |%n", b, med(rs, col, "spark_s"), med(rs, col, "plain_s"), median(ratios),
-          ci[0], ci[1], fm, med(rs, col, "load1")));
-      comp.append(String.format(Locale.ROOT, "| %d | %.0f/%.0f | %.0f | %.0f | %.0f | %.0f |"
-          + " %.0f | %.0f | %.0f/%.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f / %.0f (%.0f) |%n",
-          b,
-          med(rs, col, "tasks"), med(rs, col, "stages"), med(rs, col, "sched_delay_ms"),
-          med(rs, col, "deser_ms"), med(rs, col, "gc_ms"), med(rs, col, "task_run_ms"),
-          med(rs, col, "plain_cpu_ms"), med(rs, col, "result_bytes"),
-          med(rs, col, "bcast_bytes"), med(rs, col, "bcast_fetched_bytes"),
-          med(rs, col, "drv_bcast_ms"), med(rs, col, "drv_job_ms"), med(rs, col, "drv_merge_ms"),
-          med(rs, col, "drv_metrics_ms"), med(rs, col, "plain_merge_ms"),
-          med(rs, col, "task_span_ms"), med(rs, col, "longest_task_ms"),
-          median(rs.stream().mapToDouble(r -> r[col.get("drv_job_ms")]
-              - r[col.get("task_span_ms")]).toArray())));
-    }
-    return sb.append(comp).toString();
-  }
-
-  private static double med(List<double[]> rs, Map<String, Integer> col, String name) {
-    int c = col.get(name);
-    return median(rs.stream().mapToDouble(r -> r[c]).toArray());
-  }
-
-  /**
-   * The 2.5% and 97.5% quantiles of the median ratio over {@code n} two-level resamples: forks
-   * drawn with replacement, then rounds with replacement inside each drawn fork.
-   */
-  static double[] bootstrap(double[][] perFork, int n, long seed) {
-    SplittableRandom rnd = new SplittableRandom(seed);
-    double[] meds = new double[n];
-    int total = Arrays.stream(perFork).mapToInt(a -> a.length).sum();
-    for (int i = 0; i < n; i++) {
-      double[] s = new double[total];
-      int k = 0;
-      for (int f = 0; f < perFork.length; f++) {
-        double[] fork = perFork[rnd.nextInt(perFork.length)];
-        for (int r = 0; r < fork.length && k < total; r++) {
-          s[k++] = fork[rnd.nextInt(fork.length)];
-        }
-      }
-      meds[i] = median(Arrays.copyOf(s, k));
-    }
-    Arrays.sort(meds);
-    return new double[] {meds[(int) (0.025 * (n - 1))], meds[(int) (0.975 * (n - 1))]};
   }
 
   /** One fork: prepares once, then the interleaved rounds; appends its rows to the TSV. */
@@ -297,7 +208,7 @@ public final class SparkOverheadBench {
     try (JavaSparkContext sc = new JavaSparkContext(
         SparkSetup.conf("jpir overhead bench", "local[" + o.threads() + "]"));
         BufferedWriter out = Files.newBufferedWriter(o.tsv(),
-            java.nio.file.StandardOpenOption.APPEND)) {
+            StandardOpenOption.APPEND)) {
       sc.setLogLevel("WARN");
       // the memory plan checks the largest batch
       DistributedPirServer server = DistributedPirServer.prepare(sc, p, g, src, o.threads(),
@@ -333,7 +244,7 @@ public final class SparkOverheadBench {
               plainCpu[0] / 1e6, m.resultBytes(), m.broadcastBytes(), m.broadcastFetchedBytes(),
               d.broadcastNanos() / 1e6, d.jobNanos() / 1e6, d.mergeNanos() / 1e6,
               d.metricsNanos() / 1e6, plainCpu[1] / 1e6, m.taskSpanMs(), m.longestTaskMs(),
-              load1()};
+              BenchStats.load1()};
           StringBuilder line = new StringBuilder();
           for (int i = 0; i < row.length; i++) {
             line.append(i == 0 ? "" : "\t").append(String.format(Locale.ROOT, "%.6g", row[i]));
@@ -451,7 +362,7 @@ public final class SparkOverheadBench {
     }
     long tm = System.nanoTime();
     PirServer driver = new PirServer(p);
-    org.jpir.core.lwe.PreparedGgsw[][] ggsw = new org.jpir.core.lwe.PreparedGgsw[prepared.length][];
+    PreparedGgsw[][] ggsw = new PreparedGgsw[prepared.length][];
     for (int qi = 0; qi < prepared.length; qi++) {
       ggsw[qi] = prepared[qi].ggsw();
     }
@@ -482,21 +393,4 @@ public final class SparkOverheadBench {
     }
   }
 
-  /** The 1-minute load average, NaN where /proc/loadavg is missing. */
-  static double load1() {
-    try {
-      return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-    } catch (IOException | RuntimeException e) {
-      return Double.NaN;
-    }
-  }
-
-  static double median(double[] a) {
-    if (a.length == 0) {
-      return Double.NaN;
-    }
-    double[] s = a.clone();
-    Arrays.sort(s);
-    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  }
 }

@@ -1,6 +1,7 @@
 package org.jpir.spark.bench;
 
 import java.io.StringReader;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -42,7 +43,7 @@ import picocli.CommandLine;
     description = "Times full prepares against updates of a fraction of the records.")
 public final class UpdateBench implements Callable<Integer> {
   @Option(names = "--db", required = true, description = "a stored database (updated in place)")
-  java.nio.file.Path db;
+  Path db;
 
   @Option(names = "--fraction", defaultValue = "0.01", description = "records changed per"
       + " update (default: ${DEFAULT-VALUE})")

@@ -13,7 +13,7 @@ class DemoUsageTest {
   @Test
   void everyDemoRejectsUnknownOptionsWithExitCode2AndPrintsItsHelp() {
     for (Object demo : List.of(new LocalDemo(), new CompactDemo(), new SizeReport(),
-        new CompactBudget(), new ParamTable())) {
+        new CompactBudget())) {
       StringWriter err = new StringWriter();
       CommandLine cl = new CommandLine(demo).setErr(new PrintWriter(err));
       assertEquals(2, cl.execute("--no-such-option", "1"), demo.getClass().getSimpleName());

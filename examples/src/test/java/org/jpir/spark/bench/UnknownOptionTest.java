@@ -26,7 +26,6 @@ class UnknownOptionTest {
       () -> new CommandLine(org.jpir.core.demo.CompactDemo.class),
       () -> new CommandLine(org.jpir.core.demo.SizeReport.class),
       () -> new CommandLine(org.jpir.core.demo.CompactBudget.class),
-      () -> new CommandLine(org.jpir.core.demo.ParamTable.class),
       () -> new CommandLine(org.jpir.datasets.bench.CuckooStats.class),
       () -> new CommandLine(org.jpir.datasets.bench.ImportBench.class),
       () -> new CommandLine(CostModel.class),

@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code client lookup}: private keyword lookup in a keyword database (a cuckoo table; {@code
- * data import ... --keyword}) through {@link KeywordLookup}. With {@code --out q}, one query per
+ * setup tsv ... --keyword}) through {@link KeywordLookup}. With {@code --out q}, one query per
  * candidate bucket of {@code --keyword} (always all of them) named by random ids recorded in
  * {@code --ids}; with {@code --answers a}, decodes those buckets' answers and prints the value
  * (exit 0) or "absent" (exit 3).

@@ -3,6 +3,7 @@ package org.jpir.core.client;
 import java.security.SecureRandom;
 import java.util.Optional;
 import org.jpir.core.lwe.BPacking;
+import org.jpir.core.lwe.Gadget;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.lwe.Prg;
@@ -15,6 +16,7 @@ import org.jpir.core.wire.Answer;
 import org.jpir.core.wire.CompactQuery;
 import org.jpir.core.wire.EvaluationKeys;
 import org.jpir.core.wire.Wire;
+import org.jpir.vmp.Znx;
 
 /**
  * The client of the compact scheme: generates its evaluation keys (once, uploaded to the server
@@ -149,10 +151,10 @@ public final class CompactClient implements PirQueryClient {
     int depth = cp.keyDepth(geometry.rows(), geometry.cols());
     short[] ksk = new short[depth * cp.ksLevels() * per];
     long[] sAut = new long[n];
-    org.jpir.core.lwe.Gadget ks = cp.ksGadget();
+    Gadget ks = cp.ksGadget();
     for (int j = 0; j < depth; j++) {
       int p = n / (1 << j) + 1;
-      org.jpir.vmp.Znx.automorphism(n, p, s, 0, sAut, 0);
+      Znx.automorphism(n, p, s, 0, sAut, 0);
       for (int i = 0; i < cp.ksLevels(); i++) {
         long[] msg = new long[per];
         ks.addScaled(msg, n, i, sAut, 0);
@@ -183,10 +185,10 @@ public final class CompactClient implements PirQueryClient {
     int l1 = layout.phase1Depth();
     long[] m1 = new long[per];
     for (int l = 0; l < sp.plaintextLimbs(); l++) {
-      org.jpir.core.lwe.Gadget.addPowerOfTwo(m1, n, kp.base2k(), sp.phase1ScaleBits(l) + l1,
+      Gadget.addPowerOfTwo(m1, n, kp.base2k(), sp.phase1ScaleBits(l) + l1,
           layout.phase1Slot(target.row() * sp.plaintextLimbs() + l), 1);
     }
-    org.jpir.core.lwe.Gadget g2 = sp.ggswGadget();
+    Gadget g2 = sp.ggswGadget();
     int levels = Geometry.levels(cols);
     long[] m2 = layout.packed() ? m1 : new long[per];
     int l2 = layout.phase2Depth();

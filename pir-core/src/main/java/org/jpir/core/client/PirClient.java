@@ -1,7 +1,9 @@
 package org.jpir.core.client;
 
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Optional;
+import org.jpir.core.lwe.Gadget;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PlaintextCodec;
@@ -15,6 +17,7 @@ import org.jpir.core.params.Security;
 import org.jpir.core.wire.Answer;
 import org.jpir.core.wire.ClientQuery;
 import org.jpir.core.wire.Wire;
+import org.jpir.vmp.Znx;
 
 /**
  * The classic client: builds a query for a record index and decodes the answer to the record's
@@ -110,8 +113,8 @@ public final class PirClient implements PirQueryClient {
     for (int r = 0; r < rows; r++) {
       for (int l = 0; l < p.plaintextLimbs(); l++) {
         // row (r, l) encrypts [r == target] 2^-phase1ScaleBits(l)
-        java.util.Arrays.fill(msg, 0L);
-        org.jpir.core.lwe.Gadget.addPowerOfTwo(msg, n, p.base2k(), p.phase1ScaleBits(l), 0,
+        Arrays.fill(msg, 0L);
+        Gadget.addPowerOfTwo(msg, n, p.base2k(), p.phase1ScaleBits(l), 0,
             r == target.row() ? 1 : 0);
         ops.encryptSeeded(sk, msg, seed, ClientQuery.phase1Stream(p, r, l), noise)
             .copyBodyTo(b1, (r * p.plaintextLimbs() + l) * perGlwe);
@@ -181,7 +184,7 @@ public final class PirClient implements PirQueryClient {
       long[] ph = new long[c.limbs() * n];
       ops.phase(secretOf(a, pl), c, ph);
       long[] rounded = new long[p.plaintextLimbs() * n];
-      org.jpir.vmp.Znx.normalize(n, p.base2k(), ph, 0, c.limbs(), rounded, 0,
+      Znx.normalize(n, p.base2k(), ph, 0, c.limbs(), rounded, 0,
           p.plaintextLimbs(), new long[n]);
       out[pl] = rounded;
     }
@@ -199,7 +202,7 @@ public final class PirClient implements PirQueryClient {
       codec.decode(ph[pl], slot, pl * polyBytes);
     }
     int off = geometry.offsetInSlot(index);
-    return java.util.Arrays.copyOfRange(slot, off, off + geometry.recordSize());
+    return Arrays.copyOfRange(slot, off, off + geometry.recordSize());
   }
 
   /**
@@ -227,8 +230,8 @@ public final class PirClient implements PirQueryClient {
     Glwe c = a.toGlwe(plane, p.base2k());
     long[] msg = new long[Math.max(c.limbs(), p.plaintextLimbs()) * p.n()];
     if (p.scaledPlaintext()) {
-      org.jpir.core.lwe.Gadget.addPowerOfTwo(msg, p.n(), p.base2k(), p.plaintextBits(),
-          java.util.Arrays.copyOf(expectedDigits, p.n()));
+      Gadget.addPowerOfTwo(msg, p.n(), p.base2k(), p.plaintextBits(),
+          Arrays.copyOf(expectedDigits, p.n()));
     } else {
       System.arraycopy(expectedDigits, 0, msg, 0, p.plaintextLimbs() * p.n());
     }

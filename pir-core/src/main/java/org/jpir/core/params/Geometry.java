@@ -1,5 +1,7 @@
 package org.jpir.core.params;
 
+import java.io.Serializable;
+
 /**
  * How records sit in the database grid of plaintext polynomials: {@code planes} grids of
  * {@code rows x cols} polynomials. Slot s is polynomial s of every plane, read as one string of
@@ -23,7 +25,7 @@ package org.jpir.core.params;
  * @param pairedTail whether the last plane pairs the tails of rows 2k and 2k + 1
  */
 public record Geometry(long recordCount, int recordSize, int polyBytes, int recordsPerPoly,
-    int planes, int rows, int cols, boolean pairedTail) implements java.io.Serializable {
+    int planes, int rows, int cols, boolean pairedTail) implements Serializable {
 
   /** A geometry without paired tails. */
   public Geometry(long recordCount, int recordSize, int polyBytes, int recordsPerPoly,

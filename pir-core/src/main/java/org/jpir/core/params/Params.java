@@ -1,5 +1,8 @@
 package org.jpir.core.params;
 
+import java.util.Locale;
+import org.jpir.core.lwe.Gadget;
+
 /**
  * Parameters of the scheme, validated on construction. All ciphertexts live on the torus
  * {@code T = R/Z} represented in base-2^K limbs (limb i weighs {@code 2^(-K*(i+1))}).
@@ -65,8 +68,8 @@ public record Params(String id, int n, int base2k, int plaintextBits, int plaint
   }
 
   /** The gadget of this preset's GGSWs: ggswLevels digits of ggswBits bits. */
-  public org.jpir.core.lwe.Gadget ggswGadget() {
-    return new org.jpir.core.lwe.Gadget(base2k, ggswBits, ggswLevels);
+  public Gadget ggswGadget() {
+    return new Gadget(base2k, ggswBits, ggswLevels);
   }
 
   /**
@@ -120,7 +123,7 @@ public record Params(String id, int n, int base2k, int plaintextBits, int plaint
     require(sigma >= 1 && sigma < 1e6, "sigma = " + sigma + " must be in [1, 1e6)");
     require(securityBits == 0 || securityBits == 128,
         "securityBits = " + securityBits + " must be 0 (insecure test preset) or 128");
-    require(securityBits > 0 || id.toLowerCase(java.util.Locale.ROOT).contains("insecure"),
+    require(securityBits > 0 || id.toLowerCase(Locale.ROOT).contains("insecure"),
         "a preset claiming no security must have 'insecure' in its id, got '" + id + "'");
   }
 

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
@@ -73,8 +76,8 @@ public final class EvaluationKeyStore {
         Path tmp = dir.resolve(clientId + ".evk.tmp");
         Files.write(tmp, wire);
         Files.move(tmp, dir.resolve(clientId + ".evk"),
-            java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            StandardCopyOption.REPLACE_EXISTING,
+            StandardCopyOption.ATOMIC_MOVE);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot store evaluation keys of " + clientId, e);
       }
@@ -123,7 +126,7 @@ public final class EvaluationKeyStore {
     PreparedEvaluationKeys keys = get(q.clientId());
     if (keys.fingerprint() != q.keysFingerprint()) {
       // the fingerprint the server holds stays out: an error a client reads names its query
-      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
           "compact query of client '%s' was made for evaluation keys %016x, not those the"
               + " server holds for that client: upload the current keys", q.clientId(),
           q.keysFingerprint()));
@@ -217,7 +220,7 @@ public final class EvaluationKeyStore {
    * server's and may end up in a client's error file.
    */
   private static <T> T stored(String clientId, String what,
-      java.util.function.Supplier<T> read) {
+      Supplier<T> read) {
     try {
       return read.get();
     } catch (Wire.WireException e) {

@@ -1,6 +1,7 @@
 package org.jpir.core.wire;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Text from the other side (a file name in a query directory, a server's error file) made safe
@@ -34,7 +35,7 @@ public final class SafeText {
       } else if (c >= 0x20 && c < 0x7f) {
         sb.append(c);
       } else {
-        sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
       }
     }
     if (n < s.length()) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -157,7 +158,7 @@ public final class UntrustedFile {
     afterCheck.run();
     SeekableByteChannel ch;
     try {
-      ch = java.nio.file.Files.newByteChannel(f, Set.of(StandardOpenOption.READ,
+      ch = Files.newByteChannel(f, Set.of(StandardOpenOption.READ,
           LinkOption.NOFOLLOW_LINKS));
     } catch (IOException e) {
       // a link swapped in after the check (ELOOP under O_NOFOLLOW), or the entry went away
@@ -181,7 +182,7 @@ public final class UntrustedFile {
   }
 
   private static BasicFileAttributes attributes(Path f) throws IOException {
-    return java.nio.file.Files.readAttributes(f, BasicFileAttributes.class,
+    return Files.readAttributes(f, BasicFileAttributes.class,
         LinkOption.NOFOLLOW_LINKS);
   }
 

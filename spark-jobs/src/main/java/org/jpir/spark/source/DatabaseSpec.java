@@ -1,11 +1,14 @@
 package org.jpir.spark.source;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.datasets.cli.DefaultPreset;
+import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabase;
 
 /**
@@ -23,7 +26,7 @@ import org.jpir.datasets.store.StoredDatabase;
  *     databases
  */
 public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSize,
-    Geometry storedGeometry, String storedPreset, java.util.Map<String, String> manifestExtra) {
+    Geometry storedGeometry, String storedPreset, Map<String, String> manifestExtra) {
 
   /** Parses a spec; the message names what is wrong. */
   public static DatabaseSpec parse(String spec) {
@@ -47,14 +50,14 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
               + "' needs count >= 1 and record size >= 1");
         }
         return new DatabaseSpec(new SyntheticSourceFactory(count, size, seed), count, size,
-            null, null, java.util.Map.of());
+            null, null, Map.of());
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("synthetic database '" + spec + "': " + e.getMessage());
       }
     }
     if (Storage.hasScheme(spec)) {
       // hdfs://, s3a://, file:/...: read through Hadoop's FileSystem on the driver and executors
-      org.jpir.datasets.store.Manifest m;
+      Manifest m;
       try {
         m = HadoopStoredSourceFactory.manifest(spec);
       } catch (RuntimeException e) {
@@ -77,7 +80,7 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
           db.manifest().columnsPerChunk(), db.manifest().dataVersion()),
           db.recordCount(), db.recordSize(), db.geometry(), db.params().id(),
           db.manifest().extra());
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalArgumentException("cannot open stored database " + dir + ": " + e);
     }
   }

@@ -8,6 +8,7 @@ import org.jpir.core.server.PreparedDatabase;
 import org.jpir.core.server.RecordSource;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabase;
+import org.jpir.datasets.store.StoredDatabaseException;
 
 /**
  * A stored database (datasets/FORMAT.md) read through Hadoop's FileSystem ({@link Storage}), so
@@ -56,7 +57,7 @@ public record HadoopStoredSourceFactory(String uri, int columnsPerChunk, int dat
     Manifest m;
     try {
       m = Manifest.parse(dir.read(Manifest.fileOf(v), Manifest.MAX_BYTES, "manifest"), uri);
-    } catch (org.jpir.datasets.store.StoredDatabaseException e) {
+    } catch (StoredDatabaseException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
     if (m.dataVersion() != v) {

@@ -1,13 +1,23 @@
 package org.jpir.spark.source;
 
+import java.io.File;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -18,6 +28,8 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.deploy.SparkHadoopUtil;
 import org.jpir.core.wire.Wire;
+import org.jpir.datasets.store.DatabaseFiles;
+import org.jpir.datasets.store.LocalDatabaseFiles;
 
 /**
  * One directory of the job's storage (queries, answers, keys, a stored database) through
@@ -96,7 +108,7 @@ public final class Storage {
   public boolean isDirectory() {
     try {
       return fs.getFileStatus(dir).isDirectory();
-    } catch (java.io.FileNotFoundException e) {
+    } catch (FileNotFoundException e) {
       return false;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot look at " + dir, e);
@@ -138,20 +150,20 @@ public final class Storage {
     List<Entry> out = new ArrayList<>();
     if (local()) {
       java.nio.file.Path d = localFile(dir).toPath();
-      try (java.nio.file.DirectoryStream<java.nio.file.Path> s = Files.newDirectoryStream(d)) {
+      try (DirectoryStream<java.nio.file.Path> s = Files.newDirectoryStream(d)) {
         for (java.nio.file.Path e : s) {
           boolean regular;
           try {
-            regular = Files.readAttributes(e, java.nio.file.attribute.BasicFileAttributes.class,
-                java.nio.file.LinkOption.NOFOLLOW_LINKS).isRegularFile();
+            regular = Files.readAttributes(e, BasicFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS).isRegularFile();
           } catch (IOException gone) {
             regular = false;
           }
           out.add(new Entry(e.getFileName().toString(), regular));
         }
-      } catch (IOException | java.nio.file.DirectoryIteratorException e) {
+      } catch (IOException | DirectoryIteratorException e) {
         throw new UncheckedIOException("cannot list " + dir, e instanceof IOException io ? io
-            : ((java.nio.file.DirectoryIteratorException) e).getCause());
+            : ((DirectoryIteratorException) e).getCause());
       }
     } else {
       try {
@@ -162,13 +174,13 @@ public final class Storage {
         throw new UncheckedIOException("cannot list " + dir, e);
       }
     }
-    out.sort(java.util.Comparator.comparing(Entry::name));
+    out.sort(Comparator.comparing(Entry::name));
     return out;
   }
 
   /** The directory as a local path when it lies on the local file system, else empty. */
-  public java.util.Optional<java.nio.file.Path> localDirectory() {
-    return local() ? java.util.Optional.of(localFile(dir).toPath()) : java.util.Optional.empty();
+  public Optional<java.nio.file.Path> localDirectory() {
+    return local() ? Optional.of(localFile(dir).toPath()) : Optional.empty();
   }
 
   /** True when the entry {@code name} exists. */
@@ -185,7 +197,7 @@ public final class Storage {
     try {
       FileStatus st = fs.getFileStatus(new Path(dir, name));
       return st.isFile() ? st.getLen() : -1;
-    } catch (java.io.FileNotFoundException e) {
+    } catch (FileNotFoundException e) {
       return -1;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot look at " + name + " in " + dir, e);
@@ -208,7 +220,7 @@ public final class Storage {
       FileStatus st;
       try {
         st = fs.getFileStatus(f);
-      } catch (java.io.FileNotFoundException e) {
+      } catch (FileNotFoundException e) {
         throw new IllegalArgumentException(what + " " + name + " does not exist");
       }
       if (!st.isFile()) {
@@ -218,7 +230,7 @@ public final class Storage {
         throw new IllegalArgumentException(what + " " + name + " has " + st.getLen()
             + " bytes, more than the largest valid " + maxBytes);
       }
-      try (java.io.InputStream in = fs.open(f)) {
+      try (InputStream in = fs.open(f)) {
         return Wire.readBounded(in, maxBytes, what + " " + name);
       }
     } catch (IOException e) {
@@ -243,7 +255,7 @@ public final class Storage {
           ? "missing or not a regular file" : len + " bytes") + ", expected " + expected);
     }
     byte[] b = new byte[(int) expected];
-    try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(new Path(dir, name))) {
+    try (FSDataInputStream in = fs.open(new Path(dir, name))) {
       in.readFully(0, b);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + what + " " + name + " in " + dir, e);
@@ -320,105 +332,22 @@ public final class Storage {
   /**
    * This directory as the {@link org.jpir.datasets.store.DatabaseFiles} of a stored database
    * (updates): on the local file system with fsync and link-then-unlink publishing; elsewhere
-   * written with {@code hsync}, published by a rename that fails when the target exists (HDFS).
+   * {@link HadoopDatabaseFiles}, written with {@code hsync}, published by a rename that fails
+   * when the target exists (HDFS).
    */
-  public org.jpir.datasets.store.DatabaseFiles databaseFiles() {
+  public DatabaseFiles databaseFiles() {
     if (local()) {
-      return new org.jpir.datasets.store.LocalDatabaseFiles(localFile(dir).toPath());
+      return new LocalDatabaseFiles(localFile(dir).toPath());
     }
-    return new org.jpir.datasets.store.DatabaseFiles() {
-      @Override
-      public List<String> list() {
-        return Storage.this.list("");
-      }
-
-      @Override
-      public long length(String name) {
-        return Storage.this.length(name);
-      }
-
-      @Override
-      public byte[] read(String name, long maxBytes) {
-        return Storage.this.read(name, maxBytes, "database file");
-      }
-
-      private Path writeTemp(String name, byte[] bytes) throws IOException {
-        Path tmp = new Path(dir, "." + name + ".tmp-" + UUID.randomUUID());
-        try (FSDataOutputStream out = fs.create(tmp, false)) {
-          out.write(bytes);
-          out.hsync();
-        }
-        return tmp;
-      }
-
-      @Override
-      public void writeDurable(String name, byte[] bytes) {
-        Path target = new Path(dir, name);
-        try {
-          Path tmp = writeTemp(name, bytes);
-          if (fs.exists(target)) {
-            fs.delete(target, false); // a stale file of an unpublished version
-          }
-          if (!fs.rename(tmp, target)) {
-            fs.delete(tmp, false);
-            throw new IOException("cannot rename " + tmp + " to " + target);
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot write " + target, e);
-        }
-      }
-
-      @Override
-      public void publish(String name, byte[] bytes) {
-        Path target = new Path(dir, name);
-        try {
-          if (fs.exists(target)) {
-            throw new org.jpir.datasets.store.StoredDatabaseException(target + " already exists");
-          }
-          Path tmp = writeTemp(name, bytes);
-          if (!fs.rename(tmp, target)) {
-            fs.delete(tmp, false);
-            throw new org.jpir.datasets.store.StoredDatabaseException("cannot rename " + tmp
-                + " to " + target + " (it exists, or the file system refused)");
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot publish " + target, e);
-        }
-      }
-
-      @Override
-      public boolean createExclusive(String name, byte[] bytes) {
-        try (FSDataOutputStream out = fs.create(new Path(dir, name), false)) {
-          out.write(bytes);
-          return true;
-        } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
-          return false;
-        } catch (IOException e) {
-          if (exists(name)) {
-            return false;
-          }
-          throw new UncheckedIOException("cannot create " + name + " in " + dir, e);
-        }
-      }
-
-      @Override
-      public void delete(String name) {
-        Storage.this.delete(name);
-      }
-
-      @Override
-      public String describe() {
-        return dir.toString();
-      }
-    };
+    return new HadoopDatabaseFiles(this, fs, dir);
   }
 
   private boolean local() {
     return fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
   }
 
-  private java.io.File localFile(Path p) {
-    return new java.io.File(p.toUri());
+  private File localFile(Path p) {
+    return new File(p.toUri());
   }
 
   @Override

@@ -1,10 +1,10 @@
-package org.jpir.datasets;
+package org.jpir.datasets.source;
 
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.jpir.datasets.source.LineRecords;
+import org.jpir.datasets.KeyValueSource;
 
 /**
  * The keyword demo's table from a word list (one word per line, e.g. Debian's wamerican as

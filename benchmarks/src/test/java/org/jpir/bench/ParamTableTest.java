@@ -1,4 +1,4 @@
-package org.jpir.core.demo;
+package org.jpir.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,15 +31,15 @@ class ParamTableTest {
 
   @Test
   void everyProductionPresetIsInTheTableAndMeetsItsBounds() {
-    List<Params> prod = ParamTable.productionPresets();
+    List<Params> prod = PresetRows.productionPresets();
     assertTrue(prod.contains(Presets.ONIONPIR_4096) && prod.contains(Presets.ONIONPIR_4096_COMPACT));
-    assertEquals(Presets.all().size(), prod.size() + ParamTable.testPresets().size());
-    for (Params t : ParamTable.testPresets()) {
+    assertEquals(Presets.all().size(), prod.size() + PresetRows.testPresets().size());
+    for (Params t : PresetRows.testPresets()) {
       assertFalse(t.secure(), t.id());
       assertTrue(t.id().contains("insecure"), t.id());
     }
     for (Params p : prod) {
-      ParamTable.Row r = ParamTable.row(p);
+      PresetRows.Row r = PresetRows.row(p);
       assertTrue(r.classicalBits() >= 130, p.id() + ": " + r.classicalBits() + " classical bits");
       assertEquals(Math.min(p.estimatedSecurity().classicalBits(), r.compact() == null
           ? Double.MAX_VALUE : r.compact().keys().estimatedSecurity().classicalBits()),
@@ -48,7 +48,7 @@ class ParamTableTest {
       assertTrue(r.log2Failure() <= Presets.MAX_LOG2_FAILURE, p.id() + ": 2^" + r.log2Failure());
       assertTrue(r.log2FailureShared() <= Presets.MAX_LOG2_FAILURE, p.id() + " shared: 2^"
           + r.log2FailureShared());
-      assertTrue(ParamTable.packs(r.largeGeometry()) ? r.largeSharedRate() > r.largeRate()
+      assertTrue(PresetRows.packs(r.largeGeometry()) ? r.largeSharedRate() > r.largeRate()
           : r.largeSharedRate() == r.largeRate() && r.packingKeyBytes() == 0, p.id());
       assertTrue(r.log2Std() < Math.log(Noise.margin(p)) / Math.log(2) - 2, p.id());
       // the largest geometry is the one the preset's budget and geometry checks use
@@ -67,10 +67,10 @@ class ParamTableTest {
   /** The size columns equal the lengths of real messages from the Wire encoders. */
   @Test
   void sizeColumnsEqualTheWireEncodersMessages() {
-    for (Params p : ParamTable.productionPresets()) {
-      ParamTable.Row r = ParamTable.row(p);
+    for (Params p : PresetRows.productionPresets()) {
+      PresetRows.Row r = PresetRows.row(p);
       Geometry g = r.sizeGeometry();
-      assertEquals(g, ParamTable.geometry(p, 1L << 30, 3072));
+      assertEquals(g, PresetRows.geometry(p, 1L << 30, 3072));
       CompactParams cp = r.compact();
       if (cp != null) {
         CompactClient c = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM),
@@ -94,7 +94,7 @@ class ParamTableTest {
         assertEquals(bytes, at == g ? r.answerBytes() : r.largeAnswerBytes(), p.id() + " answer");
       }
       Geometry large = r.largeGeometry();
-      if (!ParamTable.packs(large)) {
+      if (!PresetRows.packs(large)) {
         continue; // answers stay per plane there (checked above)
       }
       Glwe[] roots = new Glwe[large.planes()];
@@ -122,8 +122,8 @@ class ParamTableTest {
     assertTrue(b >= 0 && e > b, "docs/parameters.md needs the generated block");
     String block = text.substring(b, e);
     assertTrue(block.contains("Generated "), "the block comes from ParamTable");
-    for (Params p : ParamTable.productionPresets()) {
-      assertTrue(block.contains(ParamTable.sizeCells(ParamTable.row(p))), p.id()
+    for (Params p : PresetRows.productionPresets()) {
+      assertTrue(block.contains(PresetRows.sizeCells(PresetRows.row(p))), p.id()
           + ": the parameter table in docs/parameters.md is stale; regenerate it with ./pir java "
           + ParamTable.class.getName() + " --write docs/parameters.md");
       String revision = "`" + ParameterRevision.hex(ParameterRevision.of(p)) + "` |";
