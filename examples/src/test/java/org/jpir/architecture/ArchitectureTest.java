@@ -10,9 +10,6 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.util.Arrays;
-import org.jpir.core.lwe.Gadget;
-import org.jpir.core.params.CompactParams;
-import org.jpir.core.params.Params;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -103,11 +100,6 @@ class ArchitectureTest {
         .whereLayer("client").mayOnlyAccessLayers("params", "lwe", "wire")
         .whereLayer("query").mayOnlyAccessLayers("params", "lwe", "wire")
         .whereLayer("server").mayOnlyAccessLayers("params", "lwe", "wire", "query")
-        // Exception: the parameter records hand out their gadgets (base, bits, levels), and
-        // Gadget lives in lwe. It belongs in params (a value with no ring arithmetic); moving it
-        // is issue 18's, which owns lwe and the parameters.
-        .ignoreDependency(Params.class, Gadget.class)
-        .ignoreDependency(CompactParams.class, Gadget.class)
         .check(main);
   }
 
@@ -176,9 +168,6 @@ class ArchitectureTest {
   @Test
   void packagesAreFreeOfCycles() {
     slices().matching("org.jpir.(**)").should().beFreeOfCycles()
-        // the same exception as pirCorePackagesAreLayered: params -> lwe.Gadget
-        .ignoreDependency(Params.class, Gadget.class)
-        .ignoreDependency(CompactParams.class, Gadget.class)
         .check(main);
   }
 

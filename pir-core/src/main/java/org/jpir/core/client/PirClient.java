@@ -3,7 +3,7 @@ package org.jpir.core.client;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Optional;
-import org.jpir.core.lwe.Gadget;
+import org.jpir.core.params.Gadget;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PlaintextCodec;

@@ -1,5 +1,7 @@
 package org.jpir.core.lwe;
 
+import org.jpir.core.params.Gadget;
+
 /**
  * A GGSW ciphertext of a bit mu in standard form: {@code 2 L} GLWE rows ({@code L =
  * ggswLevels}); row {@code kk*L + j} has phase {@code mu * g_j} (kk = 0) or {@code mu * g_j * s}

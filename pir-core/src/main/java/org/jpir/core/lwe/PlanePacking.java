@@ -2,6 +2,7 @@ package org.jpir.core.lwe;
 
 import java.security.SecureRandom;
 import org.jpir.core.params.AnswerSwitch;
+import org.jpir.core.params.Gadget;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.vmp.FftPlan;

@@ -1,5 +1,6 @@
 package org.jpir.core.lwe;
 
+import org.jpir.core.params.Gadget;
 import org.jpir.core.params.Params;
 
 /**

@@ -1,7 +1,6 @@
 package org.jpir.core.params;
 
 import java.util.Locale;
-import org.jpir.core.lwe.Gadget;
 
 /**
  * Parameters of the scheme, validated on construction. All ciphertexts live on the torus
@@ -27,7 +26,7 @@ import org.jpir.core.lwe.Gadget;
  *     rounds b to a multiple of {@code 2^-answerBitsB} ({@link AnswerSwitch})
  * @param answerBitsA bits per coefficient of an answer's a part (a multiple of {@code
  *     2^-answerBitsA}); the rounding of a reaches the phase through a*s, so it needs more bits
- * @param ggswBits bits per digit of the GGSW gadget ({@link org.jpir.core.lwe.Gadget}: row j
+ * @param ggswBits bits per digit of the GGSW gadget ({@link org.jpir.core.params.Gadget}: row j
  *     has phase {@code mu 2^-(ggswBits (j+1))}); K for the presets whose digits are the limbs
  * @param scaledPlaintext the plaintext-modulus encoding (BFV-like; {@code plaintextLimbs = 1}):
  *     a database digit is the {@code plaintextBits}-bit value itself, centred, and the phase-1

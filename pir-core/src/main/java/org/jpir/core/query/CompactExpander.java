@@ -6,6 +6,7 @@ import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Gadget;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
@@ -52,7 +53,7 @@ public final class CompactExpander {
   private final long[] aut;
   private final long[] digits;
   private final long[] carry;
-  private final org.jpir.core.lwe.Gadget ksGadget;
+  private final org.jpir.core.params.Gadget ksGadget;
   private final long[] gadgetScratch;
   private final double[] vec;
   private final double[] res;

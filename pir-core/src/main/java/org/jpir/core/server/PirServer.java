@@ -1,11 +1,7 @@
 package org.jpir.core.server;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PlanePacking;
@@ -69,10 +65,7 @@ public final class PirServer {
 
   private final Params p;
   private final GlweOps ops;
-  // GLWEs that folds made and consumed, for the next folds' outputs (a fold's fresh outputs were
-  // fresh pages each time: about 6 MB zeroed per 128-column chunk at N = 2048); at most POOL
-  private final ArrayDeque<Glwe> pool = new ArrayDeque<>();
-  private static final int POOL = 64;
+  private final CmuxFold folds;
 
   /** Time spent in each phase since construction, in nanoseconds. */
   public static final class Timings {
@@ -84,6 +77,7 @@ public final class PirServer {
   public PirServer(Params p) {
     this.p = p;
     this.ops = new GlweOps(p);
+    this.folds = new CmuxFold(p, ops);
   }
 
   /** Answers one query over a whole database. */
@@ -415,43 +409,9 @@ public final class PirServer {
   /**
    * Folds nodes at level {@code from} (node j covers columns [j 2^from, (j+1) 2^from) relative
    * to an aligned start) up to level {@code to}: at level t, nodes 2j and 2j+1 become {@code
-   * CMux(ggsw[t], node 2j, node 2j+1)}; an unpaired last node rises unchanged.
+   * CMux(ggsw[t], node 2j, node 2j+1)}; an unpaired last node rises unchanged ({@link CmuxFold}).
    */
   public List<Glwe> fold(List<Glwe> nodes, int from, int to, PreparedGgsw[] ggsw) {
-    List<Glwe> cur = nodes;
-    // nodes this fold made and already consumed hold later levels' outputs, and then later folds'
-    // (the pool); the caller's nodes and the nodes returned are never reused
-    Set<Glwe> made = Collections.newSetFromMap(new IdentityHashMap<>());
-    for (int t = from; t < to; t++) {
-      if (t >= ggsw.length) {
-        throw new IllegalArgumentException("fold needs the GGSW of bit " + t + " but the query has "
-            + ggsw.length);
-      }
-      List<Glwe> next = new ArrayList<>((cur.size() + 1) / 2);
-      for (int j = 0; j < cur.size(); j += 2) {
-        if (j + 1 < cur.size()) {
-          Glwe x0 = cur.get(j);
-          Glwe x1 = cur.get(j + 1);
-          Glwe o = pool.isEmpty() ? new Glwe(p.n(), p.glweLimbs()) : pool.pop();
-          made.add(o);
-          ops.cmux(ggsw[t], x0, x1, o);
-          next.add(o);
-          // x0 and x1 are read no more: the next pairs' outputs may take them
-          recycle(x0, made);
-          recycle(x1, made);
-        } else {
-          next.add(cur.get(j));
-        }
-      }
-      cur = next;
-    }
-    return cur;
-  }
-
-  // a node this server made and a fold consumed goes to the pool (while it holds fewer than POOL)
-  private void recycle(Glwe g, Set<Glwe> made) {
-    if (made.remove(g) && pool.size() < POOL) {
-      pool.push(g);
-    }
+    return folds.fold(nodes, from, to, ggsw);
   }
 }

@@ -1,4 +1,4 @@
-package org.jpir.core.lwe;
+package org.jpir.core.params;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package org.jpir.core.lwe;
+package org.jpir.core.params;
 
 import org.jpir.vmp.Znx;
 
