@@ -1,5 +1,7 @@
 package org.jpir.core.lwe;
 
+import java.util.function.IntFunction;
+import java.util.function.IntToLongFunction;
 import org.jpir.core.params.Gadget;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Phase1Digits;
@@ -30,6 +32,7 @@ public final class GlweOps {
   private final long[] carry;
   private final long[] digits;
   private final Gadget gadget;
+  private final Encryptor enc;
   private final long[] gadgetScratch;
   private final double[] vec;
   private final double[] res;
@@ -51,6 +54,7 @@ public final class GlweOps {
     this.digits = new long[2 * lg * n];
     this.gadget = p.ggswGadget();
     this.gadgetScratch = new long[gadget.scratchLength(n)];
+    this.enc = new Encryptor(this, p, gadget);
     // the transforms start on 64-byte boundaries (index Aligned.LEAD; N is a multiple of 8)
     this.vec = Aligned.doubles(2 * lg * n);
     this.res = Aligned.doubles(cols * n);
@@ -189,24 +193,16 @@ public final class GlweOps {
   }
 
   /**
-   * A GGSW of the bit {@code mu} (0 or 1) with {@code ggswLevels} levels: row {@code kk*L + j}
-   * (kk = 0, 1) is a fresh GLWE whose phase is {@code mu * g_j} (kk = 0) or {@code mu * g_j * s}
-   * (kk = 1), {@code g_j = 2^-(ggswBits (j+1))}, so that {@link #externalProduct} multiplies a
-   * phase by mu.
+   * A GGSW of the bit {@code mu} (0 or 1), rows as in {@link Encryptor}, so that {@link
+   * #externalProduct} multiplies a phase by mu.
    */
   public Ggsw encryptGgsw(SecretKey sk, int mu, Prg mask, Prg noise) {
     return encryptGgsw(sk, mu, row -> mask, noise);
   }
 
   /** As {@link #encryptGgsw(SecretKey, int, Prg, Prg)} with the mask of row r from {@code masks}. */
-  public Ggsw encryptGgsw(SecretKey sk, int mu, java.util.function.IntFunction<Prg> masks,
-      Prg noise) {
-    long[][] msgs = ggswMessages(sk, bit(mu));
-    Glwe[] rows = new Glwe[msgs.length];
-    for (int r = 0; r < rows.length; r++) {
-      rows[r] = encrypt(sk, msgs[r], masks.apply(r), noise);
-    }
-    return new Ggsw(rows);
+  public Ggsw encryptGgsw(SecretKey sk, int mu, IntFunction<Prg> masks, Prg noise) {
+    return enc.encrypt(sk, mu, masks, noise);
   }
 
   /**
@@ -216,7 +212,7 @@ public final class GlweOps {
    * @throws IllegalArgumentException when the seed is not {@value Prg#SEED_BYTES} bytes
    */
   public SeededGlwe encryptSeeded(SecretKey sk, long[] msg, byte[] seed, long stream, Prg noise) {
-    return seeded(sk, msg, seed, stream, noise, 0);
+    return enc.seeded(sk, msg, seed, stream, noise, 0);
   }
 
   /**
@@ -227,40 +223,16 @@ public final class GlweOps {
    */
   public SeededGlwe encryptSeeded(SecretKey sk, long[] msg, byte[] seed, long stream, Prg noise,
       int bBits) {
-    return seeded(sk, msg, seed, stream, noise, checkBits(bBits));
-  }
-
-  /** bBits, when it is in [1, K glweLimbs]. */
-  private int checkBits(int bBits) {
-    if (bBits < 1 || bBits > k * p.glweLimbs()) {
-      throw new IllegalArgumentException("b rounded to " + bBits + " bits: must be in [1, "
-          + k * p.glweLimbs() + "]");
-    }
-    return bBits;
-  }
-
-  /** {@link #encryptSeeded}; {@code bBits == 0} keeps b at full precision. */
-  private SeededGlwe seeded(SecretKey sk, long[] msg, byte[] seed, long stream, Prg noise,
-      int bBits) {
-    int limbs = p.glweLimbs();
-    SeededGlwe out = new SeededGlwe(p, seed, stream, new short[limbs * n], 0);
-    Glwe c = new Glwe(n, limbs);
-    SeededGlwe.fillMask(seed, stream, c, k);
-    completeB(sk, c, msg, noise);
-    if (bBits > 0) {
-      BPacking.round(c.data(), c.offset(0, 0), n, limbs, k, bBits);
-    }
-    Digits.toShorts(c.data(), c.offset(0, 0), out.body(), 0, limbs * n);
-    return out;
+    return enc.seeded(sk, msg, seed, stream, noise, enc.checkBits(bBits));
   }
 
   /**
    * A seeded GGSW of the bit {@code mu} (the rows of {@link #encryptGgsw}), row q's mask stream
    * {@code streams.applyAsLong(q)} of {@code seed}, b at full precision.
    */
-  public SeededGgsw encryptSeededGgsw(SecretKey sk, int mu, byte[] seed,
-      java.util.function.IntToLongFunction streams, Prg noise) {
-    return seededGgsw(sk, bit(mu), seed, streams, noise, 0);
+  public SeededGgsw encryptSeededGgsw(SecretKey sk, int mu, byte[] seed, IntToLongFunction streams,
+      Prg noise) {
+    return enc.encryptSeeded(sk, Encryptor.bit(n, mu), seed, streams, noise, 0);
   }
 
   /**
@@ -273,71 +245,8 @@ public final class GlweOps {
    *     wrong
    */
   public SeededGgsw encryptSeededGgsw(SecretKey sk, long[] m, byte[] seed,
-      java.util.function.IntToLongFunction streams, Prg noise, int bBits) {
-    return seededGgsw(sk, m, seed, streams, noise, checkBits(bBits));
-  }
-
-  private SeededGgsw seededGgsw(SecretKey sk, long[] m, byte[] seed,
-      java.util.function.IntToLongFunction streams, Prg noise, int bBits) {
-    long[][] msgs = ggswMessages(sk, m);
-    SeededGlwe[] rows = new SeededGlwe[msgs.length];
-    for (int r = 0; r < rows.length; r++) {
-      rows[r] = seeded(sk, msgs[r], seed, streams.applyAsLong(r), noise, bBits);
-    }
-    return new SeededGgsw(rows);
-  }
-
-  /** The polynomial {@code mu} (a bit): N coefficients, {@code mu} at 0. */
-  private long[] bit(int mu) {
-    if (mu != 0 && mu != 1) {
-      throw new IllegalArgumentException("GGSW message must be a bit, got " + mu);
-    }
-    long[] m = new long[n];
-    m[0] = mu;
-    return m;
-  }
-
-  /**
-   * The messages of the 2 ggswLevels rows of a GGSW of m: row {@code kk*L + j} holds m (kk = 0)
-   * or {@code m * s mod X^N + 1} (kk = 1, exact) times the gadget value {@code 2^-(ggswBits
-   * (j+1))} (at limb j when the digits are the limbs).
-   */
-  private long[][] ggswMessages(SecretKey sk, long[] m) {
-    if (m.length != n) {
-      throw new IllegalArgumentException("GGSW message has " + m.length + " coefficients, N = "
-          + n);
-    }
-    int lg = p.ggswLevels();
-    long[] ms = negacyclicProduct(m, sk.coefficients());
-    long[][] msgs = new long[2 * lg][];
-    for (int kk = 0; kk < 2; kk++) {
-      for (int j = 0; j < lg; j++) {
-        long[] msg = new long[p.glweLimbs() * n];
-        gadget.addScaled(msg, n, j, kk == 0 ? m : ms, 0);
-        msgs[kk * lg + j] = msg;
-      }
-    }
-    return msgs;
-  }
-
-  /** {@code x * y mod X^N + 1}, exactly, by the schoolbook product (zero terms of x skipped). */
-  static long[] negacyclicProduct(long[] x, long[] y) {
-    int len = x.length;
-    long[] out = new long[len];
-    for (int i = 0; i < len; i++) {
-      if (x[i] == 0) {
-        continue;
-      }
-      for (int j = 0; j < len; j++) {
-        int t = i + j;
-        if (t < len) {
-          out[t] += x[i] * y[j];
-        } else {
-          out[t - len] -= x[i] * y[j];
-        }
-      }
-    }
-    return out;
+      IntToLongFunction streams, Prg noise, int bBits) {
+    return enc.encryptSeeded(sk, m, seed, streams, noise, enc.checkBits(bBits));
   }
 
   /**
