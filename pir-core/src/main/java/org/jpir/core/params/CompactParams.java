@@ -45,7 +45,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
   }
 
   /** The gadget of the key-switching keys: ksLevels digits of ksBits bits. */
-  public org.jpir.core.params.Gadget ksGadget() {
+  public Gadget ksGadget() {
     return new org.jpir.core.params.Gadget(keys.base2k(), ksBits, ksLevels);
   }
 
@@ -113,16 +113,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
 
   /** {@link #switched(Params, Params, int)} with key-switching digits of ksBits bits. */
   static CompactParams switched(Params server, Params keys, int ksLevels, int ksBits) {
-    CompactParams own = new CompactParams(server, keys, ksLevels, keys.logQ(), keys.logQ(),
-        ksBits);
-    Phase1Digits digits = derivePhase1(own);
-    CompactParams base = own.withPhase1(digits);
-    int rows = base.maxRows();
-    double v = Noise.compactAnswerBeforeSwitch(base, rows, BUDGET_COLS);
-    CompactParams a = new CompactParams(AnswerSwitch.derive(server, v, MAX_LOG2_FAILURE), keys,
-        ksLevels, keys.logQ(), keys.logQ(), ksBits, digits);
-    CompactParams q = a.withRounding(deriveQueryBits(a, rows), a.keyBits());
-    return q.withRounding(q.queryBits(), deriveKeyBits(q, rows));
+    return CompactDerivation.switched(server, keys, ksLevels, ksBits);
   }
 
   /** These parameters with b parts rounded to the given bits. */
@@ -135,68 +126,10 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
     return new CompactParams(server, keys, ksLevels, queryBits, keyBits, ksBits, digits);
   }
 
-  /**
-   * The fewest phase-1 digits per GLWE part whose rounding keeps {@link #maxRows} and the failure
-   * probability at {@code maxRows} x {@link #BUDGET_COLS} within 2^{@value #MAX_LOG2_FAILURE}:
-   * digits as wide as {@link Phase1Digits#maxLimbBits} allows at {@code maxRows} (every product
-   * exact; at most 64 bits in all), or K-bit limbs where that is narrower (products as exact as
-   * the server's own limbs); the server's own limbs when no fewer digits close.
-   */
-  static Phase1Digits derivePhase1(CompactParams cp) {
-    Phase1Digits own = Phase1Digits.limbsOf(cp.server());
-    int k = cp.server().base2k();
-    int rows = cp.maxRows();
-    int widest = Math.min(Phase1Digits.maxLimbBits(cp.server(), rows), 62);
-    for (int limbs = 1; limbs < own.limbs(); limbs++) {
-      int bits = Math.max(k, Math.min(widest, 64 / limbs));
-      if (bits * limbs > cp.keys().logQ() || (bits > k && bits * limbs > 64)) {
-        continue;
-      }
-      CompactParams c = cp.withPhase1(new Phase1Digits(bits, limbs));
-      if (c.maxRows() == rows && closes(c, rows)) {
-        return c.phase1();
-      }
-    }
-    return own;
-  }
-
   /** Bits a phase-1 row keeps ({@link Phase1Digits#bits}). */
   @Override
   public int phase1Bits() {
     return phase1.bits();
-  }
-
-  /**
-   * The fewest query bits with {@link Noise#compactAnswer} at {@code rows} x {@link #BUDGET_COLS}
-   * failing with probability at most 2^{@value #MAX_LOG2_FAILURE} (the rest of {@code cp} as
-   * given).
-   */
-  static int deriveQueryBits(CompactParams cp, int rows) {
-    for (int b = minBits(cp); b < cp.keys().logQ(); b++) {
-      if (closes(cp.withRounding(b, cp.keyBits()), rows)) {
-        return b;
-      }
-    }
-    return cp.keys().logQ();
-  }
-
-  /** As {@link #deriveQueryBits}, for the key bits. */
-  static int deriveKeyBits(CompactParams cp, int rows) {
-    for (int b = minBits(cp); b < cp.keys().logQ(); b++) {
-      if (closes(cp.withRounding(cp.queryBits(), b), rows)) {
-        return b;
-      }
-    }
-    return cp.keys().logQ();
-  }
-
-  private static int minBits(CompactParams cp) {
-    return cp.keys().base2k() + 1;
-  }
-
-  private static boolean closes(CompactParams cp, int rows) {
-    return Noise.log2FailureProbability(cp.server(), Noise.compactAnswer(cp, rows, BUDGET_COLS))
-        <= MAX_LOG2_FAILURE;
   }
 
   /** Validates the pairing; messages name the rule. */
@@ -451,39 +384,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
    */
   public GeometryChoice chooseGeometryWithReason(long recordCount, int recordSize,
       boolean share) {
-    Geometry g = Geometry.of(server, recordCount, recordSize, 1, share);
-    long polys = g.polynomials();
-    int maxRows = maxRows();
-    double ideal = Math.sqrt(polys * (double) g.planes() * CMUX_PER_KEY_SWITCH
-        / server.plaintextLimbs());
-    int rows = (int) Math.max(1, Math.min(maxRows, Math.round(ideal)));
-    String why = String.format(java.util.Locale.ROOT, "rows = sqrt(%d polynomials x %d planes x"
-        + " %.2f (CMux / key switch) / %d limbs) = %.0f", polys, g.planes(), CMUX_PER_KEY_SWITCH,
-        server.plaintextLimbs(), ideal);
-    if (ideal > maxRows) {
-      why += ", capped at the " + maxRows + " rows the noise budget allows";
-    }
-    Geometry out = Geometry.of(server, recordCount, recordSize, rows, share);
-    if (out.cols() > 1 && !layout(out.rows(), out.cols()).packed()) {
-      for (int r = rows - 1; r >= Math.max(1, rows / 2); r--) {
-        Geometry lower = Geometry.of(server, recordCount, recordSize, r, share);
-        if (layout(lower.rows(), lower.cols()).packed()) {
-          why += ", lowered to " + r + " so that the query packs into one GLWE (half the query)";
-          out = lower;
-          break;
-        }
-      }
-    }
-    checkGeometry(out.rows(), out.cols());
-    if (Geometry.PAIR_TAILS_BY_DEFAULT && out.canPairTail()) {
-      out = out.withPairedTail();
-      why += ", the half-used last plane paired (rows 2k and 2k + 1 share a polynomial: "
-          + out.planeRows(out.planes() - 1) + " rows)";
-    }
-    CompactParams.Layout l = layout(out.rows(), out.cols());
-    why += String.format(java.util.Locale.ROOT, ": %d x %d x %d, query %s", out.rows(),
-        out.cols(), out.planes(), l.packed() ? "one GLWE" : "two GLWEs");
-    return new GeometryChoice(out, why);
+    return CompactGeometry.choose(this, recordCount, recordSize, share);
   }
 
   /** Every compact preset. */
