@@ -1,7 +1,8 @@
 package org.jpir.core.query;
 
 import java.util.Arrays;
-import org.jpir.core.lwe.Ggsw;
+import java.util.HashMap;
+import java.util.function.IntPredicate;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PreparedGgsw;
@@ -22,14 +23,13 @@ import org.jpir.vmp.Znx;
 
 /**
  * Server side of the compact scheme: expands a {@link CompactQuery} with the client's evaluation
- * keys into the {@link PreparedQuery} that {@link org.jpir.core.server.PirServer} computes
- * with.
+ * keys into the {@link PreparedQuery} that the server computes with.
  *
  * <p>Key switching of an automorphism: for c = (b, a) under s, {@code Aut_p(c) = (b(X^p),
  * a(X^p))} is under s(X^p); with d_i the ksLevels gadget digits of a(X^p) ({@link
- * CompactParams#ksGadget}), {@code b' = b(X^p) +
- * sum_i d_i KSK_i.b}, {@code a' = sum_i d_i KSK_i.a} (one {@code applyDftToDft} against the
- * prepared key), whose phase under s is {@code phase(c)(X^p)} plus {@link Noise#keySwitch}.
+ * CompactParams#ksGadget}), {@code b' = b(X^p) + sum_i d_i KSK_i.b}, {@code a' = sum_i d_i
+ * KSK_i.a} (one {@code applyDftToDft} against the prepared key), whose phase under s is {@code
+ * phase(c)(X^p)} plus {@link Noise#keySwitch}.
  *
  * <p>Expansion (trace): for levels j = 0 .. l-1, each ciphertext c_k (k < 2^j) becomes {@code t
  * = KS(Aut_{N/2^j+1}(c_k))}, {@code c_k <- c_k + t}, {@code c_{k+2^j} <- (c_k - t) X^(-2^j)};
@@ -53,14 +53,15 @@ public final class CompactExpander {
   private final long[] aut;
   private final long[] digits;
   private final long[] carry;
-  private final org.jpir.core.params.Gadget ksGadget;
+  private final Gadget ksGadget;
   private final long[] gadgetScratch;
   private final double[] vec;
   private final double[] res;
   private final double[] tmp;
+  private final ExpansionSinks sinks;
   private Glwe[] ksScratch;
   private Glwe[] oddScratch;
-  private final java.util.HashMap<Integer, AutTable> autTables = new java.util.HashMap<>();
+  private final HashMap<Integer, AutTable> autTables = new HashMap<>();
 
   /** Time spent and work done since construction. */
   public static final class Timings {
@@ -96,6 +97,7 @@ public final class CompactExpander {
     this.vec = Aligned.doubles(cp.ksLevels() * n);
     this.res = Aligned.doubles(2 * limbs * n);
     this.tmp = new double[Vmp.applyDftToDftTmpLength(n, cp.ksLevels(), 2 * limbs)];
+    this.sinks = new ExpansionSinks(cp, kops, sops);
   }
 
   /**
@@ -202,8 +204,8 @@ public final class CompactExpander {
    * multiplication by 2^(levels left) (its other coefficients then hold zero messages, as after
    * the full trace).
    */
-  public void expand(Glwe c, int l, java.util.function.IntPredicate wanted,
-      java.util.function.IntPredicate occupied, Pmat[] ksk, Sink sink, Timings t) {
+  public void expand(Glwe c, int l, IntPredicate wanted,
+      IntPredicate occupied, Pmat[] ksk, Sink sink, Timings t) {
     if (l < 0 || (1 << l) > n || l > ksk.length) {
       throw new IllegalArgumentException("cannot expand to depth " + l + " at N=" + n + " with "
           + ksk.length + " automorphism keys");
@@ -230,8 +232,8 @@ public final class CompactExpander {
    * before multiplying); the key switch normalizes a(X^p) into its gadget digits, which is all
    * the FFT needs.
    */
-  private void tree(Glwe c, int j, int l, int index, java.util.function.IntPredicate wanted,
-      java.util.function.IntPredicate occupied, Pmat[] ksk, Glwe[] ks, Glwe[] odd, Sink sink,
+  private void tree(Glwe c, int j, int l, int index, IntPredicate wanted,
+      IntPredicate occupied, Pmat[] ksk, Glwe[] ks, Glwe[] odd, Sink sink,
       Timings t) {
     int step = 1 << j;
     int only = -1;
@@ -348,10 +350,10 @@ public final class CompactExpander {
       int p1 = cp.phase1Slots(q.rows());
       int p2 = cp.phase2Slots(q.cols());
       Glwe c = q.phase1(cp).expand();
-      Sink one = phase1Sink(layout, phase1, tails);
-      Sink two = phase2Sink(layout, rows, keys, t);
-      expand(c, layout.phase1Depth(), s -> wanted(layout, s, p1, p2, true, true),
-          s -> wanted(layout, s, p1, p2, true, true), keys.ksk(), (slot, g) -> {
+      Sink one = sinks.phase1(layout, phase1, tails);
+      Sink two = sinks.phase2(layout, rows, keys, t);
+      expand(c, layout.phase1Depth(), s -> ExpansionSinks.wanted(layout, s, p1, p2, true, true),
+          s -> ExpansionSinks.wanted(layout, s, p1, p2, true, true), keys.ksk(), (slot, g) -> {
             if (layout.phase2Index(slot) >= 0) {
               two.accept(slot, g);
             } else {
@@ -362,7 +364,7 @@ public final class CompactExpander {
       fillPhase1(q, keys, layout, phase1, tails, t);
       fillPhase2(q, keys, layout, rows, t);
     }
-    PreparedGgsw[] ggsw = prepare(rows);
+    PreparedGgsw[] ggsw = sinks.prepare(rows);
     Pmat tail = tails == null ? null : tails.finish();
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
@@ -386,62 +388,17 @@ public final class CompactExpander {
     }
   }
 
-  /** Whether the packed slot s holds a value of a phase asked for. */
-  private static boolean wanted(CompactParams.Layout layout, int s, int p1, int p2, boolean one,
-      boolean two) {
-    int i2 = layout.phase2Index(s);
-    if (i2 >= 0) {
-      return two && i2 < p2;
-    }
-    int i1 = layout.phase1Index(s);
-    return one && i1 >= 0 && i1 < p1;
-  }
-
-  private Sink phase1Sink(CompactParams.Layout layout, Pmat phase1, TailPairs tails) {
-    // one rounded GLWE and one transform per sink, reused row after row: prepareRow copies out
-    // (allocating them per row was half of the expansion's allocation, each page a fresh fault)
-    Phase1Digits digits = cp.phase1();
-    Glwe rounded = new Glwe(n, digits.limbs());
-    double[] reim = new double[rounded.data().length];
-    return (slot, c) -> {
-      int row = layout.phase1Index(slot);
-      Glwe x = kops.toDigits(c, digits, rounded);
-      phase1.prepareRow(row, sops.transformInto(x, reim), 0);
-      if (tails != null) {
-        tails.accept(row, x);
-      }
-    };
-  }
-
-  private Sink phase2Sink(CompactParams.Layout layout, Glwe[][] rows,
-      PreparedEvaluationKeys keys, Timings t) {
-    int sl = sp.glweLimbs();
-    int lg = sp.ggswLevels();
-    Glwe prod = new Glwe(n, limbs);
-    return (slot, c) -> {
-      int v = layout.phase2Index(slot);
-      int bit = v / lg;
-      int j = v % lg;
-      rows[bit][j] = kops.round(c, sl);
-      kops.externalProduct(c, keys.ggswS(), prod);
-      rows[bit][lg + j] = kops.round(prod, sl);
-      if (t != null) {
-        t.externalProducts++;
-      }
-    };
-  }
-
   private void fillPhase1(CompactQuery q, PreparedEvaluationKeys keys,
       CompactParams.Layout layout, Pmat phase1, TailPairs tails, Timings t) {
     Glwe c1 = q.phase1(cp).expand();
     int p1 = cp.phase1Slots(q.rows());
     if (layout.packed()) {
       int p2 = cp.phase2Slots(q.cols());
-      expand(c1, layout.phase1Depth(), s -> wanted(layout, s, p1, p2, true, false),
-          s -> wanted(layout, s, p1, p2, true, true), keys.ksk(), phase1Sink(layout, phase1, tails),
+      expand(c1, layout.phase1Depth(), s -> ExpansionSinks.wanted(layout, s, p1, p2, true, false),
+          s -> ExpansionSinks.wanted(layout, s, p1, p2, true, true), keys.ksk(), sinks.phase1(layout, phase1, tails),
           t);
     } else {
-      expand(c1, p1, keys.ksk(), phase1Sink(layout, phase1, tails), t);
+      expand(c1, p1, keys.ksk(), sinks.phase1(layout, phase1, tails), t);
     }
   }
 
@@ -454,21 +411,13 @@ public final class CompactExpander {
     if (layout.packed()) {
       Glwe c = q.phase1(cp).expand();
       int p1 = cp.phase1Slots(q.rows());
-      expand(c, layout.phase2Depth(), s -> wanted(layout, s, p1, p2, false, true),
-          s -> wanted(layout, s, p1, p2, true, true), keys.ksk(),
-          phase2Sink(layout, rows, keys, t), t);
+      expand(c, layout.phase2Depth(), s -> ExpansionSinks.wanted(layout, s, p1, p2, false, true),
+          s -> ExpansionSinks.wanted(layout, s, p1, p2, true, true), keys.ksk(),
+          sinks.phase2(layout, rows, keys, t), t);
     } else {
       Glwe c2 = q.phase2(cp).expand();
-      expand(c2, p2, keys.ksk(), phase2Sink(layout, rows, keys, t), t);
+      expand(c2, p2, keys.ksk(), sinks.phase2(layout, rows, keys, t), t);
     }
-  }
-
-  private PreparedGgsw[] prepare(Glwe[][] rows) {
-    PreparedGgsw[] ggsw = new PreparedGgsw[rows.length];
-    for (int b = 0; b < rows.length; b++) {
-      ggsw[b] = sops.prepare(new Ggsw(rows[b]));
-    }
-    return ggsw;
   }
 
   /** Phase 1 only: the selection values expanded and stacked into the phase-1 PMAT. */
@@ -492,7 +441,7 @@ public final class CompactExpander {
     long t0 = System.nanoTime();
     Glwe[][] rows = new Glwe[Geometry.levels(q.cols())][2 * sp.ggswLevels()];
     fillPhase2(q, keys, cp.layout(q.rows(), q.cols()), rows, t);
-    PreparedGgsw[] ggsw = prepare(rows);
+    PreparedGgsw[] ggsw = sinks.prepare(rows);
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }
