@@ -23,7 +23,8 @@ import org.apache.logging.log4j.Logger;
  * present, its preferred species is at least 128 bits and C2 compiles (without it vector code
  * runs as boxed objects, slower than the scalar loops), else the reference (a FALLBACK, logged
  * as a warning with its cause). Vector API widths: the FFT's radix-4 passes use 512-bit
- * vectors from JDK 25 on when the preferred species is 512 bits (JDK 17's C2 boxed them),
+ * vectors when the preferred species is 512 bits, from JDK 25 on, or from JDK 17 on with
+ * {@code -XX:TypeProfileLevel=222} (without it JDK 17's C2 boxed them: {@link #typeProfiled}),
  * 128-bit kernels when it is 128 bits (NEON, x86 without AVX), else 256; the VMP block is
  * {@link VmpBlock#choose}'s; znx uses the preferred species. Forcing: {@code -Djpir.kernels=ref|panama}
  * ({@value #PROPERTY}; {@code panama} without the module is an error, not a silent fallback),
@@ -232,6 +233,16 @@ public abstract class KernelProvider {
    */
   static Choice decide(int preferredBits, int jdk, int registers, boolean c2, String kernels,
       String fftBits, String vmpBlock) {
+    return decide(preferredBits, jdk, false, registers, c2, kernels, fftBits, vmpBlock);
+  }
+
+  /**
+   * {@link #decide(int, int, int, boolean, String, String, String)} in a JVM whose C2 profiles
+   * argument and return types ({@code typeProfiled}, {@link #typeProfiled()}): there 512-bit
+   * kernels compile without boxing from JDK 17 on, elsewhere from JDK 25 on.
+   */
+  static Choice decide(int preferredBits, int jdk, boolean typeProfiled, int registers,
+      boolean c2, String kernels, String fftBits, String vmpBlock) {
     String forced = kernels == null ? "" : kernels.trim().toLowerCase(Locale.ROOT);
     String why;
     switch (forced) {
@@ -264,15 +275,15 @@ public abstract class KernelProvider {
         throw new IllegalArgumentException(
             "-D" + PROPERTY + "=" + kernels + " is not one of: ref, panama");
     }
-    return vectorChoice(why, preferredBits, jdk, registers, fftBits, vmpBlock);
+    return vectorChoice(why, preferredBits, jdk, typeProfiled, registers, fftBits, vmpBlock);
   }
 
   private static Choice refChoice(String reason) {
     return new Choice(false, reason, 0, "", VmpBlock.B512_3X4, "the reference's tiling block", 0);
   }
 
-  private static Choice vectorChoice(String why, int preferredBits, int jdk, int registers,
-      String fftBits, String vmpBlock) {
+  private static Choice vectorChoice(String why, int preferredBits, int jdk,
+      boolean typeProfiled, int registers, String fftBits, String vmpBlock) {
     String f = fftBits == null ? "" : fftBits.trim();
     int fft;
     String fftWhy;
@@ -286,15 +297,17 @@ public abstract class KernelProvider {
     } else if (preferredBits < 256) {
       fft = 128;
       fftWhy = "preferred species " + preferredBits + " bits: wider vectors would not be compiled";
-    } else if (preferredBits >= 512 && jdk >= 25) {
+    } else if (preferredBits >= 512 && VmpBlock.wideCompiles(jdk, typeProfiled)) {
       fft = 512;
-      fftWhy = "preferred species " + preferredBits + " bits, JDK " + jdk;
+      fftWhy = "preferred species " + preferredBits + " bits, JDK " + jdk
+          + (jdk < 25 ? " with -XX:TypeProfileLevel=222" : "");
     } else {
       fft = 256;
       fftWhy = "preferred species " + preferredBits + " bits, JDK " + jdk
-          + (preferredBits >= 512 ? ": 512-bit passes need JDK 25 (JDK 17's C2 boxed them)" : "");
+          + (preferredBits >= 512 ? ": 512-bit passes need JDK 25, or -XX:TypeProfileLevel=222"
+          + " (without it JDK 17's C2 boxed them)" : "");
     }
-    VmpBlock.Choice b = VmpBlock.choose(preferredBits, jdk, registers, vmpBlock);
+    VmpBlock.Choice b = VmpBlock.choose(preferredBits, jdk, typeProfiled, registers, vmpBlock);
     return new Choice(true, why, fft, fftWhy, b.block(), b.reason(), preferredBits);
   }
 
@@ -304,6 +317,20 @@ public abstract class KernelProvider {
    * False when HotSpot says C2 will not compile ({@code UseCompiler} false, or tiered compilation
    * stopped below level 4); true when it does or when the flags cannot be read (another VM).
    */
+  /**
+   * Whether C2 profiles the types of parameters, arguments and return values at every call site
+   * ({@code -XX:TypeProfileLevel=222}, in the project's JVM options); false when unknown.
+   */
+  static boolean typeProfiled() {
+    try {
+      com.sun.management.HotSpotDiagnosticMXBean b = java.lang.management.ManagementFactory
+          .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+      return b.getVMOption("TypeProfileLevel").getValue().trim().equals("222");
+    } catch (RuntimeException | LinkageError e) {
+      return false;
+    }
+  }
+
   static boolean c2Enabled() {
     try {
       com.sun.management.HotSpotDiagnosticMXBean b = java.lang.management.ManagementFactory
@@ -324,9 +351,9 @@ public abstract class KernelProvider {
 
     private static KernelProvider create() {
       int bits = PanamaClass.preferredBits();
-      Choice c = decide(bits, Runtime.version().feature(), CpuInfo.get().vectorRegisters(),
-          c2Enabled(), System.getProperty(PROPERTY), System.getProperty(FFT_BITS_PROPERTY),
-          System.getProperty(VmpBlock.PROPERTY));
+      Choice c = decide(bits, Runtime.version().feature(), typeProfiled(),
+          CpuInfo.get().vectorRegisters(), c2Enabled(), System.getProperty(PROPERTY),
+          System.getProperty(FFT_BITS_PROPERTY), System.getProperty(VmpBlock.PROPERTY));
       KernelProvider p = c.vector() ? PanamaClass.instantiate(c) : new RefKernelProvider(c);
       if (!c.vector() && c.reason().startsWith("FALLBACK")) {
         LOG.warn("kernels: {}", p);
@@ -355,7 +382,7 @@ public abstract class KernelProvider {
       int bits = PanamaClass.preferredBits();
       return PanamaClass.instantiate(vectorChoice("requested (KernelProvider.panama()),"
           + " preferred species " + bits + " bits", bits, Runtime.version().feature(),
-          CpuInfo.get().vectorRegisters(), System.getProperty(FFT_BITS_PROPERTY),
+          typeProfiled(), CpuInfo.get().vectorRegisters(), System.getProperty(FFT_BITS_PROPERTY),
           System.getProperty(VmpBlock.PROPERTY)));
     }
   }

@@ -89,12 +89,29 @@ public record VmpBlock(int bits, int vectors, int columns) {
    * The block for a JVM whose preferred species has {@code preferredBits} bits, of Java {@code
    * jdk}, with {@code registers} vector registers; {@code forced} (the property value, may be
    * null or empty) wins. Rules: 512 bits needs a 512-bit preferred species and JDK 25 or later
-   * (JDK 17's 512-bit pass allocated and ran 6x slower) and gets 3x4; otherwise 256 bits, 2x3
+   * (JDK 17's 512-bit pass allocated and ran 6x slower without type profiles) and gets 3x4; otherwise 256 bits, 2x3
    * with 32 registers, 1x3 with 16 (a 24-accumulator block spills there); a preferred species
    * of 128 bits (NEON, or x86 without AVX) gets 128-bit blocks: 1x3 with 32 registers, 1x1 with
    * 16.
    */
   public static Choice choose(int preferredBits, int jdk, int registers, String forced) {
+    return choose(preferredBits, jdk, false, registers, forced);
+  }
+
+  /**
+   * Whether 512-bit kernels compile without boxing on Java {@code jdk}: from JDK 25 on, and from
+   * JDK 17 on when C2 profiles argument and return types ({@code -XX:TypeProfileLevel=222}).
+   */
+  static boolean wideCompiles(int jdk, boolean typeProfiled) {
+    return jdk >= 25 || (jdk >= 17 && typeProfiled);
+  }
+
+  /**
+   * {@link #choose(int, int, int, String)} in a JVM that does ({@code typeProfiled}) or does not
+   * profile argument and return types ({@link #wideCompiles}).
+   */
+  public static Choice choose(int preferredBits, int jdk, boolean typeProfiled, int registers,
+      String forced) {
     String facts = "preferred species " + preferredBits + " bits, JDK " + jdk + ", " + registers
         + " vector registers";
     if (forced != null && !forced.isBlank()) {
@@ -104,11 +121,12 @@ public record VmpBlock(int bits, int vectors, int columns) {
       return new Choice(forWidth(128, registers), facts
           + (registers >= 32 ? "" : ": 16 registers of 128 bits"));
     }
-    if (preferredBits >= 512 && jdk >= 25 && registers >= 32) {
-      return new Choice(forWidth(512, registers), facts);
+    if (preferredBits >= 512 && wideCompiles(jdk, typeProfiled) && registers >= 32) {
+      return new Choice(forWidth(512, registers), facts
+          + (jdk < 25 ? " with -XX:TypeProfileLevel=222" : ""));
     }
     return new Choice(forWidth(256, registers), facts + (registers >= 32
-        ? (preferredBits >= 512 ? " (512-bit path needs JDK 25)" : "")
+        ? (preferredBits >= 512 ? " (512-bit path needs JDK 25 or -XX:TypeProfileLevel=222)" : "")
         : ": 16 registers hold 12 accumulators plus operands"));
   }
 

@@ -64,6 +64,19 @@ class KernelProviderTest {
   }
 
   @Test
+  void typeProfilesLetJdk17UseThe512BitKernels() {
+    KernelProvider.Choice wide = KernelProvider.decide(512, 17, true, 32, true, null, null, null);
+    assertEquals(512, wide.fftBits(), wide.toString());
+    assertEquals(VmpBlock.B512_3X4, wide.vmpBlock(), wide.toString());
+    KernelProvider.Choice narrow = KernelProvider.decide(512, 17, false, 32, true, null, null,
+        null);
+    assertEquals(256, narrow.fftBits(), narrow.toString());
+    assertEquals(VmpBlock.B256_2X3, narrow.vmpBlock(), narrow.toString());
+    // the project's JVM options (which the tests run with) carry the option
+    assertTrue(KernelProvider.typeProfiled(), "-XX:TypeProfileLevel=222 missing from the options");
+  }
+
+  @Test
   void missingModuleOrNarrowSpeciesFallsBackToTheReference() {
     KernelProvider.Choice none = KernelProvider.decide(-1, 25, 32, true, null, null, null);
     assertFalse(none.vector());
@@ -180,7 +193,8 @@ class KernelProviderTest {
       // the table's unforced parts are those of an AVX-512 machine on JDK 25; elsewhere expect
       // this JVM's automatic choice for them
       KernelProvider.Choice here = KernelProvider.decide(PanamaKernelProvider.preferredBits(),
-          Runtime.version().feature(), CpuInfo.get().vectorRegisters(), true, null, null, null);
+          Runtime.version().feature(), KernelProvider.typeProfiled(),
+          CpuInfo.get().vectorRegisters(), true, null, null, null);
       fft = prop.contains("fft.bits") ? fft : fftName(here.fftBits());
       block = prop.contains("vmp.block") ? block : here.vmpBlock().toString();
     }

@@ -724,6 +724,10 @@ class VmpContractTest {
   void blockChoiceFollowsWidthJdkAndRegisters() {
     assertEquals(VmpBlock.B512_3X4, VmpBlock.choose(512, 25, 32, null).block());
     assertEquals(VmpBlock.B256_2X3, VmpBlock.choose(512, 17, 32, null).block());
+    // with argument and return type profiles JDK 17 compiles the 512-bit block without boxing
+    assertEquals(VmpBlock.B512_3X4, VmpBlock.choose(512, 17, true, 32, null).block());
+    assertEquals(VmpBlock.B256_2X3, VmpBlock.choose(512, 17, false, 32, null).block());
+    assertEquals(VmpBlock.B256_1X3, VmpBlock.choose(512, 17, true, 16, null).block());
     assertEquals(VmpBlock.B256_2X3, VmpBlock.choose(256, 25, 32, "").block());
     assertEquals(VmpBlock.B256_1X3, VmpBlock.choose(256, 25, 16, null).block());
     assertEquals(VmpBlock.B256_1X3, VmpBlock.choose(512, 25, 32, "256:1x3").block());
