@@ -8,10 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
-import org.jpir.core.params.Presets;
 import org.jpir.core.server.RecordSource;
 import org.jpir.core.server.SyntheticRecords;
-import org.jpir.datasets.cli.DefaultPreset;
+import org.jpir.datasets.cli.DatabaseShape;
 import org.jpir.datasets.keyword.KeywordParams;
 import org.jpir.datasets.store.StoredDatabase;
 
@@ -52,25 +51,11 @@ public record ClientDatabase(String spec, Path directory, long count, int record
   }
 
   private static ClientDatabase synthetic(String spec) {
-    String[] parts = spec.substring("synthetic:".length()).split(":");
-    String[] cs = parts[0].split("x");
-    if (cs.length != 2) {
-      throw new IllegalArgumentException("synthetic database '" + spec
-          + "' must look like synthetic:<count>x<recordSize>[:seed]");
-    }
-    try {
-      long count = Long.parseLong(cs[0]);
-      int size = Integer.parseInt(cs[1]);
-      long seed = parts.length > 1 ? Long.parseLong(parts[1]) : 1;
-      if (count < 1 || size < 1) {
-        throw new IllegalArgumentException("synthetic database '" + spec
-            + "' needs count >= 1 and record size >= 1");
-      }
-      return new ClientDatabase(spec, null, count, size, seed, null, null, Map.of());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("synthetic database '" + spec + "': " + e.getMessage());
-    }
+    DatabaseShape.Synthetic d = DatabaseShape.synthetic(spec);
+    return new ClientDatabase(spec, null, d.count(), d.recordSize(), d.seed(), null, null,
+        Map.of());
   }
+
 
   /** The local directory {@code spec} names: a path, or a {@code file:} URI. */
   private static Path localDirectory(String spec) {
@@ -99,26 +84,18 @@ public record ClientDatabase(String spec, Path directory, long count, int record
 
   /**
    * The preset: the manifest's for a stored database (a different {@code requested} id is an
-   * error), else {@code requested}, else the record size's default ({@link DefaultPreset}).
+   * error), else {@code requested}, else the record size's default ({@link DatabaseShape#params}).
    */
   public Params params(String requested) {
-    if (storedPreset != null) {
-      if (requested != null && !requested.equals(storedPreset)) {
-        throw new IllegalArgumentException("database was stored for preset '" + storedPreset
-            + "', not '" + requested + "'");
-      }
-      return Presets.byId(storedPreset);
-    }
-    return DefaultPreset.resolve(requested, recordSize);
+    return DatabaseShape.params(storedPreset, requested, recordSize);
   }
+
 
   /** The geometry client and server agree on: the manifest's, else the preset's chooser. */
   public Geometry geometry(Params p, int maxRows) {
-    if (storedGeometry != null) {
-      return storedGeometry;
-    }
-    return Presets.geometry(p, count, recordSize, maxRows);
+    return DatabaseShape.geometry(storedGeometry, p, count, recordSize, maxRows);
   }
+
 
   /** The keyword parameters of a keyword database (imported with {@code --keyword}), if any. */
   public Optional<KeywordParams> keywordParams() {

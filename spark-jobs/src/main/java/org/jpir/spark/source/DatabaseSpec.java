@@ -6,8 +6,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
-import org.jpir.core.params.Presets;
-import org.jpir.datasets.cli.DefaultPreset;
+import org.jpir.datasets.cli.DatabaseShape;
 import org.jpir.datasets.store.Manifest;
 import org.jpir.datasets.store.StoredDatabase;
 
@@ -35,25 +34,9 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
           + " synthetic:<count>x<size>[:seed])");
     }
     if (spec.startsWith("synthetic:")) {
-      String[] parts = spec.substring("synthetic:".length()).split(":");
-      String[] cs = parts[0].split("x");
-      if (cs.length != 2) {
-        throw new IllegalArgumentException("synthetic database '" + spec
-            + "' must look like synthetic:<count>x<recordSize>[:seed]");
-      }
-      try {
-        long count = Long.parseLong(cs[0]);
-        int size = Integer.parseInt(cs[1]);
-        long seed = parts.length > 1 ? Long.parseLong(parts[1]) : 1;
-        if (count < 1 || size < 1) {
-          throw new IllegalArgumentException("synthetic database '" + spec
-              + "' needs count >= 1 and record size >= 1");
-        }
-        return new DatabaseSpec(new SyntheticSourceFactory(count, size, seed), count, size,
-            null, null, Map.of());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("synthetic database '" + spec + "': " + e.getMessage());
-      }
+      DatabaseShape.Synthetic d = DatabaseShape.synthetic(spec);
+      return new DatabaseSpec(new SyntheticSourceFactory(d.count(), d.recordSize(), d.seed()),
+          d.count(), d.recordSize(), null, null, Map.of());
     }
     if (Storage.hasScheme(spec)) {
       // hdfs://, s3a://, file:/...: read through Hadoop's FileSystem on the driver and executors
@@ -87,26 +70,17 @@ public record DatabaseSpec(RecordSourceFactory factory, long count, int recordSi
 
   /**
    * The preset: the manifest's for a stored database (a different {@code requested} id is an
-   * error), else {@code requested}, else the default for this record size ({@link
-   * DefaultPreset#forRecordSize}: N = 2048 up to {@link Presets#N2048_MAX_RECORD} bytes, logged
-   * once with the reason).
+   * error), else {@code requested}, else the default for this record size, logged once with the
+   * reason ({@link DatabaseShape#params}, which the client uses too).
    */
   public Params params(String requested) {
-    if (storedPreset != null) {
-      if (requested != null && !requested.equals(storedPreset)) {
-        throw new IllegalArgumentException("database was stored for preset '" + storedPreset
-            + "', not '" + requested + "'");
-      }
-      return Presets.byId(storedPreset);
-    }
-    return DefaultPreset.resolve(requested, recordSize);
+    return DatabaseShape.params(storedPreset, requested, recordSize);
   }
+
 
   /** The geometry client and server agree on (a compact preset's own chooser for its server). */
   public Geometry geometry(Params p, int maxRows) {
-    if (storedGeometry != null) {
-      return storedGeometry;
-    }
-    return Presets.geometry(p, count, recordSize, maxRows);
+    return DatabaseShape.geometry(storedGeometry, p, count, recordSize, maxRows);
   }
+
 }
