@@ -28,9 +28,9 @@ import java.lang.invoke.MethodHandle;
  *     ret                        c3
  * </pre>
  *
- * {@code prefetcht1} (into L2, not L1): on a Zen 4 (2026-12-06, the pass multi:4096:548:12:128)
- * {@code prefetcht0} and {@code prefetchnta} made it 1.4x slower than no prefetch (they evict
- * the kernels' L1 panels), {@code prefetcht1} 0.90x with huge pages. A prefetch never faults
+ * {@code prefetcht1} (into L2, not L1): {@code prefetcht0} and {@code prefetchnta} evict the
+ * kernels' L1 panels and made the pass slower than no prefetch, {@code prefetcht1} faster
+ * (figures in {@code benchmarks/results/kernel-choices-20261204-06.md}). A prefetch never faults
  * and changes no architectural state; the lines are clamped to the array anyway ({@link
  * LinePrefetch#clamp}).
  */

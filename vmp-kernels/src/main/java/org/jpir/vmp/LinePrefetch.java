@@ -8,10 +8,10 @@ import org.apache.logging.log4j.Logger;
  * Software prefetch of 64-byte lines of a {@code double[]}: asks the core to bring them into its
  * caches and returns without waiting for them, so that the database stream of the multi-column
  * pass arrives while the kernels multiply (the JVM has no prefetch instruction, and a load that
- * misses blocks the core's retirement: measured on a Zen 4, 2026-12-06, prefetching the next
- * group inside the current one's kernels with plain loads made the pass 1.16-1.55x slower than
- * reading it ahead in a tight loop). {@link #get()} is the JVM-wide instance, or null where none
- * can run (then the pass reads ahead as before).
+ * misses blocks the core's retirement: prefetching the next group inside the current one's
+ * kernels with plain loads was slower than reading it ahead in a tight loop; figures in
+ * {@code benchmarks/results/kernel-choices-20261204-06.md}). {@link #get()} is the JVM-wide
+ * instance, or null where none can run (then the pass reads ahead as before).
  */
 interface LinePrefetch {
   /** Disables native prefetch ({@code -Djpir.vmp.prefetch=false}). */

@@ -421,9 +421,9 @@ public final class Vmp {
   /**
    * Whether {@link #applyPvecToDft} copies each block of vec (rows rows) into aligned scratch:
    * only for at most {@link #STAGE_ROWS} rows and when the rows are not on 64-byte boundaries
-   * (no {@code -XX:ObjectAlignmentInBytes=64}, or a view at an odd offset). Measured on a Zen 5
-   * at 16384:15:30 in one JVM (2026-12-04): reading an aligned PVEC in place 1.017x spqlios'
-   * time, staging it 1.067x; staging an unaligned one was 1.4x faster than reading it (12-02).
+   * (no {@code -XX:ObjectAlignmentInBytes=64}, or a view at an odd offset): an aligned PVEC is
+   * read fastest in place, an unaligned one fastest staged (figures in
+   * {@code benchmarks/results/kernel-choices-20261204-06.md}).
    */
   static boolean stagesBlocks(Pvec vec, int rows) {
     return rows <= STAGE_ROWS
@@ -480,9 +480,8 @@ public final class Vmp {
    * -Djpir.vmp.finishBlocks}, default 8): the results are reim polynomials, so block b of
    * (column c, matrix column j) is 4 doubles at {@code j*N + 4b} and 4 at {@code j*N + N/2 + 4b},
    * and one block at a time scatters 32-byte stores over {@code 2 x columns x ncols} pages; G
-   * blocks together write runs of {@code 32G} bytes. Measured on a Zen 5 (2026-12-04,
-   * multi:4096:548:12:128): not writing the results at all made the pass 0.90-0.94x; G = 1
-   * was 1.04-1.07x slower than 8, 16 the same as 8.
+   * blocks together write runs of {@code 32G} bytes (G = 1 was slower than 8, 16 the same:
+   * figures in {@code benchmarks/results/kernel-choices-20261204-06.md}).
    */
   static final int FINISH_BLOCKS = Math.max(1, Integer.getInteger("jpir.vmp.finishBlocks", 8));
 
@@ -534,11 +533,7 @@ public final class Vmp {
    * Rows per kernel call when the pass prefetches ({@link LinePrefetch}): a share of the next
    * group's lines is prefetched before each chunk. Gauss blocks (one panel per tile) cut their
    * tiles of {@code panel} rows into equal chunks of about 40 rows; four-product blocks keep their
-   * L1 panel (AMD Zen 4, 2026-12-06, KernelAb multi:4096:548:12:128 with huge pages, tiles of 320
-   * rows: 512:3x4 in chunks of 24 / 32 / 40 / 48 / 56 / 64 / 128 / 320 rows 295 / 286-288 /
-   * 279-281 / 281-284 / 286 / 287-289 / 341 / 363 ms, against 303 without prefetch; 256:1x3
-   * under -XX:UseAVX=2, panels of 80 rows, 358 ms whole against 371 in chunks of 64 and 385
-   * without prefetch).
+   * L1 panel (figures in {@code benchmarks/results/kernel-choices-20261204-06.md}).
    */
   static int prefetchRows(boolean gauss, int panel) {
     if (PREFETCH_ROWS != null && PREFETCH_ROWS > 0) {
@@ -561,9 +556,9 @@ public final class Vmp {
    * a quarter of the L2, rounded down to whole panels. Gauss blocks ({@link VmpBlock#gauss()},
    * 512 bits): a Gauss panel row is {@code 8 * gaussRow(block.columns())} bytes ({@link
    * VmpKernel#packGauss}), the packed tiles about {@code 96 B x ncols x queries} per row (12
-   * doubles per column) and take 3/8 of the L2 (on a Zen 4, 1 MiB L2, 2026-12-06,
-   * multi:4096:548:12:128 in alternating JVMs: tiles of 320 rows 322-340 ms, 200 rows 344-356,
-   * 400-440 rows 324-338, 548 rows 382), and on AMD one panel spans the whole tile (the
+   * doubles per column) and take 3/8 of the L2 (figures in
+   * {@code benchmarks/results/kernel-choices-20261204-06.md}), and on AMD one
+   * panel spans the whole tile (the
    * accumulators stay in registers across it; on Intel the panel keeps the L1d rule). Groups
    * of {@link #GROUP_STREAMS} database columns (the pass
    * rounds them down to whole register blocks: 6 for 3-vector blocks, 311-317 ms against 322 for
@@ -587,9 +582,8 @@ public final class Vmp {
         + " B per " + (gauss ? "Gauss " : "") + "row of " + block.columns() + " columns)";
     if (gauss && !cpu.intel()) {
       // one panel per tile: the accumulators stay in registers across the tile's rows, the
-      // panel is read from L2 (AMD Zen 5, 2026-12-04, ForkRotation A/B against panels of 40
-      // rows: the phase-1-shaped pass 0.92-0.97x, phase 1 at 1 GiB 0.91-0.97x in 6 forks, median
-      // 0.92x, where forks without the option gave about 0.98x)
+      // panel is read from L2 (measured faster on AMD:
+      // benchmarks/results/kernel-choices-20261204-06.md)
       panel = tile;
       why = "panel rows = tile rows (512-bit blocks)";
     } else if (gauss) {
