@@ -60,4 +60,30 @@ final class RefZnx implements ZnxKernel {
       }
     }
   }
+
+  @Override
+  public void traceSplit(int n, int step, long[] k, int kOff, long[] d, int dOff, long[] odd,
+      int oddOff) {
+    int wrap = oddOff + n - step;
+    for (int j = 0; j < step; j++) {
+      long x = d[dOff + j];
+      long t = k[kOff + j];
+      odd[wrap + j] = t - x;
+      d[dOff + j] = x + t;
+    }
+    for (int j = step; j < n; j++) {
+      long x = d[dOff + j];
+      long t = k[kOff + j];
+      odd[oddOff + j - step] = x - t;
+      d[dOff + j] = x + t;
+    }
+  }
+
+  @Override
+  public void gather(int n, long[] a, int aOff, int[] from, long[] neg, long[] res, int resOff) {
+    for (int j = 0; j < n; j++) {
+      long m = neg[j];
+      res[resOff + j] = (a[aOff + from[j]] ^ m) - m;
+    }
+  }
 }

@@ -175,6 +175,60 @@ public final class Vmp {
   }
 
   /**
+   * For each {@code m < count}: what {@code applyDftToDft(pmat, vecs[m], vecOff, vecRows, res[m],
+   * resOff, resCols, tmp)} writes, bitwise; the PMAT is read from memory once for the group (in
+   * chunks of {@link #GROUP_CHUNK_BYTES} that stay in L2 while every vector passes) rather than
+   * once per vector.
+   *
+   * @throws IllegalArgumentException on null, negative counts or short buffers
+   */
+  public void applyDftToDftGroup(Pmat pmat, double[][] vecs, int vecOff, int vecRows,
+      double[][] res, int resOff, int resCols, int count, double[] tmp) {
+    if (pmat == null) {
+      throw new IllegalArgumentException("pmat is null");
+    }
+    if (vecs == null || res == null || count < 0 || vecs.length < count || res.length < count) {
+      throw new IllegalArgumentException("group of " + count + " needs that many vectors and"
+          + " results");
+    }
+    final int n = pmat.n();
+    Checks.atLeast("vecRows", vecRows, 0);
+    Checks.atLeast("resCols", resCols, 0);
+    for (int m = 0; m < count; m++) {
+      Checks.range("vecs[" + m + "]", vecs[m], vecOff, (long) vecRows * n);
+      Checks.range("res[" + m + "]", res[m], resOff, (long) resCols * n);
+    }
+    Checks.range("tmp", tmp, 0, applyDftToDftTmpLength(n, pmat.nrows(), pmat.ncols()));
+    final int rows = Math.min(vecRows, pmat.nrows());
+    final int blocks = n / 8;
+    final int group = extractGroup(n);
+    final long blockBytes = 64L * pmat.nrows() * pmat.ncols();
+    final int chunk = (int) Math.max(group, GROUP_CHUNK_BYTES / blockBytes / group * group);
+    for (int c0 = 0; c0 < blocks; c0 += chunk) {
+      final int c1 = Math.min(blocks, c0 + chunk);
+      for (int m = 0; m < count; m++) {
+        for (int b0 = c0; b0 < c1; b0 += group) {
+          k.extractBlocks(n, b0, group, rows, vecs[m], vecOff, tmp, EXTRACTED);
+          for (int g = 0; g < group; g++) {
+            block(pmat, b0 + g, rows, tmp, EXTRACTED + g * 8 * rows, res[m], resOff, resCols,
+                tmp, false);
+          }
+        }
+      }
+    }
+    for (int m = 0; m < count; m++) {
+      zeroExtra(pmat, res[m], resOff, resCols);
+    }
+  }
+
+  /**
+   * Bytes of the PMAT that {@link #applyDftToDftGroup} applies to every vector of a group before
+   * it reads on: small enough to stay in the smallest L2 of the machines served (512 KiB) beside
+   * the vectors' blocks.
+   */
+  static final long GROUP_CHUNK_BYTES = 128 << 10;
+
+  /**
    * As {@link #applyDftToDft} with the vector read from a PVEC ({@code vecRows = vec.nrows()});
    * bitwise identical to it. tmp: {@link #applyPvecToDftTmpLength} doubles.
    *

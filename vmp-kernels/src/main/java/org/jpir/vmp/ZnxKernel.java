@@ -43,4 +43,21 @@ interface ZnxKernel {
    */
   void rebase(int n, int fromBits, long[] a, int aOff, int aLimbs, int toBits, long[] res,
       int resOff, int resLimbs);
+
+  /**
+   * One node of the expansion trace. For {@code j < n}, with {@code x = d[dOff + j]} and {@code
+   * t = k[kOff + j]}: {@code d[dOff + j] = x + t}, and {@code (x - t) X^(-step)} into {@code
+   * odd[oddOff ..]}: {@code odd[oddOff + j - step] = x - t} for {@code j >= step}, {@code
+   * odd[oddOff + n - step + j] = t - x} for {@code j < step} (0 < step < n). odd must not
+   * overlap d or k.
+   */
+  void traceSplit(int n, int step, long[] k, int kOff, long[] d, int dOff, long[] odd,
+      int oddOff);
+
+  /**
+   * A gathered signed permutation: {@code res[resOff + j] = (a[aOff + from[j]] ^ neg[j]) -
+   * neg[j]} for {@code j < n} (neg[j] is 0 or -1: the value or its negation). res must not
+   * overlap a.
+   */
+  void gather(int n, long[] a, int aOff, int[] from, long[] neg, long[] res, int resOff);
 }

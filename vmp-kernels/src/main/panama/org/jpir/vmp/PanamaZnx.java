@@ -142,4 +142,41 @@ final class PanamaZnx implements ZnxKernel {
       }
     }
   }
+
+  @Override
+  public void traceSplit(int n, int step, long[] k, int kOff, long[] d, int dOff, long[] odd,
+      int oddOff) {
+    int lanes = S.length();
+    if (step % lanes != 0 || n % lanes != 0) {
+      REF.traceSplit(n, step, k, kOff, d, dOff, odd, oddOff);
+      return;
+    }
+    int wrap = oddOff + n - step;
+    for (int j = 0; j < step; j += lanes) {
+      LongVector x = LongVector.fromArray(S, d, dOff + j);
+      LongVector t = LongVector.fromArray(S, k, kOff + j);
+      t.sub(x).intoArray(odd, wrap + j);
+      x.add(t).intoArray(d, dOff + j);
+    }
+    for (int j = step; j < n; j += lanes) {
+      LongVector x = LongVector.fromArray(S, d, dOff + j);
+      LongVector t = LongVector.fromArray(S, k, kOff + j);
+      x.sub(t).intoArray(odd, oddOff + j - step);
+      x.add(t).intoArray(d, dOff + j);
+    }
+  }
+
+  @Override
+  public void gather(int n, long[] a, int aOff, int[] from, long[] neg, long[] res, int resOff) {
+    int lanes = S.length();
+    if (n % lanes != 0) {
+      REF.gather(n, a, aOff, from, neg, res, resOff);
+      return;
+    }
+    for (int j = 0; j < n; j += lanes) {
+      LongVector m = LongVector.fromArray(S, neg, j);
+      LongVector.fromArray(S, a, aOff, from, j).lanewise(VectorOperators.XOR, m).sub(m)
+          .intoArray(res, resOff + j);
+    }
+  }
 }

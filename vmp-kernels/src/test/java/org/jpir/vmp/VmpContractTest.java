@@ -319,6 +319,37 @@ class VmpContractTest {
     assertArrayEquals(expect, add2, tag + " pvec add");
   }
 
+  /** A group apply equals one apply per vector bitwise, whatever the chunking of the PMAT. */
+  @ParameterizedTest
+  @MethodSource("shapes")
+  void groupApplyEqualsOneApplyPerVectorBitwise(String kernel, int n, int nrows, int ncols) {
+    long seed = SEED ^ (n * 7_000_003L + nrows * 31L + ncols);
+    String tag = tag(kernel, n, nrows, ncols, seed);
+    SplittableRandom rnd = new SplittableRandom(seed);
+    Pmat pm = randomPmat(rnd, n, nrows, ncols);
+    Vmp o = ops(kernel);
+    double[] tmp = new double[Vmp.applyDftToDftTmpLength(n, nrows, ncols)];
+    int count = 3;
+    double[][] vecs = new double[count + 1][];
+    double[][] res = new double[count + 1][];
+    for (int m = 0; m <= count; m++) {
+      vecs[m] = randomDoubles(rnd, 5 + n * nrows);
+      res[m] = randomDoubles(rnd, 2 + n * (ncols + 1)); // garbage must be overwritten
+    }
+    double[] untouched = res[count].clone();
+    o.applyDftToDftGroup(pm, vecs, 5, nrows, res, 2, ncols + 1, count, tmp);
+    for (int m = 0; m < count; m++) {
+      double[] one = randomDoubles(rnd, 2 + n * (ncols + 1));
+      o.applyDftToDft(pm, vecs[m], 5, nrows, one, 2, ncols + 1, tmp);
+      assertArrayEquals(copyTail(one, 2), copyTail(res[m], 2), tag + " member " + m);
+    }
+    assertArrayEquals(untouched, res[count], tag + " beyond count");
+    assertIae("tmp", () -> o.applyDftToDftGroup(pm, vecs, 5, nrows, res, 2, ncols,
+        2, new double[1]));
+    assertIae("needs that many", () -> o.applyDftToDftGroup(pm, vecs, 5, nrows, res, 2,
+        ncols, count + 2, tmp));
+  }
+
   static double[] copyHead(double[] b, double[] like) {
     double[] c = like.clone();
     System.arraycopy(b, 2, c, 2, like.length - 2);

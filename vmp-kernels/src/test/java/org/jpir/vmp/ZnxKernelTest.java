@@ -1,6 +1,8 @@
 package org.jpir.vmp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -106,5 +108,55 @@ class ZnxKernelTest {
     REF.rebase(n, from, a, 4, aLimbs, to, r1, 1, resLimbs);
     PANAMA.rebase(n, from, a, 4, aLimbs, to, r2, 1, resLimbs);
     assertArrayEquals(r1, r2, "seed " + seed);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"16, 1", "16, 8", "64, 4", "64, 8", "256, 1", "256, 64", "2048, 512"})
+  void vectorTraceSplitEqualsTheReferenceAndTheRingFormula(int n, int step) {
+    SplittableRandom rnd = new SplittableRandom(n * 31L + step);
+    long[] k = rnd.longs(n).toArray();
+    long[] d0 = rnd.longs(n).toArray();
+    long[][] outs = new long[2][];
+    long[][] odds = new long[2][];
+    ZnxKernel[] kernels = {REF, PANAMA};
+    for (int i = 0; i < 2; i++) {
+      long[] d = d0.clone();
+      long[] odd = new long[n + 3];
+      kernels[i].traceSplit(n, step, k, 0, d, 0, odd, 3);
+      outs[i] = d;
+      odds[i] = odd;
+    }
+    assertArrayEquals(outs[0], outs[1], "d");
+    assertArrayEquals(odds[0], odds[1], "odd");
+    long[] diff = new long[n];
+    long[] want = new long[n];
+    Znx.sub(n, d0, 0, k, 0, diff, 0);
+    Znx.rotate(n, -step, diff, 0, want, 0);
+    for (int j = 0; j < n; j++) {
+      assertEquals(d0[j] + k[j], outs[0][j], "d at " + j);
+      assertEquals(want[j], odds[0][3 + j], "odd at " + j);
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({"16, 17", "16, 3", "256, 129", "2048, 1025", "2048, -5", "2048, 3"})
+  void gatheredAutomorphismEqualsTheScatterOne(int n, int p) {
+    SplittableRandom rnd = new SplittableRandom(n * 7L + p);
+    long[] a = rnd.longs(n).toArray();
+    long[] want = new long[n];
+    Znx.automorphism(n, p, a, 0, want, 0);
+    int[] from = new int[n];
+    long[] neg = new long[n];
+    Znx.automorphismTables(n, p, from, neg);
+    ZnxKernel[] kernels = {REF, PANAMA};
+    for (ZnxKernel z : kernels) {
+      long[] got = new long[n + 2];
+      z.gather(n, a, 0, from, neg, got, 2);
+      for (int j = 0; j < n; j++) {
+        assertEquals(want[j], got[2 + j], z.getClass().getSimpleName() + " at " + j);
+      }
+    }
+    long[] same = a.clone();
+    assertThrows(IllegalArgumentException.class, () -> Znx.gather(n, same, 0, from, neg, same, 0));
   }
 }

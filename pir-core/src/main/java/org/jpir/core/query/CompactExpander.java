@@ -1,41 +1,31 @@
 package org.jpir.core.query;
 
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.function.IntPredicate;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.CompactParams;
-import org.jpir.core.params.Gadget;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Phase1Digits;
 import org.jpir.core.params.Security;
 import org.jpir.core.wire.CompactQuery;
-import org.jpir.vmp.Aligned;
-import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
-import org.jpir.vmp.Reim;
-import org.jpir.vmp.Vmp;
 import org.jpir.vmp.Znx;
 
 /**
  * Server side of the compact scheme: expands a {@link CompactQuery} with the client's evaluation
  * keys into the {@link PreparedQuery} that the server computes with.
  *
- * <p>Key switching of an automorphism: for c = (b, a) under s, {@code Aut_p(c) = (b(X^p),
- * a(X^p))} is under s(X^p); with d_i the ksLevels gadget digits of a(X^p) ({@link
- * CompactParams#ksGadget}), {@code b' = b(X^p) + sum_i d_i KSK_i.b}, {@code a' = sum_i d_i
- * KSK_i.a} (one {@code applyDftToDft} against the prepared key), whose phase under s is {@code
- * phase(c)(X^p)} plus {@link Noise#keySwitch}.
+ * <p>Key switching of an automorphism ({@link KeySwitcher}): {@code KS(Aut_p(c))} has the phase
+ * {@code phase(c)(X^p)} plus {@link Noise#keySwitch}.
  *
  * <p>Expansion (trace): for levels j = 0 .. l-1, each ciphertext c_k (k < 2^j) becomes {@code t
  * = KS(Aut_{N/2^j+1}(c_k))}, {@code c_k <- c_k + t}, {@code c_{k+2^j} <- (c_k - t) X^(-2^j)};
  * after l levels the constant coefficient of c_k is {@code 2^l m_k} (the client pre-scaled by
- * 2^-l) and the others are 0 (unused slots are 0). Depth first, so only l ciphertexts are live;
- * a subtree holding one used slot k is finished by multiplying by {@code 2^(levels left)} (no key
+ * 2^-l) and the others are 0 (unused slots are 0); {@link ExpansionTree} orders the work. A
+ * subtree holding one used slot k is finished by multiplying by {@code 2^(levels left)} (no key
  * switch), so a packed ciphertext of S slots costs S - 1 key switches. Phase-1 outputs are
  * rounded to the server's limbs and stacked as the PMAT; phase-2 output (t, j) is the GGSW row
  * {@code GLWE(bit_t g_j)}, and {@code externalProduct(row, GGSW(s))} is the row {@code
@@ -47,21 +37,12 @@ public final class CompactExpander {
   private final Params sp;
   private final GlweOps kops;
   private final GlweOps sops;
-  private final FftPlan plan;
   private final int n;
   private final int limbs;
-  private final long[] aut;
-  private final long[] digits;
   private final long[] carry;
-  private final Gadget ksGadget;
-  private final long[] gadgetScratch;
-  private final double[] vec;
-  private final double[] res;
-  private final double[] tmp;
+  private final KeySwitcher switcher;
   private final ExpansionSinks sinks;
-  private Glwe[] ksScratch;
-  private Glwe[] oddScratch;
-  private final HashMap<Integer, AutTable> autTables = new HashMap<>();
+  private final ExpansionTree tree;
 
   /** Time spent and work done since construction. */
   public static final class Timings {
@@ -77,6 +58,15 @@ public final class CompactExpander {
    *     Security#ALLOW_INSECURE_PROPERTY}
    */
   public CompactExpander(CompactParams cp) {
+    this(cp, KeySwitcher.MAX_GROUP, ExpansionTree.defaultDepth(cp.keys().n(),
+        cp.keys().glweLimbs()));
+  }
+
+  /**
+   * An expander whose key switches go in groups of up to {@code group} over subtrees of at most
+   * {@code levelOrderDepth} levels (tests: every choice gives the same prepared query bitwise).
+   */
+  CompactExpander(CompactParams cp, int group, int levelOrderDepth) {
     Security.requireAllowed(cp.server());
     this.cp = cp;
     this.kp = cp.keys();
@@ -85,19 +75,10 @@ public final class CompactExpander {
     this.sops = new GlweOps(sp);
     this.n = kp.n();
     this.limbs = kp.glweLimbs();
-    this.plan = FftPlan.of(n);
-    this.aut = new long[2 * limbs * n];
-    this.digits = new long[cp.ksLevels() * n];
     this.carry = new long[n];
-    this.ksGadget = cp.ksGadget();
-    this.gadgetScratch = new long[ksGadget.scratchLength(n)];
-    this.ksScratch = new Glwe[0];
-    this.oddScratch = new Glwe[0];
-    // the transforms start on 64-byte boundaries (index Aligned.LEAD; N is a multiple of 8)
-    this.vec = Aligned.doubles(cp.ksLevels() * n);
-    this.res = Aligned.doubles(2 * limbs * n);
-    this.tmp = new double[Vmp.applyDftToDftTmpLength(n, cp.ksLevels(), 2 * limbs)];
+    this.switcher = new KeySwitcher(cp, group);
     this.sinks = new ExpansionSinks(cp, kops, sops);
+    this.tree = new ExpansionTree(n, limbs, kp.base2k(), switcher, levelOrderDepth);
   }
 
   /**
@@ -106,80 +87,13 @@ public final class CompactExpander {
    * at most 40 bits).
    */
   public void automorphism(Glwe c, int p, Pmat ksk, Glwe out) {
-    keySwitch(c, p, ksk, out);
+    switcher.keySwitch(c, p, ksk, out);
     long[] od = out.data();
     Znx.normalize(n, kp.base2k(), od, 0, limbs, od, 0, limbs, carry);
     Znx.normalize(n, kp.base2k(), od, limbs * n, limbs, od, limbs * n, limbs, carry);
   }
 
-  /**
-   * X -> X^p as a scatter: coefficient j goes to index {@code to[j]} (its image mod N) with sign
-   * {@code sign[j]} (-1 where the image, mod 2N, lies at or above N).
-   */
-  private record AutTable(int[] to, long[] sign) {}
-
-  /** The table of X -> X^p, made once per p. */
-  private AutTable autTable(int p) {
-    AutTable a = autTables.get(p);
-    if (a == null) {
-      int[] to = new int[n];
-      long[] sign = new long[n];
-      int twoN = 2 * n;
-      int pm = Math.floorMod(p, twoN);
-      int t = 0;
-      for (int j = 0; j < n; j++) {
-        to[j] = t < n ? t : t - n;
-        sign[j] = t < n ? 1 : -1;
-        t += pm;
-        if (t >= twoN) {
-          t -= twoN;
-        }
-      }
-      a = new AutTable(to, sign);
-      autTables.put(p, a);
-    }
-    return a;
-  }
-
-  /** As {@link #automorphism} but leaves out unnormalized (expansion normalizes only digits). */
-  private void keySwitch(Glwe c, int p, Pmat ksk, Glwe out) {
-    if (c.limbs() != limbs || out.limbs() != limbs || ksk.nrows() != cp.ksLevels()
-        || ksk.ncols() != 2 * limbs || c == out) {
-      throw new IllegalArgumentException("key switch shapes: " + c.limbs() + "/" + out.limbs()
-          + " limbs, key " + ksk.nrows() + "x" + ksk.ncols());
-    }
-    if ((p & 1) == 0) {
-      throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got " + p);
-    }
-    AutTable a = autTable(p);
-    int[] to = a.to();
-    long[] sign = a.sign();
-    long[] cd = c.data();
-    for (int col = 0; col < 2 * limbs; col++) {
-      int o = col * n;
-      for (int j = 0; j < n; j++) { // branch-free: index and sign from the table
-        aut[o + to[j]] = sign[j] * cd[o + j];
-      }
-    }
-    int ks = cp.ksLevels();
-    ksGadget.decompose(n, aut, limbs * n, limbs, digits, 0, carry, gadgetScratch);
-    final int a0 = Aligned.LEAD;
-    for (int r = 0; r < ks; r++) {
-      Reim.fromZnx(n, digits, r * n, vec, a0 + r * n);
-      plan.fft(vec, a0 + r * n);
-    }
-    Vmp.get().applyDftToDft(ksk, vec, a0, ks, res, a0, 2 * limbs, tmp);
-    long[] od = out.data();
-    for (int col = 0; col < 2 * limbs; col++) {
-      plan.ifft(res, a0 + col * n);
-      Reim.toZnx(n, res, a0 + col * n, od, col * n);
-    }
-    for (int i = 0; i < limbs * n; i++) {
-      od[i] += aut[i];
-    }
-  }
-
-  /** Receives expanded ciphertexts: slot index and its GLWE (the callee may keep it). */
+  /** Receives expanded ciphertexts: slot index and its GLWE (valid only during the call). */
   public interface Sink {
     void accept(int slot, Glwe c);
   }
@@ -187,7 +101,7 @@ public final class CompactExpander {
   /**
    * Expands the packed ciphertext {@code c} (overwritten) of {@code slots} used slots, calling
    * {@code sink} once with each slot's GLWE (key parameters' limbs, digits not normalized; valid
-   * only during the call), depth first (not in slot order).
+   * only during the call), not in slot order.
    */
   public void expand(Glwe c, int slots, Pmat[] ksk, Sink sink, Timings t) {
     if (slots < 1 || slots > n) {
@@ -210,102 +124,7 @@ public final class CompactExpander {
       throw new IllegalArgumentException("cannot expand to depth " + l + " at N=" + n + " with "
           + ksk.length + " automorphism keys");
     }
-    if (ksScratch.length < l) {
-      // per-level scratch kept between calls (like aut and digits): fresh GLWEs every call
-      // were fresh pages, each a page fault, while G1 grows eden
-      Glwe[] ks = Arrays.copyOf(ksScratch, l);
-      Glwe[] odd = Arrays.copyOf(oddScratch, l);
-      for (int j = ksScratch.length; j < l; j++) {
-        ks[j] = new Glwe(n, limbs);
-        odd[j] = new Glwe(n, limbs);
-      }
-      ksScratch = ks;
-      oddScratch = odd;
-    }
-    tree(c, 0, l, 0, wanted, occupied, ksk, ksScratch, oddScratch, sink, t);
-  }
-
-  /**
-   * Level j of the tree on c (slot {@code index}, the subtree's slots {@code index + i 2^j}).
-   * Digits are left unnormalized: each level at most doubles them (the key-switch output is
-   * below 2^45, so below 2^(45+l) <= 2^61 after l <= 16 levels; the one-slot shortcut normalizes
-   * before multiplying); the key switch normalizes a(X^p) into its gadget digits, which is all
-   * the FFT needs.
-   */
-  private void tree(Glwe c, int j, int l, int index, IntPredicate wanted,
-      IntPredicate occupied, Pmat[] ksk, Glwe[] ks, Glwe[] odd, Sink sink,
-      Timings t) {
-    int step = 1 << j;
-    int only = -1;
-    int count = 0;
-    boolean any = false;
-    for (int s = index; s < (1 << l) && (count < 2 || !any); s += step) {
-      if (occupied.test(s)) {
-        only = s;
-        count++;
-      }
-      any |= wanted.test(s);
-    }
-    if (!any) {
-      return;
-    }
-    long[] d = c.data();
-    if (j == l) {
-      sink.accept(index, c);
-      return;
-    }
-    if (count == 1) {
-      // one occupied (and wanted) slot left: the remaining levels would only double it, rotated
-      Znx.normalize(n, kp.base2k(), d, 0, limbs, d, 0, limbs, carry);
-      Znx.normalize(n, kp.base2k(), d, limbs * n, limbs, d, limbs * n, limbs, carry);
-      int shift = only - index;
-      if (shift != 0) {
-        rotateDown(d, shift);
-      }
-      for (int i = 0; i < d.length; i++) {
-        d[i] <<= (l - j);
-      }
-      sink.accept(only, c);
-      return;
-    }
-    Glwe k = ks[j];
-    keySwitch(c, n / step + 1, ksk[j], k);
-    if (t != null) {
-      t.keySwitches++;
-    }
-    long[] kd = k.data();
-    long[] od = odd[j].data();
-    // odd = (c - k) X^(-step), c = c + k; two branch-free runs the JIT vectorizes
-    for (int col = 0; col < 2 * limbs; col++) {
-      int o = col * n;
-      int wrap = o + n - step;
-      for (int i = o; i < o + step; i++) {
-        od[wrap + (i - o)] = kd[i] - d[i];
-        d[i] += kd[i];
-      }
-      for (int i = o + step; i < o + n; i++) {
-        od[i - step] = d[i] - kd[i];
-        d[i] += kd[i];
-      }
-    }
-    tree(c, j + 1, l, index, wanted, occupied, ksk, ks, odd, sink, t);
-    tree(odd[j], j + 1, l, index + step, wanted, occupied, ksk, ks, odd, sink, t);
-  }
-
-  /** Multiplies every column of d by X^(-shift) (negacyclic), in place, through scratch. */
-  private void rotateDown(long[] d, int shift) {
-    for (int col = 0; col < 2 * limbs; col++) {
-      int o = col * n;
-      for (int i = 0; i < n; i++) {
-        int dst = i - shift;
-        if (dst >= 0) {
-          carry[dst] = d[o + i];
-        } else {
-          carry[dst + n] = -d[o + i];
-        }
-      }
-      System.arraycopy(carry, 0, d, o, n);
-    }
+    tree.run(c, l, wanted, occupied, ksk, sink, t);
   }
 
   /**

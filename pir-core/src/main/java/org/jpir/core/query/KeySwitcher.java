@@ -1,0 +1,195 @@
+package org.jpir.core.query;
+
+import java.util.HashMap;
+import org.jpir.core.lwe.Glwe;
+import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.Gadget;
+import org.jpir.vmp.Aligned;
+import org.jpir.vmp.FftPlan;
+import org.jpir.vmp.Pmat;
+import org.jpir.vmp.Reim;
+import org.jpir.vmp.Vmp;
+import org.jpir.vmp.Znx;
+
+/**
+ * Key switching of automorphisms for {@link CompactExpander}: {@code out = KS(Aut_p(c))}, one
+ * ciphertext at a time or a group of ciphertexts under the same key, whose outputs equal the
+ * one-at-a-time outputs bitwise while the key (a PMAT of ksLevels x 2 limbs transforms, 1 MiB at
+ * N = 2048) is read from memory once per group instead of once per ciphertext.
+ *
+ * <p>For c = (b, a) under s, {@code Aut_p(c) = (b(X^p), a(X^p))} is under s(X^p); with d_i the
+ * ksLevels gadget digits of a(X^p) ({@link CompactParams#ksGadget}), {@code b' = b(X^p) + sum_i
+ * d_i KSK_i.b}, {@code a' = sum_i d_i KSK_i.a} (one {@code applyDftToDft} against the prepared
+ * key). Outputs are left unnormalized. Not thread-safe (holds scratch): one per thread.
+ */
+final class KeySwitcher {
+  /** The most ciphertexts switched in one group ({@code -Djpir.expand.group=G}, 1 .. 64). */
+  static final int MAX_GROUP = Math.max(1, Math.min(64,
+      Integer.getInteger("jpir.expand.group", 8)));
+
+  private final int maxGroup;
+  private final int n;
+  private final int limbs;
+  private final int levels;
+  private final FftPlan plan;
+  private final Gadget ksGadget;
+  private final long[] digits;
+  private final long[] carry;
+  private final long[] gadgetScratch;
+  private final long[][] aut;
+  private final double[][] vec;
+  private final double[][] res;
+  private final double[] tmp;
+  private final long[] kcol;
+  private final HashMap<Integer, AutTable> autTables = new HashMap<>();
+
+  /** X -> X^p as a gather ({@link Znx#automorphismTables}). */
+  private record AutTable(int[] from, long[] neg) {}
+
+  /** A switcher with groups of up to {@link #MAX_GROUP}. */
+  KeySwitcher(CompactParams cp) {
+    this(cp, MAX_GROUP);
+  }
+
+  /** A switcher with groups of up to maxGroup (1 .. 64) ciphertexts. */
+  KeySwitcher(CompactParams cp, int maxGroup) {
+    if (maxGroup < 1 || maxGroup > 64) {
+      throw new IllegalArgumentException("key-switch group of " + maxGroup + " not in 1 .. 64");
+    }
+    this.maxGroup = maxGroup;
+    this.n = cp.keys().n();
+    this.limbs = cp.keys().glweLimbs();
+    this.levels = cp.ksLevels();
+    this.plan = FftPlan.of(n);
+    this.ksGadget = cp.ksGadget();
+    this.digits = new long[levels * n];
+    this.carry = new long[n];
+    this.gadgetScratch = new long[ksGadget.scratchLength(n)];
+    this.aut = new long[maxGroup][];
+    this.vec = new double[maxGroup][];
+    this.res = new double[maxGroup][];
+    // the transforms start on 64-byte boundaries (index Aligned.LEAD; N is a multiple of 8)
+    this.tmp = new double[Vmp.applyDftToDftTmpLength(n, levels, 2 * limbs)];
+    this.kcol = new long[n];
+  }
+
+  /** The most ciphertexts one group may hold. */
+  int maxGroup() {
+    return maxGroup;
+  }
+
+  /** {@code out = KS(Aut_p(c))}, unnormalized; c and out must differ. */
+  void keySwitch(Glwe c, int p, Pmat ksk, Glwe out) {
+    keySwitch(new Glwe[] {c}, 1, p, ksk, new Glwe[] {out});
+  }
+
+  /**
+   * {@code outs[m] = KS(Aut_p(cs[m]))} for {@code m < count} (at most {@link #maxGroup()}),
+   * unnormalized, each bitwise what {@link #keySwitch(Glwe, int, Pmat, Glwe)} gives; no output
+   * may be an input.
+   */
+  void keySwitch(Glwe[] cs, int count, int p, Pmat ksk, Glwe[] outs) {
+    transformGroup(cs, count, p, ksk, outs);
+    for (int m = 0; m < count; m++) {
+      long[] od = outs[m].data();
+      for (int col = 0; col < 2 * limbs; col++) {
+        column(m, col, od, col * n);
+      }
+    }
+  }
+
+  /**
+   * One level of the trace for {@code m < count}: with {@code t = KS(Aut_p(cs[m]))}, {@code
+   * odds[m] = (cs[m] - t) X^(-step)} and {@code cs[m] += t}, bitwise as {@link #keySwitch}
+   * followed by those sums, one column at a time while it is in L1 (t is never stored).
+   */
+  void switchAndSplit(Glwe[] cs, int count, int p, Pmat ksk, Glwe[] odds, int step) {
+    transformGroup(cs, count, p, ksk, odds);
+    for (int m = 0; m < count; m++) {
+      long[] d = cs[m].data();
+      long[] od = odds[m].data();
+      for (int col = 0; col < 2 * limbs; col++) {
+        column(m, col, kcol, 0);
+        Znx.traceSplit(n, step, kcol, 0, d, col * n, od, col * n);
+      }
+    }
+  }
+
+  /**
+   * The shared front of a group: checks, then for each member the automorphism image, its
+   * gadget digits and their transforms, and the products with the key ({@code res[m]}).
+   */
+  private void transformGroup(Glwe[] cs, int count, int p, Pmat ksk, Glwe[] outs) {
+    if (count < 1 || count > maxGroup || ksk.nrows() != levels || ksk.ncols() != 2 * limbs) {
+      throw new IllegalArgumentException("key switch of " + count + " ciphertexts (at most "
+          + maxGroup + ") with a key of " + ksk.nrows() + "x" + ksk.ncols());
+    }
+    if ((p & 1) == 0) {
+      throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got " + p);
+    }
+    AutTable a = autTable(p);
+    final int a0 = Aligned.LEAD;
+    for (int m = 0; m < count; m++) {
+      Glwe c = cs[m];
+      if (c.limbs() != limbs || outs[m].limbs() != limbs || c == outs[m]) {
+        throw new IllegalArgumentException("key switch shapes: " + c.limbs() + "/"
+            + outs[m].limbs() + " limbs, " + limbs + " expected, input and output distinct");
+      }
+      long[] au = scratch(m);
+      permute(c.data(), a, au);
+      ksGadget.decompose(n, au, limbs * n, limbs, digits, 0, carry, gadgetScratch);
+      double[] v = vec[m];
+      for (int r = 0; r < levels; r++) {
+        Reim.fromZnx(n, digits, r * n, v, a0 + r * n);
+        plan.fft(v, a0 + r * n);
+      }
+    }
+    Vmp.get().applyDftToDftGroup(ksk, vec, a0, levels, res, a0, 2 * limbs, count, tmp);
+  }
+
+  /**
+   * Column col of member m's key-switch output into {@code dst[off ..]}: the inverse transform
+   * of its product, rounded, plus the automorphism image's b limbs.
+   */
+  private void column(int m, int col, long[] dst, int off) {
+    double[] rs = res[m];
+    int at = Aligned.LEAD + col * n;
+    plan.ifft(rs, at);
+    Reim.toZnx(n, rs, at, dst, off);
+    if (col < limbs) {
+      long[] au = aut[m];
+      int o = col * n;
+      for (int i = 0; i < n; i++) {
+        dst[off + i] += au[o + i];
+      }
+    }
+  }
+
+  /** Member m's scratch (automorphism image, transformed digits, product), made on first use. */
+  private long[] scratch(int m) {
+    if (aut[m] == null) {
+      aut[m] = new long[2 * limbs * n];
+      vec[m] = Aligned.doubles(levels * n);
+      res[m] = Aligned.doubles(2 * limbs * n);
+    }
+    return aut[m];
+  }
+
+  /** {@code au = c(X^p)}, column by column, gathered through the table. */
+  private void permute(long[] cd, AutTable a, long[] au) {
+    for (int col = 0; col < 2 * limbs; col++) {
+      Znx.gather(n, cd, col * n, a.from(), a.neg(), au, col * n);
+    }
+  }
+
+  /** The table of X -> X^p, made once per p. */
+  private AutTable autTable(int p) {
+    AutTable a = autTables.get(p);
+    if (a == null) {
+      a = new AutTable(new int[n], new long[n]);
+      Znx.automorphismTables(n, p, a.from(), a.neg());
+      autTables.put(p, a);
+    }
+    return a;
+  }
+}
