@@ -147,10 +147,18 @@ public final class Pmat extends PreparedLayout {
 
   private void put(int r, int c, double[] reim, int off) {
     int m = n / 2;
-    for (int b = 0; b < m / 4; b++) {
-      int d = Aligned.LEAD + offset(n, nrows, ncols, b, r, c);
-      System.arraycopy(reim, off + 4 * b, data, d, 4);
-      System.arraycopy(reim, off + m + 4 * b, data, d + 4, 4);
+    int d = Aligned.LEAD + offset(n, nrows, ncols, 0, r, c);
+    int stride = 8 * nrows * ncols; // from block b to b + 1
+    double[] v = data;
+    for (int b = 0, re = off, im = off + m; b < m / 4; b++, d += stride, re += 4, im += 4) {
+      v[d] = reim[re];
+      v[d + 1] = reim[re + 1];
+      v[d + 2] = reim[re + 2];
+      v[d + 3] = reim[re + 3];
+      v[d + 4] = reim[im];
+      v[d + 5] = reim[im + 1];
+      v[d + 6] = reim[im + 2];
+      v[d + 7] = reim[im + 3];
     }
   }
 }

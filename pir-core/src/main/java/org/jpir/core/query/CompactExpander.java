@@ -163,7 +163,7 @@ public final class CompactExpander {
     Phase1Digits digits = cp.phase1();
     Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), digits.columns());
     Glwe[][] rows = new Glwe[Geometry.levels(q.cols())][2 * sp.ggswLevels()];
-    TailPairs tails = pairedTail ? new TailPairs(sops, n, q.rows(), sp.plaintextLimbs(),
+    TailPairs tails = pairedTail ? new TailPairs(n, q.rows(), sp.plaintextLimbs(),
         digits.limbs()) : null;
     if (layout.packed()) {
       int p1 = cp.phase1Slots(q.rows());

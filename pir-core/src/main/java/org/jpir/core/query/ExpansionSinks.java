@@ -50,8 +50,8 @@ final class ExpansionSinks {
     double[] reim = new double[rounded.data().length];
     return (slot, c) -> {
       int row = layout.phase1Index(slot);
-      Glwe x = kops.toDigits(c, digits, rounded);
-      phase1.prepareRow(row, sops.transformInto(x, reim), 0);
+      double[] x = sops.transformInto(kops.toDigits(c, digits, rounded), reim);
+      phase1.prepareRow(row, x, 0);
       if (tails != null) {
         tails.accept(row, x);
       }

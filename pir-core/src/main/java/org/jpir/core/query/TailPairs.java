@@ -1,7 +1,6 @@
 package org.jpir.core.query;
 
-import org.jpir.core.lwe.Glwe;
-import org.jpir.core.lwe.GlweOps;
+import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
 
 /**
@@ -9,55 +8,93 @@ import org.jpir.vmp.Pmat;
  * k*plaintextLimbs + l} is the transform of {@code sel(2k, l) + X^(-N/2) sel(2k + 1, l)}, where
  * {@code sel(r, l)} is phase-1 row {@code r*plaintextLimbs + l}. Multiplying a GLWE by a monomial
  * permutes and negates its digits, so it is exact and adds no noise; the sum is taken in the
- * transform domain. Rows arrive in any order; a row is prepared once both members have.
+ * transform domain, where {@code X^(-N/2)} multiplies slot k by {@code i s_k} ({@code s_k = +-1},
+ * read off the transform of the monomial): an exact swap of each slot's parts, so a row's
+ * transform serves both its plain and its rotated use. Rows arrive in any order; a row is
+ * prepared once both members have.
  */
 final class TailPairs {
   private final int n;
   private final int rows;
   private final int limbs;
-  private final GlweOps ops;
   private final Pmat out;
   private final double[][] pending;
   private final int[] arrived;
-  private final Glwe rotated;
-  private final double[] reim;
+  private final double[] halfSign;
 
   /** Pairs for {@code rows} phase-1 rows of {@code limbs} limbs, GLWEs of {@code glweLimbs}. */
-  TailPairs(GlweOps ops, int n, int rows, int limbs, int glweLimbs) {
+  TailPairs(int n, int rows, int limbs, int glweLimbs) {
     this.n = n;
     this.rows = rows;
     this.limbs = limbs;
-    this.ops = ops;
     int pairs = (rows + 1) / 2;
     this.out = Pmat.allocate(n, pairs * limbs, 2 * glweLimbs);
     this.pending = new double[pairs * limbs][];
     this.arrived = new int[pairs * limbs];
-    this.rotated = new Glwe(n, glweLimbs);
-    this.reim = new double[rotated.data().length];
+    this.halfSign = halfSigns(n);
   }
 
-  /** Takes phase-1 row {@code index = r*limbs + l}, the (rounded) GLWE {@code c}. */
-  void accept(int index, Glwe c) {
+  /**
+   * {@code s_k} of every slot: the transform of {@code X^(-N/2) = -X^(N/2)} is {@code i s_k} at
+   * slot k (re at k, im at N/2 + k in the reim layout).
+   *
+   * @throws IllegalStateException when the transform's convention gives anything else
+   */
+  static double[] halfSigns(int n) {
+    double[] mono = new double[n];
+    mono[n / 2] = -1;
+    FftPlan.of(n).fft(mono, 0);
+    int m = n / 2;
+    double[] s = new double[m];
+    for (int k = 0; k < m; k++) {
+      double re = mono[k];
+      double im = mono[m + k];
+      if (Math.abs(re) > 1e-9 || Math.abs(Math.abs(im) - 1) > 1e-9) {
+        throw new IllegalStateException("the transform of X^(-N/2) at slot " + k + " is " + re
+            + " + " + im + "i, not +-i");
+      }
+      s[k] = Math.signum(im);
+    }
+    return s;
+  }
+
+  /**
+   * Takes phase-1 row {@code index = r*limbs + l} as the transform of its (rounded) GLWE ({@code
+   * 2 glweLimbs} reim columns of N doubles; read during the call only).
+   */
+  void accept(int index, double[] x) {
     int r = index / limbs;
     int t = (r / 2) * limbs + index % limbs;
-    double[] x;
-    if ((r & 1) == 0) {
-      x = ops.transformInto(c, reim);
-    } else {
-      rotateByMinusHalf(c, rotated);
-      x = ops.transformInto(rotated, reim);
+    double[] acc = pending[t];
+    boolean first = acc == null;
+    if (first) {
+      acc = new double[out.ncols() * n];
+      pending[t] = acc;
     }
-    if (pending[t] == null) {
-      pending[t] = x.clone();
-    } else {
-      double[] acc = pending[t];
+    if ((r & 1) == 0) {
       for (int i = 0; i < acc.length; i++) {
-        acc[i] += x[i];
+        acc[i] = first ? x[i] : acc[i] + x[i];
       }
+    } else {
+      rotateByMinusHalf(x, acc, first);
     }
     if (++arrived[t] == members(t)) {
-      out.prepareRow(t, pending[t], 0);
+      out.prepareRow(t, acc, 0);
       pending[t] = null;
+    }
+  }
+
+  /** acc = (first ? 0 : acc) + X^(-N/2) x, column by column in the transform domain. */
+  private void rotateByMinusHalf(double[] x, double[] acc, boolean first) {
+    int m = n / 2;
+    for (int o = 0; o < acc.length; o += n) {
+      for (int k = 0; k < m; k++) {
+        double s = halfSign[k];
+        double re = -s * x[o + m + k];
+        double im = s * x[o + k];
+        acc[o + k] = first ? re : acc[o + k] + re;
+        acc[o + m + k] = first ? im : acc[o + m + k] + im;
+      }
     }
   }
 
@@ -75,19 +112,5 @@ final class TailPairs {
   /** Phase-1 rows paired in tail row t: 2, or 1 for the last pair of an odd row count. */
   private int members(int t) {
     return 2 * (t / limbs) + 1 < rows ? 2 : 1;
-  }
-
-  /** out = X^(-N/2) c: digit j < N/2 goes to j + N/2 negated, j >= N/2 to j - N/2. */
-  static void rotateByMinusHalf(Glwe c, Glwe out) {
-    int n = c.n();
-    int h = n / 2;
-    long[] s = c.data();
-    long[] d = out.data();
-    for (int base = 0; base < s.length; base += n) {
-      for (int j = 0; j < h; j++) {
-        d[base + j] = s[base + j + h];
-        d[base + j + h] = -s[base + j];
-      }
-    }
   }
 }
