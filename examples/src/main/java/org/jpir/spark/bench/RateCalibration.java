@@ -208,7 +208,7 @@ final class RateCalibration {
         }
         pcc = passes(CP.server(), gc, cqs);
         compact = time(3, () -> cex.expand(q, pk, null)) / rows;
-        compactGgsw = time(3, () -> cex.expandPhase2(q, pk, null)) / levels;
+        compactGgsw = time(3, () -> cex.expandPhase2(q, pk, null, -1L)) / levels;
       }
       return new double[] {pc[0], pc[1], pc[2], expand, ggsw, pcc[0], pcc[1], pcc[2], compact,
           compactGgsw, keysPrepare, pc[3], pc[4], pcc[3], pcc[4]};

@@ -1,5 +1,6 @@
 package org.jpir.core.query;
 
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.wire.ClientQuery;
@@ -46,8 +47,11 @@ public final class ClassicQueries implements QueryKind {
     ClientQuery q = Wire.readQuery(wire, p, g);
     QueryCounters.decoded(wire);
     QueryExpander ex = new QueryExpander(p);
-    return new AcceptedQuery(expansion, wire, null, null, null, () -> ex.expandPhase2(q, g),
-        () -> ex.expand(q, g));
+    return new AcceptedQuery(expansion, wire, null, null, null, levels -> {
+      PreparedGgsw[] ggsw = ex.expandPhase2(q, g, levels);
+      QueryCounters.expandedLevels(wire, ggsw);
+      return ggsw;
+    }, () -> ex.expand(q, g));
   }
 
   /** {@link #accept} of a query held in memory (its wire form is what travels). */

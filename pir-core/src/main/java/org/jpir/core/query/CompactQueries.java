@@ -1,5 +1,6 @@
 package org.jpir.core.query;
 
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
@@ -61,8 +62,11 @@ public final class CompactQueries implements QueryKind {
     PreparedEvaluationKeys k = store.keysFor(q);
     CompactExpander ex = new CompactExpander(cp);
     return new AcceptedQuery(expansion, wire, q.clientId(), store.heldWire(q.clientId()),
-        store.packingKey(q.clientId(), g), () -> ex.expandPhase2(q, k, null),
-        () -> ex.expand(q, k, null, g.pairedTail()));
+        store.packingKey(q.clientId(), g), levels -> {
+          PreparedGgsw[] ggsw = ex.expandPhase2(q, k, null, levels);
+          QueryCounters.expandedLevels(wire, ggsw);
+          return ggsw;
+        }, () -> ex.expand(q, k, null, g.pairedTail()));
   }
 
   /** {@link #accept} of a query held in memory (its wire form is what travels). */

@@ -40,6 +40,7 @@ public final class Placement {
   private final int cores;
   private final Indices indices;
   private JavaRDD<PreparedPartition> cached;
+  private volatile Result last = Result.NONE;
 
   /** What one rebalance did: partitions prepared again (lost or moved) and its wall time. */
   public record Result(int lost, int moved, long nanos) {
@@ -97,6 +98,16 @@ public final class Placement {
    * (at most {@value #PASSES} in all) when a partition still landed elsewhere.
    */
   public Result rebalance() {
+    last = place();
+    return last;
+  }
+
+  /** What the last {@link #rebalance} did ({@link Result#NONE} before the first). */
+  public Result last() {
+    return last;
+  }
+
+  private Result place() {
     if (sc.isLocal() || cached == null) {
       return Result.NONE;
     }
