@@ -5,6 +5,7 @@ import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.wire.CompactQuery;
+import org.jpir.core.wire.Sizes;
 import org.jpir.core.wire.Wire;
 
 /**
@@ -109,7 +110,7 @@ public final class CompactQueries implements QueryKind {
 
     @Override
     public long preparedKeysBytes() {
-      return PreparedEvaluationKeys.bytesFor(cp);
+      return Sizes.preparedKeys(cp);
     }
 
     @Override

@@ -19,6 +19,7 @@ import org.jpir.core.query.PreparedEvaluationKeys;
 import org.jpir.core.query.PreparedQuery;
 import org.jpir.core.query.QueryCounters;
 import org.jpir.core.query.QueryExpansion;
+import org.jpir.core.wire.Sizes;
 
 /**
  * A batch of accepted queries as it travels, and its expansion where it lands. It carries each
@@ -175,7 +176,7 @@ public final class QueryBatch {
       nanos[0] += System.nanoTime() - t0;
       return pq;
     };
-    return EXPANDED.get(expansionKey(i), number, PreparedQuery.bytesFor(ex.server(), g),
+    return EXPANDED.get(expansionKey(i), number, Sizes.preparedQuery(ex.server(), g),
         cacheBytes, compute, wait);
   }
 

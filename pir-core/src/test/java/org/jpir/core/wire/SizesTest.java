@@ -43,8 +43,13 @@ class SizesTest {
       assertTrue(Sizes.evaluationKeys(cp, g).total() <= Wire.maxEvaluationKeysBytes(cp));
       PreparedDatabase db = PreparedDatabase.prepare(cp.server(), g,
           new SyntheticRecords(g.recordCount(), g.recordSize(), 5));
-      PreparedQuery pq = new CompactExpander(cp).expand(c.query(1),
-          PreparedEvaluationKeys.prepare(cp, c.evaluationKeys()), null);
+      PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(cp, c.evaluationKeys());
+      PreparedQuery pq = new CompactExpander(cp).expand(c.query(1), keys, null);
+      // the memory formulas against the real objects
+      assertEquals(Sizes.preparedColumn(cp.server(), g) * g.cols(), db.sizeBytes());
+      assertEquals(Sizes.preparedQuery(cp.server(), g), pq.sizeBytes(), "expanded query");
+      assertEquals(Sizes.preparedKeys(cp, cp.keyDepth(g.rows(), g.cols())), keys.sizeBytes());
+      assertTrue(keys.sizeBytes() <= Sizes.preparedKeys(cp));
       byte[] a = Wire.writeAnswer(new PirServer(cp.server()).answer(db, pq, null));
       assertEquals(a.length, Sizes.answer(cp.server(), g).total());
       assertEquals(Wire.maxAnswerBytes(cp.server(), g), a.length);
@@ -64,6 +69,9 @@ class SizesTest {
         null));
     assertEquals(a.length, Sizes.answer(p, g).total());
     assertTrue(g.planes() > 1);
+    assertEquals(Sizes.preparedColumn(p, g) * g.cols(), db.sizeBytes());
+    assertEquals(Sizes.preparedColumnPlane(p, g) * g.cols() * g.planes(), db.sizeBytes());
+    assertEquals(Sizes.preparedQuery(p, g), new QueryExpander(p).expand(q, g).sizeBytes());
   }
 
   @Test
