@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
 import org.jpir.core.client.CompactClient;
 import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
@@ -247,7 +248,7 @@ final class RateCalibration {
 
   /** A task measuring {@link #cpuRates} in its executor. */
   static final class RatesFn
-      implements org.apache.spark.api.java.function.Function<Integer, double[]> {
+      implements Function<Integer, double[]> {
     private static final long serialVersionUID = 1L;
     private final int rows;
     private final int width;
