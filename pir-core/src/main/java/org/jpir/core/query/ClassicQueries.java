@@ -4,6 +4,7 @@ import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.wire.ClientQuery;
+import org.jpir.core.wire.Sizes;
 import org.jpir.core.wire.Wire;
 
 /**
@@ -95,6 +96,11 @@ public final class ClassicQueries implements QueryKind {
     @Override
     public long preparedKeysBytes() {
       return 0;
+    }
+
+    @Override
+    public long preparedQueryBytes(Geometry g) {
+      return Sizes.preparedQuery(p, g);
     }
 
     @Override

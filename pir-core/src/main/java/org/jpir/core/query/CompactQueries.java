@@ -114,6 +114,11 @@ public final class CompactQueries implements QueryKind {
     }
 
     @Override
+    public long preparedQueryBytes(Geometry g) {
+      return Sizes.preparedQuery(cp, g);
+    }
+
+    @Override
     public PreparedQuery expand(byte[] query, PreparedEvaluationKeys keys, Geometry g) {
       if (keys == null) {
         throw new IllegalArgumentException("compact queries need the client's evaluation keys");

@@ -19,7 +19,6 @@ import org.jpir.core.query.PreparedEvaluationKeys;
 import org.jpir.core.query.PreparedQuery;
 import org.jpir.core.query.QueryCounters;
 import org.jpir.core.query.QueryExpansion;
-import org.jpir.core.wire.Sizes;
 
 /**
  * A batch of accepted queries as it travels, and its expansion where it lands. It carries each
@@ -176,7 +175,7 @@ public final class QueryBatch {
       nanos[0] += System.nanoTime() - t0;
       return pq;
     };
-    return EXPANDED.get(expansionKey(i), number, Sizes.preparedQuery(ex.server(), g),
+    return EXPANDED.get(expansionKey(i), number, ex.preparedQueryBytes(g),
         cacheBytes, compute, wait);
   }
 

@@ -10,6 +10,7 @@ import org.jpir.core.params.AnswerSwitch;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
+import org.jpir.core.params.Phase1Digits;
 
 /**
  * The size formulas of the scheme, in one place. On the wire: a breakdown of a query, an answer
@@ -204,14 +205,27 @@ public final class Sizes {
   }
 
   /**
-   * Bytes of the expanded query of preset {@code p} for geometry {@code g}: {@code 8 N
+   * Bytes of the expanded classic query of preset {@code p} for geometry {@code g}: {@code 8 N
    * (rows*limbs*2L + levels*2*ggswLevels*2L)}, L = glweLimbs, plus {@code 8 N
    * ceil(rows/2)*limbs*2L} for a paired tail plane's matrix.
    */
   public static long preparedQuery(Params p, Geometry g) {
+    return preparedQuery(p, Phase1Digits.limbsOf(p), g);
+  }
+
+  /**
+   * Bytes of the expanded compact query of {@code cp} for geometry {@code g}: as a classic one of
+   * its server preset, with the phase-1 matrices' 2L columns its phase-1 digits' ({@link
+   * CompactParams#phase1}).
+   */
+  public static long preparedQuery(CompactParams cp, Geometry g) {
+    return preparedQuery(cp.server(), cp.phase1(), g);
+  }
+
+  private static long preparedQuery(Params p, Phase1Digits digits, Geometry g) {
     long ncols = 2L * p.glweLimbs();
     long rows = g.rows() + (g.pairedTail() ? g.planeRows(g.planes() - 1) : 0);
-    return 8L * p.n() * (rows * p.plaintextLimbs() * ncols
+    return 8L * p.n() * (rows * p.plaintextLimbs() * digits.columns()
         + (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
   }
 

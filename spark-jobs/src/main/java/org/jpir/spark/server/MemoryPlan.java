@@ -93,7 +93,7 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
     for (int i = 0; i < perExec; i++) {
       pvecExec += sizes[sizes.length - 1 - i];
     }
-    long expanded = expandedQueryBytes(p, g);
+    long expanded = compact != null ? Sizes.preparedQuery(compact, g) : expandedQueryBytes(p, g);
     long wire = compact != null
         ? Wire.maxCompactQueryBytes(compact, g) + Wire.maxEvaluationKeysBytes(compact)
         : Wire.maxQueryBytes(p, g);
