@@ -108,6 +108,67 @@ class DocumentationTest {
     assertEquals(List.of(), broken, "broken links");
   }
 
+  /**
+   * Every command block of README.md and docs/ (a fence whose first line starts a command) is
+   * marked on the line before it: run as written by deploy/docs-test.sh, which .ci/run calls; a
+   * step of .ci/run itself, whose every command .ci/run holds; or by hand, with the reason.
+   */
+  @Test
+  void everyCommandBlockIsRunByCiOrSaysWhyNot() throws IOException {
+    Path root = root();
+    List<Path> pages = new ArrayList<>();
+    pages.add(root.resolve("README.md"));
+    try (Stream<Path> s = Files.list(root.resolve("docs"))) {
+      s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+    }
+    String ci = read(root.resolve(".ci/run"));
+    assertTrue(ci.lines().anyMatch(l -> l.trim().equals("deploy/docs-test.sh")),
+        ".ci/run does not run deploy/docs-test.sh");
+    List<String> problems = new ArrayList<>();
+    int run = 0;
+    for (Path page : pages) {
+      List<String> lines = read(page).lines().toList();
+      for (int i = 0; i < lines.size(); i++) {
+        if (!lines.get(i).startsWith("```")) {
+          continue;
+        }
+        int end = i + 1;
+        while (end < lines.size() && !lines.get(end).startsWith("```")) {
+          end++;
+        }
+        List<String> body = lines.subList(i + 1, Math.min(end, lines.size()));
+        String where = root.relativize(page) + ":" + (i + 1);
+        if (lines.get(i).equals("```") && !body.isEmpty() && COMMAND.matcher(body.get(0))
+            .lookingAt()) {
+          String marker = i > 0 ? lines.get(i - 1).trim() : "";
+          if (CI_RUN.matcher(marker).matches()) {
+            run++;
+          } else if (marker.equals("<!-- ci: .ci/run -->")) {
+            for (String cmd : body) {
+              String c = cmd.replaceAll("\\s+#.*$", "").trim();
+              if (!c.isEmpty() && ci.lines().noneMatch(l -> !l.trim().startsWith("#")
+                  && l.contains(c))) {
+                problems.add(where + ": .ci/run does not run '" + c + "'");
+              }
+            }
+          } else if (!BY_HAND.matcher(marker).matches()) {
+            problems.add(where + ": a command block without <!-- ci: run -->, <!-- ci: .ci/run"
+                + " --> or <!-- ci: by hand: why --> on the line before it");
+          }
+        }
+        i = end;
+      }
+    }
+    assertEquals(List.of(), problems);
+    assertTrue(run >= 2, "only " + run + " blocks run by deploy/docs-test.sh");
+  }
+
+  /** A line that starts a command: the launcher, a deploy or datasets script, spark-submit. */
+  private static final Pattern COMMAND =
+      Pattern.compile("(\\./pir |deploy/|datasets/|spark-submit |\\.ci/)");
+  private static final Pattern CI_RUN = Pattern.compile("<!-- ci: run( [A-Z_]+=\\S+)* -->");
+  private static final Pattern BY_HAND = Pattern.compile("<!-- ci: by hand: \\S.* -->");
+
   /** The parser behind the link test, on a small page. */
   @Test
   void linksAndSlugsFollowMarkdown() {

@@ -259,7 +259,8 @@ public final class AnswerJob {
   /** One pass over the queries of {@code part} (one Spark batch); writes their answers. */
   private static void answerOnce(DistributedPirServer server, List<Item> part, Storage outDir,
       Totals tot) {
-    DistributedPirServer.BatchResult r = server.answer(part.stream().map(Item::query).toList());
+    DistributedPirServer.BatchResult r = server.transport().answer(part.stream()
+        .map(Item::query).toList());
     for (int i = 0; i < part.size(); i++) {
       answered(outDir, part.get(i).file(), Wire.writeAnswer(r.answers()[i]), tot);
     }

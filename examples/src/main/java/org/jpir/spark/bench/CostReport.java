@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.jpir.spark.bench.CostPrediction.Config;
 import org.jpir.spark.bench.CostPrediction.Prediction;
@@ -94,7 +95,7 @@ final class CostReport {
     Map<String, List<double[]>> checked = new LinkedHashMap<>();
     for (String l : lines.subList(1, lines.size())) {
       String[] f = l.split("\t");
-      java.util.function.Function<String, String> s = name -> f[col.get(name)];
+      Function<String, String> s = name -> f[col.get(name)];
       ToDoubleFunction<String> d = name -> Double.parseDouble(s.apply(name));
       String master = s.apply("master");
       Config c = new Config((int) d.applyAsDouble("executors"),

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
 import org.jpir.core.client.CompactClient;
 import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.SecretKey;
@@ -208,7 +209,7 @@ final class RateCalibration {
         }
         pcc = passes(CP.server(), gc, cqs);
         compact = time(3, () -> cex.expand(q, pk, null)) / rows;
-        compactGgsw = time(3, () -> cex.expandPhase2(q, pk, null)) / levels;
+        compactGgsw = time(3, () -> cex.expandPhase2(q, pk, null, -1L)) / levels;
       }
       return new double[] {pc[0], pc[1], pc[2], expand, ggsw, pcc[0], pcc[1], pcc[2], compact,
           compactGgsw, keysPrepare, pc[3], pc[4], pcc[3], pcc[4]};
@@ -247,7 +248,7 @@ final class RateCalibration {
 
   /** A task measuring {@link #cpuRates} in its executor. */
   static final class RatesFn
-      implements org.apache.spark.api.java.function.Function<Integer, double[]> {
+      implements Function<Integer, double[]> {
     private static final long serialVersionUID = 1L;
     private final int rows;
     private final int width;

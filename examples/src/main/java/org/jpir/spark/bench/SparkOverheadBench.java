@@ -29,7 +29,7 @@ import org.jpir.core.params.Presets;
 import org.jpir.core.query.ClassicQueries;
 import org.jpir.core.query.PreparedQuery;
 import org.jpir.core.query.QueryExpander;
-import org.jpir.core.server.ColumnTree;
+import org.jpir.core.server.BatchSteps;
 import org.jpir.core.server.FoldSpan;
 import org.jpir.core.server.PirServer;
 import org.jpir.core.server.SyntheticRecords;
@@ -53,7 +53,7 @@ import picocli.CommandLine;
  * PreparedPartition} objects Spark cached (checked by identity) and then, per batch size and
  * round, runs one Spark batch and one plain-thread batch back to back, alternating which goes
  * first: the plain run does the same work on T plain threads (each partition's phase 1 and
- * phase 2 with {@link ColumnTree#answer}, then the driver's merge; with {@code --path client} also
+ * phase 2 with {@link BatchSteps#answerSpan}, then the driver's merge; with {@code --path client} also
  * the expansion of the seeded queries, one query per thread task). Every answer is checked
  * against the generator once per batch size. The parent JVM reports per batch size the median of
  * the paired ratio (plain seconds / Spark seconds = Spark's share of the plain-thread throughput)
@@ -343,13 +343,12 @@ public final class SparkOverheadBench {
         prepared[i] = ex.get(i).get();
       }
     }
-    ColumnTree tree = new ColumnTree(g.cols());
     List<Future<FoldSpan>> fs = new ArrayList<>();
     for (PreparedPartition pp : parts) {
       fs.add(pool.submit(() -> {
         long t0 = System.nanoTime();
-        FoldSpan s = tree.answer(new PirServer(p), pp.database(), prepared, pp.index(),
-            new PirServer.Timings(), 0, "plain");
+        FoldSpan s = BatchSteps.answerSpan(new PirServer(p), pp.database(), prepared,
+            pp.index(), new PirServer.Timings(), 0, "plain");
         synchronized (cpu) {
           cpu[0] += System.nanoTime() - t0;
         }
@@ -366,7 +365,7 @@ public final class SparkOverheadBench {
     for (int qi = 0; qi < prepared.length; qi++) {
       ggsw[qi] = prepared[qi].ggsw();
     }
-    FoldSpan root = tree.merge(driver, spans, 0, ggsw, "plain");
+    FoldSpan root = BatchSteps.mergeSpans(driver, g.cols(), spans, 0, ggsw, "plain");
     Answer[] out = new Answer[prepared.length];
     for (int qi = 0; qi < prepared.length; qi++) {
       out[qi] = driver.toAnswer(column(root.nodes()[qi]), g);

@@ -1,6 +1,10 @@
 package org.jpir.core.lwe;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import org.jpir.core.params.AnswerSwitch;
 import org.jpir.core.params.Gadget;
 import org.jpir.core.params.Noise;
@@ -144,13 +148,13 @@ public final class PlanePacking {
     }
     byte[] seed;
     try {
-      java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
-      md.update("jpir plane packing".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      md.update("jpir plane packing".getBytes(StandardCharsets.UTF_8));
       for (long c : s.coefficients()) {
         md.update((byte) c);
       }
       seed = md.digest();
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is not available in this JVM", e);
     }
     SecretKey[] sj = new SecretKey[t];
@@ -162,7 +166,7 @@ public final class PlanePacking {
       }
       sj[j] = new SecretKey(p, c);
     }
-    java.util.Arrays.fill(seed, (byte) 0);
+    Arrays.fill(seed, (byte) 0);
     return sj;
   }
 
@@ -185,7 +189,7 @@ public final class PlanePacking {
         for (int j = 0; j < t; j++) {
           Glwe c = new Glwe(n, limbs);
           System.arraycopy(mask, 0, c.data(), c.offset(1, 0), limbs * n);
-          java.util.Arrays.fill(msg, 0);
+          Arrays.fill(msg, 0);
           if (j == pl) {
             System.arraycopy(sCoeffs, 0, msg, i * n, n);
           }

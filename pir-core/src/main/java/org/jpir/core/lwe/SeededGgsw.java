@@ -1,5 +1,6 @@
 package org.jpir.core.lwe;
 
+import java.util.function.IntToLongFunction;
 import org.jpir.core.params.Gadget;
 import org.jpir.core.params.Params;
 
@@ -43,7 +44,7 @@ public final class SeededGgsw {
    * @throws IllegalArgumentException when the seed or the body's size is wrong ({@link
    *     SeededGlwe#SeededGlwe})
    */
-  public static SeededGgsw of(Params p, byte[] seed, java.util.function.IntToLongFunction streams,
+  public static SeededGgsw of(Params p, byte[] seed, IntToLongFunction streams,
       short[] body, int offset) {
     int per = p.glweLimbs() * p.n();
     SeededGlwe[] rows = new SeededGlwe[2 * p.ggswLevels()];

@@ -46,7 +46,7 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
 
   /** The gadget of the key-switching keys: ksLevels digits of ksBits bits. */
   public Gadget ksGadget() {
-    return new org.jpir.core.params.Gadget(keys.base2k(), ksBits, ksLevels);
+    return new Gadget(keys.base2k(), ksBits, ksLevels);
   }
 
   /** Noise of the production keys in units of 1/q at q = 2^112: 3.2 * 2^7 (torus 3.2 * 2^-105). */

@@ -1,5 +1,6 @@
 package org.jpir.core.query;
 
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.vmp.Pmat;
@@ -7,8 +8,9 @@ import org.jpir.vmp.Pmat;
 /**
  * A query its {@link QueryKind} accepted on the driver: the bytes exactly as received (what the
  * executors get), the client whose evaluation keys it needs and those keys' bytes (both null for
- * kinds without keys), and the driver's share of its answer: the phase-2 GGSWs (computed on
- * first use, once) and an optional packing key. Thread-safe.
+ * kinds without keys), the driver's share of its answer (an optional packing key), and the two
+ * expansions of the decoded query its kind made: the whole prepared query, and the phase-2 GGSWs
+ * of chosen levels (what the root of the fold needs). Thread-safe.
  */
 public final class AcceptedQuery {
   private final QueryExpansion expansion;
@@ -16,16 +18,15 @@ public final class AcceptedQuery {
   private final String client;
   private final byte[] keys;
   private final Pmat packing;
-  private final Supplier<PreparedGgsw[]> phase2;
+  private final LongFunction<PreparedGgsw[]> phase2;
   private final Supplier<PreparedQuery> expand;
-  private PreparedGgsw[] ggsw;
 
   /**
-   * An accepted query; {@code phase2} computes its GGSWs, {@code expand} its whole prepared
-   * query, both on the driver.
+   * An accepted query; {@code phase2} computes the GGSWs of the levels its argument names (bit
+   * t: level t), {@code expand} the whole prepared query, both in the accepting JVM.
    */
   AcceptedQuery(QueryExpansion expansion, byte[] wire, String client, byte[] keys,
-      Pmat packing, Supplier<PreparedGgsw[]> phase2, Supplier<PreparedQuery> expand) {
+      Pmat packing, LongFunction<PreparedGgsw[]> phase2, Supplier<PreparedQuery> expand) {
     this.expansion = expansion;
     this.wire = wire;
     this.client = client;
@@ -60,16 +61,17 @@ public final class AcceptedQuery {
     return packing;
   }
 
-  /** The phase-2 GGSWs, one per column level (computed once, on first use). */
-  public synchronized PreparedGgsw[] phase2() {
-    if (ggsw == null) {
-      ggsw = phase2.get();
-    }
-    return ggsw;
+  /**
+   * The expansion of the phase-2 GGSWs alone: given a set of levels (bit t: level t), one entry
+   * per column level, the GGSW of each level in the set, null for the others (each call expands
+   * again).
+   */
+  public LongFunction<PreparedGgsw[]> phase2Expander() {
+    return phase2;
   }
 
-  /** The whole prepared query, expanded here (the driver-expansion path). */
-  public PreparedQuery expand() {
-    return expand.get();
+  /** The expansion of the whole prepared query, in this JVM (each call expands again). */
+  public Supplier<PreparedQuery> expander() {
+    return expand;
   }
 }

@@ -1,8 +1,10 @@
 package org.jpir.core.query;
 
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.wire.ClientQuery;
+import org.jpir.core.wire.Sizes;
 import org.jpir.core.wire.Wire;
 
 /**
@@ -46,8 +48,11 @@ public final class ClassicQueries implements QueryKind {
     ClientQuery q = Wire.readQuery(wire, p, g);
     QueryCounters.decoded(wire);
     QueryExpander ex = new QueryExpander(p);
-    return new AcceptedQuery(expansion, wire, null, null, null, () -> ex.expandPhase2(q, g),
-        () -> ex.expand(q, g));
+    return new AcceptedQuery(expansion, wire, null, null, null, levels -> {
+      PreparedGgsw[] ggsw = ex.expandPhase2(q, g, levels);
+      QueryCounters.expandedLevels(wire, ggsw);
+      return ggsw;
+    }, () -> ex.expand(q, g));
   }
 
   /** {@link #accept} of a query held in memory (its wire form is what travels). */
@@ -91,6 +96,11 @@ public final class ClassicQueries implements QueryKind {
     @Override
     public long preparedKeysBytes() {
       return 0;
+    }
+
+    @Override
+    public long preparedQueryBytes(Geometry g) {
+      return Sizes.preparedQuery(p, g);
     }
 
     @Override

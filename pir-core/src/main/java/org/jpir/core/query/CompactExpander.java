@@ -181,9 +181,9 @@ public final class CompactExpander {
           }, t);
     } else {
       fillPhase1(q, keys, layout, phase1, tails, t);
-      fillPhase2(q, keys, layout, rows, t);
+      fillPhase2(q, keys, layout, rows, -1L, t);
     }
-    PreparedGgsw[] ggsw = sinks.prepare(rows);
+    PreparedGgsw[] ggsw = sinks.prepare(rows, -1L);
     Pmat tail = tails == null ? null : tails.finish();
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
@@ -222,20 +222,19 @@ public final class CompactExpander {
   }
 
   private void fillPhase2(CompactQuery q, PreparedEvaluationKeys keys,
-      CompactParams.Layout layout, Glwe[][] rows, Timings t) {
+      CompactParams.Layout layout, Glwe[][] rows, long levels, Timings t) {
     if (rows.length == 0) {
       return;
     }
     int p2 = cp.phase2Slots(q.cols());
     if (layout.packed()) {
-      Glwe c = q.phase1(cp).expand();
       int p1 = cp.phase1Slots(q.rows());
-      expand(c, layout.phase2Depth(), s -> ExpansionSinks.wanted(layout, s, p1, p2, false, true),
-          s -> ExpansionSinks.wanted(layout, s, p1, p2, true, true), keys.ksk(),
+      expand(q.phase1(cp).expand(), layout.phase2Depth(), sinks.phase2Wanted(layout, p1, p2,
+          levels), s -> ExpansionSinks.wanted(layout, s, p1, p2, true, true), keys.ksk(),
           sinks.phase2(layout, rows, keys, t), t);
     } else {
-      Glwe c2 = q.phase2(cp).expand();
-      expand(c2, p2, keys.ksk(), sinks.phase2(layout, rows, keys, t), t);
+      expand(q.phase2(cp).expand(), CompactParams.depth(p2), sinks.phase2Wanted(layout, 0, p2,
+          levels), s -> s < p2, keys.ksk(), sinks.phase2(layout, rows, keys, t), t);
     }
   }
 
@@ -252,15 +251,16 @@ public final class CompactExpander {
   }
 
   /**
-   * Phase 2 only: one prepared GGSW per column bit (what the driver's fold needs); of a packed
-   * query only the phase-2 subtree is expanded.
+   * Phase 2 only: the prepared GGSW of each column level that {@code levels} names (bit t; -1:
+   * all; the others null), expanding only their slots, each as the full expansion makes it.
    */
-  public PreparedGgsw[] expandPhase2(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
+  public PreparedGgsw[] expandPhase2(CompactQuery q, PreparedEvaluationKeys keys, Timings t,
+      long levels) {
     checkKeys(q, keys);
     long t0 = System.nanoTime();
     Glwe[][] rows = new Glwe[Geometry.levels(q.cols())][2 * sp.ggswLevels()];
-    fillPhase2(q, keys, cp.layout(q.rows(), q.cols()), rows, t);
-    PreparedGgsw[] ggsw = sinks.prepare(rows);
+    fillPhase2(q, keys, cp.layout(q.rows(), q.cols()), rows, levels, t);
+    PreparedGgsw[] ggsw = sinks.prepare(rows, levels);
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }

@@ -1,9 +1,11 @@
 package org.jpir.core.query;
 
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.wire.CompactQuery;
+import org.jpir.core.wire.Sizes;
 import org.jpir.core.wire.Wire;
 
 /**
@@ -61,8 +63,11 @@ public final class CompactQueries implements QueryKind {
     PreparedEvaluationKeys k = store.keysFor(q);
     CompactExpander ex = new CompactExpander(cp);
     return new AcceptedQuery(expansion, wire, q.clientId(), store.heldWire(q.clientId()),
-        store.packingKey(q.clientId(), g), () -> ex.expandPhase2(q, k, null),
-        () -> ex.expand(q, k, null, g.pairedTail()));
+        store.packingKey(q.clientId(), g), levels -> {
+          PreparedGgsw[] ggsw = ex.expandPhase2(q, k, null, levels);
+          QueryCounters.expandedLevels(wire, ggsw);
+          return ggsw;
+        }, () -> ex.expand(q, k, null, g.pairedTail()));
   }
 
   /** {@link #accept} of a query held in memory (its wire form is what travels). */
@@ -105,7 +110,12 @@ public final class CompactQueries implements QueryKind {
 
     @Override
     public long preparedKeysBytes() {
-      return PreparedEvaluationKeys.bytesFor(cp);
+      return Sizes.preparedKeys(cp);
+    }
+
+    @Override
+    public long preparedQueryBytes(Geometry g) {
+      return Sizes.preparedQuery(cp, g);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.jpir.core.query;
 
+import java.util.function.IntPredicate;
 import org.jpir.core.lwe.Ggsw;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
@@ -41,6 +42,16 @@ final class ExpansionSinks {
     return one && i1 >= 0 && i1 < p1;
   }
 
+  /**
+   * The phase-2 slots to expand: those of phase-2 values ({@link #wanted}) whose GGSW level is in
+   * {@code levels} (bit t: level t).
+   */
+  IntPredicate phase2Wanted(CompactParams.Layout layout, int p1, int p2, long levels) {
+    int lg = sp.ggswLevels();
+    return s -> wanted(layout, s, p1, p2, false, true)
+        && (levels >>> (layout.phase2Index(s) / lg) & 1) != 0;
+  }
+
   /** The sink that lays each phase-1 value, rounded to the phase-1 digits, into its PMAT row. */
   CompactExpander.Sink phase1(CompactParams.Layout layout, Pmat phase1, TailPairs tails) {
     // one rounded GLWE and one transform per sink, reused row after row: prepareRow copies out
@@ -80,11 +91,11 @@ final class ExpansionSinks {
     };
   }
 
-  /** The GGSWs of the rows, prepared. */
-  PreparedGgsw[] prepare(Glwe[][] rows) {
+  /** The GGSWs of the rows of the levels {@code levels} names (bit b: level b), prepared. */
+  PreparedGgsw[] prepare(Glwe[][] rows, long levels) {
     PreparedGgsw[] ggsw = new PreparedGgsw[rows.length];
     for (int b = 0; b < rows.length; b++) {
-      ggsw[b] = sops.prepare(new Ggsw(rows[b]));
+      ggsw[b] = (levels >>> b & 1) == 0 ? null : sops.prepare(new Ggsw(rows[b]));
     }
     return ggsw;
   }

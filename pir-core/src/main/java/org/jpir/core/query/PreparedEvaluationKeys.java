@@ -31,16 +31,6 @@ public record PreparedEvaluationKeys(String paramsId, String clientId, long fing
         ops.prepare(k.ggswS(cp).expand()));
   }
 
-  /**
-   * The most bytes the prepared keys of {@code cp} hold (keys for every automorphism): {@code 8 N 2L (ksLevels automorphisms + 2
-   * ggswLevels)}, L = keys.glweLimbs (the PMATs above).
-   */
-  public static long bytesFor(CompactParams cp) {
-    Params kp = cp.keys();
-    return 8L * kp.n() * 2 * kp.glweLimbs()
-        * ((long) cp.ksLevels() * cp.automorphisms() + 2L * kp.ggswLevels());
-  }
-
   /** Bytes held in memory. */
   public long sizeBytes() {
     long s = ggswS.sizeBytes();

@@ -1,8 +1,6 @@
 package org.jpir.core.query;
 
 import org.jpir.core.lwe.PreparedGgsw;
-import org.jpir.core.params.Geometry;
-import org.jpir.core.params.Params;
 import org.jpir.core.params.Phase1Digits;
 import org.jpir.vmp.Pmat;
 
@@ -38,18 +36,6 @@ public record PreparedQuery(String paramsId, int rows, int cols, Pmat phase1,
       throw new IllegalArgumentException("phase-1 matrix of " + phase1.ncols() + " columns, its"
           + " digits (" + phase1Digits + ") need " + phase1Digits.columns());
     }
-  }
-
-  /**
-   * Bytes of the prepared query of preset {@code p} for geometry {@code g}: {@code 8 N
-   * (rows*limbs*2L + levels*2*ggswLevels*2L)}, L = glweLimbs, plus {@code 8 N
-   * ceil(rows/2)*limbs*2L} for a paired tail plane's matrix.
-   */
-  public static long bytesFor(Params p, Geometry g) {
-    long ncols = 2L * p.glweLimbs();
-    long rows = g.rows() + (g.pairedTail() ? g.planeRows(g.planes() - 1) : 0);
-    return 8L * p.n() * (rows * p.plaintextLimbs() * ncols
-        + (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
   }
 
   /** Bytes held: {@code 8 N (nrows*ncols + levels * 2L * ncols)}, plus the tail matrix. */

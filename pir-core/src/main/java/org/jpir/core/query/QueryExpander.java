@@ -65,12 +65,22 @@ public final class QueryExpander {
     return phase1;
   }
 
-  /** Phase 2 only: one prepared GGSW per column bit (all a driver's fold needs). */
+  /** Phase 2 only: one prepared GGSW per column bit. */
   public PreparedGgsw[] expandPhase2(ClientQuery q, Geometry g) {
+    return expandPhase2(q, g, -1L);
+  }
+
+  /**
+   * Phase 2 only, of the column levels that {@code levels} names (bit t: level t; -1: all; the
+   * others null): what the driver's fold needs.
+   */
+  public PreparedGgsw[] expandPhase2(ClientQuery q, Geometry g, long levels) {
     check(q, g);
     PreparedGgsw[] ggsw = new PreparedGgsw[Geometry.levels(q.cols())];
     for (int t = 0; t < ggsw.length; t++) {
-      ggsw[t] = ops.prepare(q.ggsw(p, t).expand());
+      if ((levels >>> t & 1) != 0) {
+        ggsw[t] = ops.prepare(q.ggsw(p, t).expand());
+      }
     }
     return ggsw;
   }

@@ -31,6 +31,9 @@ public interface QueryExpansion {
   /** Bytes of the prepared keys {@link #prepareKeys} makes (0 for kinds without keys). */
   long preparedKeysBytes();
 
+  /** Bytes of the prepared query {@link #expand} makes for geometry {@code g}. */
+  long preparedQueryBytes(Geometry g);
+
   /**
    * The prepared query of {@code query} (bytes an accepted query carried) for geometry {@code g};
    * {@code keys} is null for kinds without keys.

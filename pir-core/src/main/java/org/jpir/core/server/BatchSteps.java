@@ -2,6 +2,7 @@ package org.jpir.core.server;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.jpir.core.lwe.Glwe;
@@ -11,17 +12,26 @@ import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.query.AcceptedQuery;
 import org.jpir.core.query.PreparedQuery;
+import org.jpir.core.query.QueryKind;
 import org.jpir.core.wire.Answer;
+import org.jpir.vmp.Pvec;
 
 /**
- * The one path that answers a batch of accepted queries ({@link
- * org.jpir.core.query.QueryKind#accept}, which decodes each query once), in steps that run
- * wherever a transport puts them: {@link #ship} packs the batch's bytes; {@link #answerRange}
- * expands every query once per JVM and answers a column range (phase 1 and the range's part of
- * the CMux tree, {@link ColumnTree#answer}); {@link #merge} and {@link #root} fold contiguous
- * spans in column order ({@link ColumnTree#merge}); {@link #answers} turns the root into each
- * query's answer. {@link #answerAll} runs them all in one JVM (the library). Serializable: only
- * the preset id, the geometry and the cache bound travel. Thread-safe.
+ * The one path that answers a batch of accepted queries ({@link QueryKind#accept}, which decodes
+ * each query once), in steps that run wherever a transport puts them: {@link #ship} packs the
+ * batch's bytes; {@link #answerRange} expands every query once per JVM and answers a column range
+ * (phase 1 and the range's part of the CMux tree, {@link #answerSpan}); {@link #merge} and {@link
+ * #root} fold contiguous spans in column order ({@link #mergeSpans}; the root expands only the
+ * GGSW levels its own fold uses); {@link #answers} turns the root into each query's answer.
+ * {@link #answerAll} runs them all in one JVM (the library). Serializable: only the preset id,
+ * the geometry and the cache bound travel. Thread-safe.
+ *
+ * <p>The tree over the columns ({@link ColumnTree}): the node at level t starting at column s (s
+ * a multiple of 2^t) is {@code CMux(ggsw[t], left, right)} of its two children at level t-1, or
+ * its left child unchanged when the right child would start at or after the last column (as
+ * {@link PirServer#fold}). A span is answered as its aligned blocks, and contiguous spans merge in
+ * column order into the same nodes the whole tree has, so any grouping of contiguous spans gives
+ * the root.
  */
 public final class BatchSteps implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -76,11 +86,11 @@ public final class BatchSteps implements Serializable {
     int start = (int) (position * nq);
     for (int k = 0; k < nq; k++) {
       int i = (start + k) % nq;
-      qs[i] = b.expandedUnlessBusy(i, geometry, cacheBytes, nanos);
+      qs[i] = b.expanded(i, geometry, cacheBytes, nanos, false);
     }
     for (int i = 0; i < nq; i++) {
       if (qs[i] == null) {
-        qs[i] = b.expanded(i, geometry, cacheBytes, nanos);
+        qs[i] = b.expanded(i, geometry, cacheBytes, nanos, true);
       }
     }
     return qs;
@@ -93,9 +103,8 @@ public final class BatchSteps implements Serializable {
   public FoldSpan answerRange(QueryBatch b, PreparedDatabase db, int index, String executor) {
     long[] expandNanos = new long[1];
     PreparedQuery[] qs = expand(b, db.firstColumn() / (double) geometry.cols(), expandNanos);
-    PirServer.Timings t = new PirServer.Timings();
-    return new ColumnTree(geometry.cols()).answer(new PirServer(Presets.byId(paramsId)), db, qs,
-        index, t, expandNanos[0], executor);
+    return answerSpan(new PirServer(Presets.byId(paramsId)), db, qs, index,
+        new PirServer.Timings(), expandNanos[0], executor);
   }
 
   /**
@@ -109,25 +118,28 @@ public final class BatchSteps implements Serializable {
     for (int q = 0; q < qs.length; q++) {
       ggsw[q] = qs[q].ggsw();
     }
-    return fold(spans, index, ggsw, executor);
+    return mergeSpans(server(), geometry.cols(), ordered(spans), index, ggsw, executor);
   }
 
   /**
    * The root of the tree from the last spans (the driver's step): the GGSWs of this JVM's
    * expansions where it holds them (it answered ranges too), else each accepted query's phase-2
-   * GGSWs ({@link AcceptedQuery#phase2}, computed here; the time joins {@code expandNanos[0]}).
+   * GGSWs of only the levels this fold uses ({@link #foldLevels}; {@link
+   * AcceptedQuery#phase2Expander}, computed here; the time joins {@code expandNanos[0]}).
    *
    * @throws IllegalStateException when the spans do not fold to the whole tree
    */
   public FoldSpan root(QueryBatch b, List<FoldSpan> spans, long[] expandNanos) {
+    List<FoldSpan> ordered = ordered(spans);
     long t0 = System.nanoTime();
+    long levels = foldLevels(geometry.cols(), ordered);
     PreparedGgsw[][] ggsw = new PreparedGgsw[b.size()][];
     for (int q = 0; q < ggsw.length; q++) {
       PreparedQuery held = b.cachedExpansion(q);
-      ggsw[q] = held != null ? held.ggsw() : b.accepted(q).phase2();
+      ggsw[q] = held != null ? held.ggsw() : b.accepted(q).phase2Expander().apply(levels);
     }
     expandNanos[0] += System.nanoTime() - t0;
-    FoldSpan root = fold(spans, 0, ggsw, "driver");
+    FoldSpan root = mergeSpans(server(), geometry.cols(), ordered, 0, ggsw, "driver");
     if (root.first() != 0 || root.end() != geometry.cols() || root.nodeCount() != 1) {
       throw new IllegalStateException("the fold ended with " + root.nodeCount() + " nodes over"
           + " columns [" + root.first() + ", " + root.end() + ") of " + geometry.cols());
@@ -135,12 +147,14 @@ public final class BatchSteps implements Serializable {
     return root;
   }
 
-  private FoldSpan fold(List<FoldSpan> spans, int index, PreparedGgsw[][] ggsw,
-      String executor) {
+  private PirServer server() {
+    return new PirServer(Presets.byId(paramsId));
+  }
+
+  private static List<FoldSpan> ordered(List<FoldSpan> spans) {
     List<FoldSpan> ordered = new ArrayList<>(spans);
     ordered.sort(Comparator.comparingInt(FoldSpan::first));
-    return new ColumnTree(geometry.cols()).merge(new PirServer(Presets.byId(paramsId)), ordered,
-        index, ggsw, executor);
+    return ordered;
   }
 
   /**
@@ -148,7 +162,7 @@ public final class BatchSteps implements Serializable {
    * or packed under one mask when the accepted query carries its client's packing key.
    */
   public Answer[] answers(QueryBatch b, FoldSpan root) {
-    PirServer server = new PirServer(Presets.byId(paramsId));
+    PirServer server = server();
     Answer[] out = new Answer[b.size()];
     for (int q = 0; q < out.length; q++) {
       Glwe[] roots = new Glwe[geometry.planes()];
@@ -171,5 +185,176 @@ public final class BatchSteps implements Serializable {
     QueryBatch b = ship(queries);
     FoldSpan span = answerRange(b, db, 0, "local");
     return answers(b, root(b, List.of(span), new long[1]));
+  }
+
+  /**
+   * Phase 1 and phase 2 over a partition's prepared columns (all of {@code db}) for prepared
+   * queries: each aligned block ({@link ColumnTree#blocks}) answered by {@link
+   * PirServer#answerRange}, then merged; the span of position {@code index}. Adds the phase times
+   * to {@code t}.
+   */
+  public static FoldSpan answerSpan(PirServer server, PreparedDatabase db, PreparedQuery[] qs,
+      int index, PirServer.Timings t, long expandNanos, String executor) {
+    int cols = db.geometry().cols();
+    int first = db.firstColumn();
+    int end = first + db.columnCount();
+    List<int[]> bl = new ColumnTree(cols).blocks(first, end);
+    int planes = db.geometry().planes();
+    int[] levels = new int[bl.size()];
+    int[] starts = new int[bl.size()];
+    Glwe[][][] nodes = new Glwe[qs.length][planes][bl.size()];
+    for (int k = 0; k < bl.size(); k++) {
+      int s = bl.get(k)[1];
+      int len = (int) Math.min(cols, (long) s + (1L << bl.get(k)[0])) - s;
+      Pvec[][] sub = new Pvec[planes][];
+      for (int pl = 0; pl < planes; pl++) {
+        sub[pl] = Arrays.copyOfRange(db.plane(pl), s - first, s - first + len);
+      }
+      PreparedDatabase part = db.columnCount() == len ? db
+          : PreparedDatabase.of(db.params(), db.geometry(), s, sub);
+      Glwe[][] r = server.answerRange(part, qs, t);
+      levels[k] = bl.get(k)[0];
+      starts[k] = s;
+      for (int q = 0; q < qs.length; q++) {
+        for (int pl = 0; pl < planes; pl++) {
+          nodes[q][pl][k] = r[q][pl];
+        }
+      }
+    }
+    PreparedGgsw[][] ggsw = new PreparedGgsw[qs.length][];
+    for (int q = 0; q < qs.length; q++) {
+      ggsw[q] = qs[q].ggsw();
+    }
+    FoldSpan raw = new FoldSpan(index, first, end, levels, starts, nodes,
+        t == null ? 0 : t.phase1Nanos, t == null ? 0 : t.phase2Nanos, expandNanos, 0, executor);
+    return mergeSpans(server, cols, List.of(raw), index, ggsw, executor);
+  }
+
+  /**
+   * Merges spans of a grid of {@code cols} columns that are contiguous in the given order (each
+   * starts where the previous ends) into one span over their union, folding every pair of sibling nodes with {@code ggsw[q][t]}
+   * (only the levels {@link #foldLevels} names are read) and raising every node without a sibling
+   * in the grid; the result has at most {@code 2 * height + 1} nodes.
+   *
+   * @throws IllegalArgumentException when the spans are not contiguous or carry other queries
+   */
+  public static FoldSpan mergeSpans(PirServer server, int cols, List<FoldSpan> spans, int index,
+      PreparedGgsw[][] ggsw, String executor) {
+    return fold(server, cols, spans, index, ggsw, executor, null);
+  }
+
+  /**
+   * The levels (bit t: level t) at which {@link #mergeSpans} of {@code spans} (contiguous, in
+   * column order) over a grid of {@code cols} columns folds sibling nodes: the only GGSW levels it
+   * reads. Nothing is computed but the tree's shape.
+   *
+   * @throws IllegalArgumentException when the spans are not contiguous
+   */
+  public static long foldLevels(int cols, List<FoldSpan> spans) {
+    long[] used = new long[1];
+    fold(null, cols, spans, 0, null, "", used);
+    return used[0];
+  }
+
+  /** The merge; with {@code used} non-null only the levels of its folds are noted there. */
+  private static FoldSpan fold(PirServer server, int cols, List<FoldSpan> spans, int index,
+      PreparedGgsw[][] ggsw, String executor, long[] used) {
+    if (spans.isEmpty()) {
+      throw new IllegalArgumentException("nothing to merge");
+    }
+    int nq = spans.get(0).queries();
+    int planes = spans.get(0).nodes()[0].length;
+    long t0 = System.nanoTime();
+    List<Integer> lv = new ArrayList<>();
+    List<Integer> st = new ArrayList<>();
+    List<Glwe[][]> node = new ArrayList<>(); // [q][plane] per stack entry
+    long p1 = 0;
+    long p2 = 0;
+    long ex = 0;
+    long foldNanos = 0;
+    int expect = spans.get(0).first();
+    for (FoldSpan s : spans) {
+      if (s.first() != expect || s.queries() != nq || s.nodes()[0].length != planes) {
+        throw new IllegalArgumentException("span [" + s.first() + ", " + s.end() + ") with "
+            + s.queries() + " queries does not continue at column " + expect + " with " + nq);
+      }
+      expect = s.end();
+      p1 += s.phase1Nanos();
+      p2 += s.phase2Nanos();
+      ex += s.expandNanos();
+      foldNanos += s.foldNanos();
+      for (int k = 0; k < s.nodeCount(); k++) {
+        Glwe[][] g = used != null ? null : new Glwe[nq][planes];
+        for (int q = 0; q < nq && g != null; q++) {
+          for (int pl = 0; pl < planes; pl++) {
+            g[q][pl] = s.nodes()[q][pl][k];
+          }
+        }
+        lv.add(s.levels()[k]);
+        st.add(s.starts()[k]);
+        node.add(g);
+        reduce(server, cols, lv, st, node, ggsw, used);
+      }
+    }
+    if (used != null) {
+      return null;
+    }
+    int n = lv.size();
+    int[] levels = new int[n];
+    int[] starts = new int[n];
+    Glwe[][][] nodes = new Glwe[nq][planes][n];
+    for (int k = 0; k < n; k++) {
+      levels[k] = lv.get(k);
+      starts[k] = st.get(k);
+      for (int q = 0; q < nq; q++) {
+        for (int pl = 0; pl < planes; pl++) {
+          nodes[q][pl][k] = node.get(k)[q][pl];
+        }
+      }
+    }
+    foldNanos += System.nanoTime() - t0;
+    return new FoldSpan(index, spans.get(0).first(), expect, levels, starts, nodes, p1, p2, ex,
+        foldNanos, executor);
+  }
+
+  /** Raises and folds the top of the stack until neither applies. */
+  private static void reduce(PirServer server, int cols, List<Integer> lv, List<Integer> st,
+      List<Glwe[][]> node, PreparedGgsw[][] ggsw, long[] used) {
+    int height = Geometry.levels(cols);
+    while (true) {
+      int top = lv.size() - 1;
+      int l = lv.get(top);
+      int s = st.get(top);
+      if (l < height && ((s >>> l) & 1) == 0 && (long) s + (1L << l) >= cols) {
+        lv.set(top, l + 1); // no right sibling inside the grid: rises unchanged
+        continue;
+      }
+      if (top >= 1 && lv.get(top - 1) == l && ((st.get(top - 1) >>> l) & 1) == 0
+          && (long) st.get(top - 1) + (1L << l) == s) {
+        Glwe[][] left = node.get(top - 1);
+        Glwe[][] right = node.get(top);
+        Glwe[][] up = left == null ? null : new Glwe[left.length][left[0].length];
+        if (used != null) {
+          used[0] |= 1L << l;
+        }
+        for (int q = 0; up != null && q < left.length; q++) {
+          if (ggsw[q] == null || l >= ggsw[q].length || ggsw[q][l] == null) {
+            throw new IllegalArgumentException("merging at level " + l + " needs query " + q
+                + "'s GGSW of that level");
+          }
+          for (int pl = 0; pl < left[0].length; pl++) {
+            up[q][pl] = server.fold(List.of(left[q][pl], right[q][pl]), l, l + 1, ggsw[q])
+                .get(0);
+          }
+        }
+        lv.remove(top);
+        st.remove(top);
+        node.remove(top);
+        lv.set(top - 1, l + 1);
+        node.set(top - 1, up);
+        continue;
+      }
+      return;
+    }
   }
 }

@@ -1,5 +1,6 @@
 package org.jpir.core.server;
 
+import java.util.Arrays;
 import org.jpir.core.lwe.PlaintextCodec;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
@@ -43,7 +44,7 @@ public final class ColumnEncoder {
    * past the last record.
    */
   public void polynomialBytes(int plane, long poly, byte[] dst) {
-    java.util.Arrays.fill(dst, (byte) 0);
+    Arrays.fill(dst, (byte) 0);
     int pb = codec.polynomialBytes();
     int rs = g.recordSize();
     long start = (long) plane * pb;

@@ -1,6 +1,8 @@
 package org.jpir.core.server;
 
+import java.lang.ref.SoftReference;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
@@ -291,7 +293,7 @@ public final class PirServer {
    * touched, and fresh JVMs then ran phase 1 up to 3x slower on page faults
    * (benchmarks/SLOW-JVM.md). Softly held, so memory pressure can reclaim it between calls.
    */
-  private static final ThreadLocal<java.lang.ref.SoftReference<Scratch>> SCRATCH =
+  private static final ThreadLocal<SoftReference<Scratch>> SCRATCH =
       new ThreadLocal<>();
 
   /** The pass's scratch: tmp for the batched VMP, res[q][c] transforms, leaves[q][c] GLWEs. */
@@ -323,13 +325,13 @@ public final class PirServer {
     }
 
     static Scratch of(int n, int glweLimbs, int cols12, int queries, int chunk, int tmpLength) {
-      java.lang.ref.SoftReference<Scratch> ref = SCRATCH.get();
+      SoftReference<Scratch> ref = SCRATCH.get();
       Scratch s = ref == null ? null : ref.get();
       if (s == null || !s.fits(n, glweLimbs, cols12, queries, chunk, tmpLength)) {
         SCRATCH.remove();
         s = null; // let the old one go before allocating the new one
         s = new Scratch(n, glweLimbs, cols12, queries, chunk, tmpLength);
-        SCRATCH.set(new java.lang.ref.SoftReference<>(s));
+        SCRATCH.set(new SoftReference<>(s));
       }
       return s;
     }
@@ -375,12 +377,12 @@ public final class PirServer {
 
     /** For each query, the GLWEs of columns [c0, c0 + len) of {@code cols} (scratch). */
     List<List<Glwe>> run(Pvec[] cols, int c0, int len) {
-      Pvec[] part = java.util.Arrays.copyOfRange(cols, c0, c0 + len);
+      Pvec[] part = Arrays.copyOfRange(cols, c0, c0 + len);
       double[][][] r = sc.res;
       if (len < r[0].length) {
         r = new double[pm.length][][];
         for (int qi = 0; qi < pm.length; qi++) {
-          r[qi] = java.util.Arrays.copyOf(sc.res[qi], len);
+          r[qi] = Arrays.copyOf(sc.res[qi], len);
         }
       }
       Vmp.get().applyPvecBatch(pm, part, r, sc.tmp);

@@ -1,5 +1,6 @@
 package org.jpir.core.server;
 
+import java.util.function.IntConsumer;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.vmp.Pvec;
@@ -27,7 +28,7 @@ public final class PreparedDatabase {
    * {@code progress} (may be null) is told after each column.
    */
   public static PreparedDatabase prepare(Params p, Geometry g, RecordSource source, int firstCol,
-      int count, java.util.function.IntConsumer progress) {
+      int count, IntConsumer progress) {
     if (firstCol < 0 || count < 1 || firstCol + count > g.cols()) {
       throw new IllegalArgumentException("column range [" + firstCol + ", " + (firstCol + count)
           + ") is not inside [0, " + g.cols() + ")");

@@ -1,11 +1,18 @@
 package org.jpir.core.server;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.List;
-import java.util.function.Supplier;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.query.AcceptedQuery;
 import org.jpir.core.query.PreparedEvaluationKeys;
@@ -21,7 +28,8 @@ import org.jpir.core.query.QueryExpansion;
  * (increasing in the driver's JVM). Query i's kind is {@code expansionIds[kindOf[i]]}, its keys
  * {@code keys[keysOf[i]]} ({@code keysOf[i] = -1}: none). In the JVM that accepted the queries
  * the batch also holds them ({@link #accepted}), so that JVM expands their decoded form instead
- * of decoding the bytes again; a deserialized copy holds only the bytes. Immutable.
+ * of decoding the bytes again; a deserialized copy holds only the bytes. Immutable. The JVM's
+ * expansions and prepared keys are held in an {@link ExpansionCache} bounded in bytes.
  */
 public final class QueryBatch {
   private static final AtomicLong NUMBERS = new AtomicLong();
@@ -45,12 +53,6 @@ public final class QueryBatch {
   public QueryBatch(String[] expansionIds, int[] kindOf, byte[][] queries, int[] keysOf,
       byte[][] keys) {
     this(0, expansionIds, kindOf, queries, keysOf, keys, digests(keys));
-  }
-
-  /** A batch numbered 0 (tests) with the given key digests. */
-  public QueryBatch(String[] expansionIds, int[] kindOf, byte[][] queries, int[] keysOf,
-      byte[][] keys, String[] keyDigests) {
-    this(0, expansionIds, kindOf, queries, keysOf, keys, keyDigests);
   }
 
   /**
@@ -102,7 +104,17 @@ public final class QueryBatch {
 
   /** Hex SHA-256 of the concatenated parts, each preceded by its length (4 bytes, big-endian). */
   public static String sha256(byte[]... parts) {
-    return ExpansionCache.sha256(parts);
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      for (byte[] b : parts) {
+        md.update(new byte[] {(byte) (b.length >>> 24), (byte) (b.length >>> 16),
+            (byte) (b.length >>> 8), (byte) b.length});
+        md.update(b);
+      }
+      return HexFormat.of().formatHex(md.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** The batch of {@code accepted}, numbered next in this JVM, each client's keys and kind once. */
@@ -140,44 +152,31 @@ public final class QueryBatch {
   /**
    * Query i expanded in this JVM, once per batch (cached by the batch's number and i, within
    * {@code cacheBytes}): from its accepted form where this JVM accepted it, else decoded from its
-   * bytes with its client's keys (prepared once per JVM). The time an expansion takes joins
-   * {@code nanos[0]}.
+   * bytes with its client's keys (prepared once per JVM). Unless {@code wait}, null at once while
+   * another thread of this JVM is expanding query i (so that the caller expands another query
+   * meanwhile). The time an expansion takes joins {@code nanos[0]}.
    *
    * @throws IllegalArgumentException when the bytes or the keys do not match {@code g}
    */
-  public PreparedQuery expanded(int i, Geometry g, long cacheBytes, long[] nanos) {
-    return expanded(i, g, cacheBytes, nanos, true);
-  }
-
-  /**
-   * As {@link #expanded(int, Geometry, long, long[])}, but null at once while another thread of
-   * this JVM is expanding query i (so that the caller expands another query meanwhile).
-   */
-  public PreparedQuery expandedUnlessBusy(int i, Geometry g, long cacheBytes, long[] nanos) {
-    return expanded(i, g, cacheBytes, nanos, false);
-  }
-
-  private PreparedQuery expanded(int i, Geometry g, long cacheBytes, long[] nanos,
-      boolean wait) {
+  public PreparedQuery expanded(int i, Geometry g, long cacheBytes, long[] nanos, boolean wait) {
     QueryExpansion ex = QueryExpansion.byId(expansionId(i));
     Supplier<PreparedQuery> compute = () -> {
-          long t0 = System.nanoTime();
-          PreparedQuery pq;
-          if (accepted != null) {
-            pq = accepted.get(i).expand();
-          } else {
-            PreparedEvaluationKeys pk = keysOf[i] < 0 ? null
-                : KEYS.get(ex.id() + ":" + keyDigests[keysOf[i]], 0, ex.preparedKeysBytes(),
-                    cacheBytes, () -> ex.prepareKeys(keys[keysOf[i]]));
-            pq = ex.expand(queries[i], pk, g);
-          }
-          QueryCounters.expanded(queries[i]);
-          nanos[0] += System.nanoTime() - t0;
-          return pq;
-        };
-    long bytes = PreparedQuery.bytesFor(ex.server(), g);
-    return wait ? EXPANDED.get(expansionKey(i), number, bytes, cacheBytes, compute)
-        : EXPANDED.getUnlessBusy(expansionKey(i), number, bytes, cacheBytes, compute);
+      long t0 = System.nanoTime();
+      PreparedQuery pq;
+      if (accepted != null) {
+        pq = accepted.get(i).expander().get();
+      } else {
+        PreparedEvaluationKeys pk = keysOf[i] < 0 ? null
+            : KEYS.get(ex.id() + ":" + keyDigests[keysOf[i]], 0, ex.preparedKeysBytes(),
+                cacheBytes, () -> ex.prepareKeys(keys[keysOf[i]]), true);
+        pq = ex.expand(queries[i], pk, g);
+      }
+      QueryCounters.expanded(queries[i]);
+      nanos[0] += System.nanoTime() - t0;
+      return pq;
+    };
+    return EXPANDED.get(expansionKey(i), number, ex.preparedQueryBytes(g),
+        cacheBytes, compute, wait);
   }
 
   /** Query i as this JVM expanded it for this batch and still holds, or null (never expands). */
@@ -263,5 +262,187 @@ public final class QueryBatch {
   static void clearCaches() {
     EXPANDED.clear();
     KEYS.clear();
+  }
+
+  /**
+   * A per-JVM cache of values that are expensive to compute (expanded queries, prepared evaluation
+   * keys), bounded in bytes. Keys name the inputs (a batch and a position, or a SHA-256 digest).
+   * Each key has one future: the first caller computes the value without holding any lock, later
+   * callers for the same key wait for that future, and callers for other keys compute theirs in
+   * parallel. Every entry carries the batch it was made for; {@link #get} first releases the
+   * entries of older batches, so at most one batch is held (plus those of {@code batch = 0}, which
+   * are kept until the byte bound needs the room, oldest first). When a value does not fit the
+   * bound even after that, it is computed and returned without being cached.
+   */
+  static final class ExpansionCache<V> {
+    private final class Entry {
+      final CompletableFuture<V> value = new CompletableFuture<>();
+      final long batch;
+      final long bytes;
+      final long seq;
+
+      Entry(long batch, long bytes, long seq) {
+        this.batch = batch;
+        this.bytes = bytes;
+        this.seq = seq;
+      }
+    }
+
+    private final String name;
+    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final AtomicLong held = new AtomicLong();
+    private final AtomicLong seq = new AtomicLong();
+    private final AtomicLong computed = new AtomicLong();
+    private final AtomicLong uncached = new AtomicLong();
+    private volatile long newestBatch;
+
+    ExpansionCache(String name) {
+      this.name = name;
+    }
+
+    /**
+     * The value of {@code key} for {@code batch} (0: not tied to a batch), computed by {@code
+     * compute} on first use; {@code bytes} is the value's size, reserved against {@code limit}
+     * before computing.
+     */
+    V get(String key, long batch, long bytes, long limit, Supplier<V> compute) {
+      return get(key, batch, bytes, limit, compute, true);
+    }
+
+    /** As above; unless {@code wait}, null at once while another thread computes the value. */
+    V get(String key, long batch, long bytes, long limit, Supplier<V> compute, boolean wait) {
+      if (batch > newestBatch) {
+        releaseBefore(batch);
+      }
+      Entry e = entries.get(key);
+      if (e == null) {
+        if (!reserve(bytes, limit)) {
+          uncached.incrementAndGet();
+          computed.incrementAndGet();
+          return compute.get();
+        }
+        Entry mine = new Entry(batch, bytes, seq.incrementAndGet());
+        e = entries.putIfAbsent(key, mine);
+        if (e == null) {
+          try {
+            V v = compute.get();
+            computed.incrementAndGet();
+            mine.value.complete(v);
+            return v;
+          } catch (RuntimeException | Error t) {
+            if (entries.remove(key, mine)) {
+              held.addAndGet(-mine.bytes);
+            }
+            mine.value.completeExceptionally(t);
+            throw t;
+          }
+        }
+        held.addAndGet(-bytes);
+      }
+      if (!wait && !e.value.isDone()) {
+        return null;
+      }
+      try {
+        return e.value.join();
+      } catch (CompletionException ce) {
+        Throwable c = ce.getCause();
+        if (c instanceof RuntimeException re) {
+          throw re;
+        }
+        if (c instanceof Error er) {
+          throw er;
+        }
+        throw ce;
+      }
+    }
+
+    /** The value of {@code key} when it is computed and cached, else null (never computes). */
+    V peek(String key) {
+      Entry e = entries.get(key);
+      return e == null || !e.value.isDone() || e.value.isCompletedExceptionally() ? null
+          : e.value.join();
+    }
+
+    /** Reserves {@code bytes}, releasing unbatched entries oldest first if needed. */
+    private boolean reserve(long bytes, long limit) {
+      while (true) {
+        long h = held.get();
+        if (h + bytes <= limit) {
+          if (held.compareAndSet(h, h + bytes)) {
+            return true;
+          }
+          continue;
+        }
+        if (!evictOldestDone()) {
+          return false;
+        }
+      }
+    }
+
+    /** Removes the oldest finished entry of batch 0; false when there is none. */
+    private boolean evictOldestDone() {
+      Map.Entry<String, Entry> oldest = null;
+      for (Map.Entry<String, Entry> me : entries.entrySet()) {
+        Entry e = me.getValue();
+        if (e.batch == 0 && e.value.isDone() && (oldest == null || e.seq < oldest.getValue().seq)) {
+          oldest = me;
+        }
+      }
+      if (oldest == null) {
+        return false;
+      }
+      if (entries.remove(oldest.getKey(), oldest.getValue())) {
+        held.addAndGet(-oldest.getValue().bytes);
+      }
+      return true;
+    }
+
+    /** Drops every entry of a batch older than {@code batch} (batch-0 entries stay). */
+    void releaseBefore(long batch) {
+      synchronized (this) {
+        if (batch <= newestBatch) {
+          return;
+        }
+        newestBatch = batch;
+      }
+      for (Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator(); it.hasNext();) {
+        Map.Entry<String, Entry> me = it.next();
+        Entry e = me.getValue();
+        if (e.batch != 0 && e.batch < batch && entries.remove(me.getKey(), e)) {
+          held.addAndGet(-e.bytes);
+        }
+      }
+    }
+
+    /** Bytes reserved by the cached entries. */
+    long heldBytes() {
+      return held.get();
+    }
+
+    /** Number of cached entries. */
+    int size() {
+      return entries.size();
+    }
+
+    /** Values computed so far (cached or not). */
+    long computedCount() {
+      return computed.get();
+    }
+
+    /** Values computed without being cached because the bound was full. */
+    long uncachedCount() {
+      return uncached.get();
+    }
+
+    /** Drops everything (tests). */
+    void clear() {
+      entries.clear();
+      held.set(0);
+    }
+
+    @Override
+    public String toString() {
+      return name + ": " + entries.size() + " entries, " + held.get() + " bytes";
+    }
   }
 }

@@ -23,24 +23,6 @@ import org.jpir.core.wire.Wire.WireException;
 final class QueryCodec {
   private QueryCodec() {}
 
-  /** The exact size of a classic query for preset {@code p} and geometry {@code g}. */
-  static long maxQueryBytes(Params p, Geometry g) {
-    long per = (long) p.glweLimbs() * p.n();
-    return Frame.headerBytes(p.id()) + 4 + 4 + Prg.SEED_BYTES
-        + 4 + 2L * g.rows() * p.plaintextLimbs() * per
-        + 4 + 2L * Geometry.levels(g.cols()) * 2 * p.ggswLevels() * per + CRC_BYTES;
-  }
-
-  /** The largest compact query for {@code cp} and geometry {@code g} (client id of 64 bytes). */
-  static long maxCompactQueryBytes(CompactParams cp, Geometry g) {
-    long per = (long) cp.keys().glweLimbs() * cp.keys().n();
-    return Frame.headerBytes(cp.id()) + 2 + MAX_CLIENT_ID + 8 + 4 + 4 + Prg.SEED_BYTES + 1
-        + Fields.packedBytes(per, cp.keys(), cp.queryBits())
-        + Fields.packedBytes(cp.phase2Glwes(g.rows(), g.cols()) * per, cp.keys(),
-            cp.queryBits())
-        + CRC_BYTES;
-  }
-
   /** Serializes a classic query under the parameter revision {@code revision}. */
   static byte[] write(ClientQuery q, long revision) {
     try {

@@ -10,12 +10,16 @@ import org.jpir.core.params.AnswerSwitch;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
+import org.jpir.core.params.Phase1Digits;
 
 /**
- * Where the bytes of each message go: a breakdown of a query, an answer and a client's
- * evaluation keys into their components, computed from the preset and the geometry with the
- * same formulas as {@link Wire} (the totals equal {@code Wire.max*Bytes} and the lengths of real
- * messages; {@code SizesTest}). Client ids are counted at their largest (64 bytes).
+ * The size formulas of the scheme, in one place. On the wire: a breakdown of a query, an answer
+ * and a client's keys into their components, computed from the preset and the geometry (the
+ * totals are {@link Wire}'s largest valid queries and equal the lengths of real messages;
+ * {@code SizesTest}); client ids are counted at their largest (64 bytes). In memory: the
+ * prepared database's columns, an expanded query, a client's prepared keys and the phase-1
+ * scratch of a task (what the Spark memory plan adds up; {@code SizesTest} compares them with
+ * real objects).
  */
 public final class Sizes {
   private Sizes() {}
@@ -180,5 +184,72 @@ public final class Sizes {
         BPacking.bytes(2L * k.ggswLevels() * k.n(), cp.keyBits()), 2 * k.ggswLevels()
             + " rows x " + f));
     return new Breakdown("evaluation keys (" + cp.id() + ", once per client)", parts);
+  }
+
+  // ---- in memory -------------------------------------------------------------------------------
+
+  /**
+   * Bytes of one prepared database column of one plane (its PVEC): {@code 8 N rows
+   * plaintextLimbs}.
+   */
+  public static long preparedColumnPlane(Params p, Geometry g) {
+    return 8L * p.n() * g.rows() * p.plaintextLimbs();
+  }
+
+  /**
+   * Bytes of one prepared database column over every plane: {@code 8 N plaintextLimbs
+   * rowsOverPlanes} (a paired tail plane holds its halved rows).
+   */
+  public static long preparedColumn(Params p, Geometry g) {
+    return 8L * p.n() * p.plaintextLimbs() * g.rowsOverPlanes();
+  }
+
+  /**
+   * Bytes of the expanded classic query of preset {@code p} for geometry {@code g}: {@code 8 N
+   * (rows*limbs*2L + levels*2*ggswLevels*2L)}, L = glweLimbs, plus {@code 8 N
+   * ceil(rows/2)*limbs*2L} for a paired tail plane's matrix.
+   */
+  public static long preparedQuery(Params p, Geometry g) {
+    return preparedQuery(p, Phase1Digits.limbsOf(p), g);
+  }
+
+  /**
+   * Bytes of the expanded compact query of {@code cp} for geometry {@code g}: as a classic one of
+   * its server preset, with the phase-1 matrices' 2L columns its phase-1 digits' ({@link
+   * CompactParams#phase1}).
+   */
+  public static long preparedQuery(CompactParams cp, Geometry g) {
+    return preparedQuery(cp.server(), cp.phase1(), g);
+  }
+
+  private static long preparedQuery(Params p, Phase1Digits digits, Geometry g) {
+    long ncols = 2L * p.glweLimbs();
+    long rows = g.rows() + (g.pairedTail() ? g.planeRows(g.planes() - 1) : 0);
+    return 8L * p.n() * (rows * p.plaintextLimbs() * digits.columns()
+        + (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
+  }
+
+  /**
+   * The most bytes a client's prepared evaluation keys of {@code cp} hold (keys for every
+   * automorphism): {@code 8 N 2L (ksLevels automorphisms + 2 ggswLevels)}, L = keys.glweLimbs.
+   */
+  public static long preparedKeys(CompactParams cp) {
+    return preparedKeys(cp, cp.automorphisms());
+  }
+
+  /** Bytes of a client's prepared evaluation keys of {@code cp} for {@code depth} automorphisms. */
+  public static long preparedKeys(CompactParams cp, int depth) {
+    Params kp = cp.keys();
+    return 8L * kp.n() * 2 * kp.glweLimbs()
+        * ((long) cp.ksLevels() * depth + 2L * kp.ggswLevels());
+  }
+
+  /**
+   * Phase-1 scratch of one task answering {@code batch} queries in passes of {@code chunk}
+   * columns: per query and column of a pass, the batched result and the normalized leaves
+   * ({@code 2 * 8 N 2L} bytes).
+   */
+  public static long phase1Scratch(Params p, int batch, long chunk) {
+    return 2L * batch * chunk * 8L * p.n() * 2 * p.glweLimbs();
   }
 }

@@ -84,12 +84,12 @@ public final class Wire {
 
   /** The exact size of a query for preset {@code p} and geometry {@code g}. */
   public static long maxQueryBytes(Params p, Geometry g) {
-    return QueryCodec.maxQueryBytes(p, g);
+    return Sizes.query(p, g).total();
   }
 
   /** The largest compact query for {@code cp} and geometry {@code g} (client id of 64 bytes). */
   public static long maxCompactQueryBytes(CompactParams cp, Geometry g) {
-    return QueryCodec.maxCompactQueryBytes(cp, g);
+    return Sizes.compactQuery(cp, g).total();
   }
 
   /**

@@ -486,7 +486,7 @@ class CompactQueryTest {
     CompactExpander.Timings t1 = new CompactExpander.Timings();
     org.jpir.vmp.Pmat p1 = ex.expandPhase1(q, keys, t1);
     CompactExpander.Timings t2 = new CompactExpander.Timings();
-    PreparedGgsw[] p2 = ex.expandPhase2(q, keys, t2);
+    PreparedGgsw[] p2 = ex.expandPhase2(q, keys, t2, -1L);
     assertArrayEquals(all.phase1().toArray(), p1.toArray());
     assertEquals(all.ggsw().length, p2.length);
     for (int b = 0; b < p2.length; b++) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.jpir.core.client.PirClient;
 import org.jpir.core.lwe.Glwe;
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.lwe.SecretKey;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
@@ -60,7 +61,7 @@ class ColumnTreeTest {
     PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
     long[] idx = {0, 77, (long) rows * cols - 1};
     PreparedQuery[] qs = new PreparedQuery[idx.length];
-    org.jpir.core.lwe.PreparedGgsw[][] ggsw = new org.jpir.core.lwe.PreparedGgsw[idx.length][];
+    PreparedGgsw[][] ggsw = new PreparedGgsw[idx.length][];
     for (int i = 0; i < idx.length; i++) {
       qs[i] = new QueryExpander(P).expand(client.query(idx[i]), g);
       ggsw[i] = qs[i].ggsw();
@@ -75,7 +76,8 @@ class ColumnTreeTest {
       for (int a = 0; a < cols; ) {
         int b = Math.min(cols, a + 1 + cut.nextInt(12));
         PreparedDatabase part = PreparedDatabase.prepare(P, g, src, a, b - a, null);
-        FoldSpan s = tree.answer(server, part, qs, spans.size(), new PirServer.Timings(), 0, "t");
+        FoldSpan s = BatchSteps.answerSpan(server, part, qs, spans.size(), new PirServer.Timings(),
+            0, "t");
         assertTrue(s.nodeCount() <= 2 * tree.height() + 1, s.nodeCount() + " nodes");
         spans.add(s);
         a = b;
@@ -85,7 +87,8 @@ class ColumnTreeTest {
         List<FoldSpan> next = new ArrayList<>();
         for (int i = 0; i < spans.size(); ) {
           int k = Math.min(spans.size() - i, 2 + cut.nextInt(3));
-          FoldSpan m = tree.merge(server, spans.subList(i, i + k), next.size(), ggsw, "t");
+          FoldSpan m = BatchSteps.mergeSpans(server, cols, spans.subList(i, i + k), next.size(),
+              ggsw, "t");
           assertTrue(m.nodeCount() <= 2 * tree.height() + 1, m.nodeCount() + " nodes");
           next.add(m);
           i += k;
@@ -111,7 +114,7 @@ class ColumnTreeTest {
     FoldSpan c = new FoldSpan(2, 8, 12, new int[] {2}, new int[] {8}, new Glwe[][][] {{{z}}}, 0,
         0, 0, 0, "t");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new ColumnTree(16).merge(new PirServer(P), List.of(a, c), 0, new org.jpir.core.lwe.PreparedGgsw[1][],
+        () -> BatchSteps.mergeSpans(new PirServer(P), 16, List.of(a, c), 0, new PreparedGgsw[1][],
             "t"));
     assertTrue(e.getMessage().contains("does not continue at column 4"), e.getMessage());
   }

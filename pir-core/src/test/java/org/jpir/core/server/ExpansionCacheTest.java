@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class ExpansionCacheTest {
   @Test
   void boundedInBytesAndReleasedWhenANewerBatchStarts() {
-    ExpansionCache<byte[]> c = new ExpansionCache<>("test");
+    QueryBatch.ExpansionCache<byte[]> c = new QueryBatch.ExpansionCache<>("test");
     c.get("a", 1, 40, 100, () -> new byte[40]);
     c.get("b", 1, 40, 100, () -> new byte[40]);
     assertEquals(80, c.heldBytes());
@@ -43,7 +43,7 @@ class ExpansionCacheTest {
 
   @Test
   void unlessBusyPassesOverAValueAnotherThreadIsComputingAndWaitsOnlyWhenAsked() throws Exception {
-    ExpansionCache<Integer> c = new ExpansionCache<>("test");
+    QueryBatch.ExpansionCache<Integer> c = new QueryBatch.ExpansionCache<>("test");
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -59,12 +59,12 @@ class ExpansionCacheTest {
       }));
       assertTrue(started.await(10, TimeUnit.SECONDS));
       AtomicInteger computed = new AtomicInteger();
-      assertNull(c.getUnlessBusy("x", 1, 8, 1000, () -> computed.incrementAndGet()),
+      assertNull(c.get("x", 1, 8, 1000, () -> computed.incrementAndGet(), false),
           "x is being computed by the other thread");
-      assertEquals(5, c.getUnlessBusy("y", 1, 8, 1000, () -> 5), "a free key is computed");
+      assertEquals(5, c.get("y", 1, 8, 1000, () -> 5, false), "a free key is computed");
       release.countDown();
       assertEquals(7, other.get(10, TimeUnit.SECONDS));
-      assertEquals(7, c.getUnlessBusy("x", 1, 8, 1000, () -> computed.incrementAndGet()),
+      assertEquals(7, c.get("x", 1, 8, 1000, () -> computed.incrementAndGet(), false),
           "done: the value, not a second computation");
       assertEquals(0, computed.get());
     } finally {
@@ -74,7 +74,7 @@ class ExpansionCacheTest {
 
   @Test
   void oneComputationPerKeyAndDifferentKeysInParallel() throws Exception {
-    ExpansionCache<Integer> c = new ExpansionCache<>("test");
+    QueryBatch.ExpansionCache<Integer> c = new QueryBatch.ExpansionCache<>("test");
     CountDownLatch bothStarted = new CountDownLatch(2);
     AtomicInteger computations = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -105,7 +105,7 @@ class ExpansionCacheTest {
 
   @Test
   void aFailedComputationIsNotCached() {
-    ExpansionCache<String> c = new ExpansionCache<>("test");
+    QueryBatch.ExpansionCache<String> c = new QueryBatch.ExpansionCache<>("test");
     assertThrows(IllegalStateException.class, () -> c.get("k", 1, 8, 100, () -> {
       throw new IllegalStateException("boom");
     }));
@@ -118,9 +118,9 @@ class ExpansionCacheTest {
     byte[] a = {0, 31};
     byte[] b = {1, 0};
     assertEquals(Arrays.hashCode(a), Arrays.hashCode(b), "the two inputs collide in hashCode");
-    assertNotEquals(ExpansionCache.sha256(a), ExpansionCache.sha256(b));
-    assertNotEquals(ExpansionCache.sha256(new byte[] {1}, new byte[] {2, 3}),
-        ExpansionCache.sha256(new byte[] {1, 2}, new byte[] {3}), "parts are length-delimited");
-    assertEquals(64, ExpansionCache.sha256(a).length());
+    assertNotEquals(QueryBatch.sha256(a), QueryBatch.sha256(b));
+    assertNotEquals(QueryBatch.sha256(new byte[] {1}, new byte[] {2, 3}),
+        QueryBatch.sha256(new byte[] {1, 2}, new byte[] {3}), "parts are length-delimited");
+    assertEquals(64, QueryBatch.sha256(a).length());
   }
 }

@@ -43,8 +43,13 @@ class SizesTest {
       assertTrue(Sizes.evaluationKeys(cp, g).total() <= Wire.maxEvaluationKeysBytes(cp));
       PreparedDatabase db = PreparedDatabase.prepare(cp.server(), g,
           new SyntheticRecords(g.recordCount(), g.recordSize(), 5));
-      PreparedQuery pq = new CompactExpander(cp).expand(c.query(1),
-          PreparedEvaluationKeys.prepare(cp, c.evaluationKeys()), null);
+      PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(cp, c.evaluationKeys());
+      PreparedQuery pq = new CompactExpander(cp).expand(c.query(1), keys, null);
+      // the memory formulas against the real objects
+      assertEquals(Sizes.preparedColumn(cp.server(), g) * g.cols(), db.sizeBytes());
+      assertEquals(Sizes.preparedQuery(cp, g), pq.sizeBytes(), "expanded query");
+      assertEquals(Sizes.preparedKeys(cp, cp.keyDepth(g.rows(), g.cols())), keys.sizeBytes());
+      assertTrue(keys.sizeBytes() <= Sizes.preparedKeys(cp));
       byte[] a = Wire.writeAnswer(new PirServer(cp.server()).answer(db, pq, null));
       assertEquals(a.length, Sizes.answer(cp.server(), g).total());
       assertEquals(Wire.maxAnswerBytes(cp.server(), g), a.length);
@@ -64,6 +69,9 @@ class SizesTest {
         null));
     assertEquals(a.length, Sizes.answer(p, g).total());
     assertTrue(g.planes() > 1);
+    assertEquals(Sizes.preparedColumn(p, g) * g.cols(), db.sizeBytes());
+    assertEquals(Sizes.preparedColumnPlane(p, g) * g.cols() * g.planes(), db.sizeBytes());
+    assertEquals(Sizes.preparedQuery(p, g), new QueryExpander(p).expand(q, g).sizeBytes());
   }
 
   @Test
@@ -74,5 +82,24 @@ class SizesTest {
     assertEquals(Wire.maxAnswerBytes(cp.server(), g), Sizes.answer(cp.server(), g).total());
     assertTrue(Sizes.evaluationKeys(cp, g).total() <= Wire.maxEvaluationKeysBytes(cp));
     assertTrue(Sizes.evaluationKeys(cp, g).describe().contains("automorphism keys"));
+  }
+
+  /**
+   * A production compact preset whose phase-1 rows are fewer digits than the server's limbs: the
+   * memory formulas equal the real expanded query and prepared keys.
+   */
+  @Test
+  void productionCompactMemoryFormulasEqualTheRealObjects() {
+    CompactParams cp = CompactParams.ONIONPIR_2048_COMPACT;
+    assertTrue(!cp.phase1().isLimbsOf(cp.server()), "the preset keeps fewer phase-1 digits");
+    Geometry g = cp.chooseGeometry(60, 3072);
+    CompactClient c = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM), "dana",
+        RANDOM);
+    PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(cp, c.evaluationKeys());
+    PreparedQuery pq = new CompactExpander(cp).expand(c.query(7), keys, null, g.pairedTail());
+    assertEquals(Sizes.preparedQuery(cp, g), pq.sizeBytes());
+    assertTrue(Sizes.preparedQuery(cp, g) < Sizes.preparedQuery(cp.server(), g),
+        "fewer phase-1 digits than a classic query's limbs");
+    assertEquals(Sizes.preparedKeys(cp, cp.keyDepth(g.rows(), g.cols())), keys.sizeBytes());
   }
 }

@@ -31,7 +31,7 @@ import scala.Tuple2;
  * expansions); the driver merges the last spans into the root ({@link BatchSteps#root}) and makes
  * the answers ({@link BatchSteps#answers}). The closures hold no logic beyond calling the steps.
  */
-final class BatchTransport {
+public final class BatchTransport {
   private final JavaSparkContext sc;
   private final PreparedTable table;
   private final BatchSteps steps;
@@ -60,12 +60,14 @@ final class BatchTransport {
   }
 
   /**
-   * Answers {@code queries} in one pass over the partitions: an answer per
-   * query, in order, and the batch's statistics.
+   * Answers {@code queries} (accepted by their kind for this database) in one pass over the
+   * partitions, after re-placing lost or uneven partitions ({@link Placement#rebalance}): an
+   * answer per query, in order, and the batch's statistics.
    *
    * @throws IllegalArgumentException when a query was accepted for another server preset
    */
-  BatchResult answer(List<AcceptedQuery> queries) {
+  public BatchResult answer(List<AcceptedQuery> queries) {
+    table.placement().rebalance();
     long t0 = System.nanoTime();
     QueryBatch batch = steps.ship(queries);
     String tag = "batch-" + batch.number();

@@ -33,7 +33,6 @@ public final class DistributedPirServer {
   private final JavaSparkContext sc;
   private final PreparedTable table;
   private final MemoryPlan plan;
-  private Placement.Result lastPlacement = Placement.Result.NONE;
   private int fanIn;
   private Faults faults = Faults.NONE;
   private BatchTransport transport;
@@ -137,8 +136,15 @@ public final class DistributedPirServer {
    * @throws IllegalArgumentException when a query was accepted for another server preset
    */
   public BatchResult answer(List<AcceptedQuery> queries) {
-    lastPlacement = table.placement().rebalance();
     return transport.answer(queries);
+  }
+
+  /**
+   * The transport that answers batches over the prepared table (what {@link #answer} calls; the
+   * answer job calls it directly), with the fan-in and faults set last.
+   */
+  public BatchTransport transport() {
+    return transport;
   }
 
   /** Injects {@code f} into the next batches' tasks ({@link Faults#NONE}: none; tests). */
@@ -182,13 +188,12 @@ public final class DistributedPirServer {
 
   /** Re-prepares lost partitions and evens out the partitions per executor (each batch does). */
   public Placement.Result rebalance() {
-    lastPlacement = table.placement().rebalance();
-    return lastPlacement;
+    return table.placement().rebalance();
   }
 
   /** What the last rebalance did (before the last batch, or an explicit {@link #rebalance}). */
   public Placement.Result lastPlacement() {
-    return lastPlacement;
+    return table.placement().last();
   }
 
   /** The memory plan checked when preparing. */

@@ -1,12 +1,13 @@
 package org.jpir.spark.server;
 
+import java.util.Arrays;
 import java.util.Locale;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
-import org.jpir.core.query.PreparedQuery;
 import org.jpir.core.server.PirServer;
+import org.jpir.core.wire.Sizes;
 import org.jpir.core.wire.Wire;
 
 /**
@@ -47,24 +48,22 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
   /** The executor-side fold's fan-in assumed when none is given. */
   public static final int DEFAULT_FAN_IN = 8;
 
-  /** Bytes of one prepared column per plane: {@code 8 N rows plaintextLimbs}. */
+  /** Bytes of one prepared column per plane ({@link Sizes#preparedColumnPlane}). */
   public static long pvecBytesPerColumn(Params p, Geometry g) {
-    return 8L * p.n() * g.rows() * p.plaintextLimbs();
+    return Sizes.preparedColumnPlane(p, g);
   }
 
-  /** Bytes of one expanded query ({@link PreparedQuery#bytesFor}). */
+  /** Bytes of one expanded query ({@link Sizes#preparedQuery}). */
   public static long expandedQueryBytes(Params p, Geometry g) {
-    return PreparedQuery.bytesFor(p, g);
+    return Sizes.preparedQuery(p, g);
   }
 
   /**
    * Phase-1 scratch of one task answering {@code batch} queries over a partition of {@code width}
-   * columns: per query and column of a chunk, the batched pass's result and the normalized
-   * leaves ({@code 2 * 8 N 2L} bytes), chunks of {@link PirServer#chunkColumns} columns.
+   * columns ({@link Sizes#phase1Scratch}), in passes of {@link PirServer#chunkColumns} columns.
    */
   public static long scratchBytesPerTask(Params p, int width, int batch) {
-    long chunk = PirServer.chunkColumns(Math.max(1, width));
-    return 2L * batch * chunk * 8L * p.n() * 2 * p.glweLimbs();
+    return Sizes.phase1Scratch(p, batch, PirServer.chunkColumns(Math.max(1, width)));
   }
 
   /**
@@ -87,14 +86,14 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
     // the busiest executor: the perExec widest partitions
     long[] sizes = new long[parts.count()];
     for (int i = 0; i < sizes.length; i++) {
-      sizes[i] = 8L * p.n() * p.plaintextLimbs() * g.rowsOverPlanes() * parts.size(i);
+      sizes[i] = Sizes.preparedColumn(p, g) * parts.size(i);
     }
-    java.util.Arrays.sort(sizes);
+    Arrays.sort(sizes);
     long pvecExec = 0;
     for (int i = 0; i < perExec; i++) {
       pvecExec += sizes[sizes.length - 1 - i];
     }
-    long expanded = expandedQueryBytes(p, g);
+    long expanded = compact != null ? Sizes.preparedQuery(compact, g) : expandedQueryBytes(p, g);
     long wire = compact != null
         ? Wire.maxCompactQueryBytes(compact, g) + Wire.maxEvaluationKeysBytes(compact)
         : Wire.maxQueryBytes(p, g);

@@ -4,7 +4,10 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import java.util.ArrayList;
+import java.util.HashMap;
 import org.apache.spark.serializer.KryoRegistrator;
+import org.apache.spark.util.StatCounter;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.Phase1Digits;
@@ -25,8 +28,8 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       Pmat.class, Pmat[].class, Pmat[][].class, PreparedGgsw.class, PreparedGgsw[].class,
       PreparedGgsw[][].class, PreparedQuery.class, PreparedQuery[].class,
       Glwe[][][].class, FoldSpan.class, double[].class, long[].class, short[].class, double[][].class,
-      byte[].class, byte[][].class, int[].class, java.util.ArrayList.class, java.util.HashMap.class,
-      org.apache.spark.util.StatCounter.class, QueryBatch.class, String[].class};
+      byte[].class, byte[][].class, int[].class, ArrayList.class, HashMap.class,
+      StatCounter.class, QueryBatch.class, String[].class};
 
   @Override
   public void registerClasses(Kryo kryo) {
@@ -50,9 +53,9 @@ public final class PirKryoRegistrator implements KryoRegistrator {
     kryo.register(byte[].class);
     kryo.register(byte[][].class);
     kryo.register(int[].class);
-    kryo.register(java.util.ArrayList.class);
-    kryo.register(java.util.HashMap.class);
-    kryo.register(org.apache.spark.util.StatCounter.class);
+    kryo.register(ArrayList.class);
+    kryo.register(HashMap.class);
+    kryo.register(StatCounter.class);
     kryo.register(QueryBatch.class, new QueryBatchSerializer());
     kryo.register(String[].class);
   }

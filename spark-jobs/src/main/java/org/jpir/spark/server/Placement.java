@@ -5,10 +5,13 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.apache.spark.Dependency;
 import org.apache.spark.Partition;
 import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
@@ -18,6 +21,9 @@ import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockManagerId;
 import org.apache.spark.storage.BlockManagerMaster;
 import org.apache.spark.storage.RDDBlockId;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag$;
 
 /**
  * Where the prepared partitions live: spread evenly over the executors (partition counts differ
@@ -40,6 +46,7 @@ public final class Placement {
   private final int cores;
   private final Indices indices;
   private JavaRDD<PreparedPartition> cached;
+  private volatile Result last = Result.NONE;
 
   /** What one rebalance did: partitions prepared again (lost or moved) and its wall time. */
   public record Result(int lost, int moved, long nanos) {
@@ -97,6 +104,16 @@ public final class Placement {
    * (at most {@value #PASSES} in all) when a partition still landed elsewhere.
    */
   public Result rebalance() {
+    last = place();
+    return last;
+  }
+
+  /** What the last {@link #rebalance} did ({@link Result#NONE} before the first). */
+  public Result last() {
+    return last;
+  }
+
+  private Result place() {
     if (sc.isLocal() || cached == null) {
       return Result.NONE;
     }
@@ -155,7 +172,7 @@ public final class Placement {
     Result r = new Result(lost, moved, System.nanoTime() - t0);
     LOG.info("placement: {} lost and {} moved partition(s) prepared again in {} s on {} live"
         + " executor(s); partitions per executor now {}", r.lost(), r.moved(),
-        String.format(java.util.Locale.ROOT, "%.1f", r.nanos() / 1e9), live.size(), counts());
+        String.format(Locale.ROOT, "%.1f", r.nanos() / 1e9), live.size(), counts());
     return r;
   }
 
@@ -213,7 +230,7 @@ public final class Placement {
     }
     Comparator<String> fewest = Comparator.<String>comparingInt(count::get)
         .thenComparingLong(cols::get).thenComparingInt(executors::indexOf);
-    Integer[] missing = java.util.stream.IntStream.range(0, target.length)
+    Integer[] missing = IntStream.range(0, target.length)
         .filter(i -> target[i] == null).boxed().toArray(Integer[]::new);
     Arrays.sort(missing, Comparator.<Integer>comparingInt(i -> -widths[i]).thenComparingInt(
         i -> i));
@@ -251,7 +268,7 @@ public final class Placement {
   /** Live executors (not the driver): id -> host, in {@link #EXECUTOR_ORDER}. */
   private Map<String, String> executors() {
     Map<String, String> out = new TreeMap<>(EXECUTOR_ORDER);
-    for (BlockManagerId id : scala.jdk.javaapi.CollectionConverters.asJava(sc.env()
+    for (BlockManagerId id : CollectionConverters.asJava(sc.env()
         .blockManager().master().getMemoryStatus()).keySet()) {
       if (!id.isDriver()) {
         out.put(id.executorId(), id.host());
@@ -271,11 +288,11 @@ public final class Placement {
     if (cached == null) {
       return at;
     }
-    List<scala.collection.immutable.Seq<BlockManagerId>> locs =
-        scala.jdk.javaapi.CollectionConverters.asJava(sc.env().blockManager().master()
+    List<Seq<BlockManagerId>> locs =
+        CollectionConverters.asJava(sc.env().blockManager().master()
             .getLocations(ids));
     for (int i = 0; i < n; i++) {
-      for (BlockManagerId b : scala.jdk.javaapi.CollectionConverters.asJava(locs.get(i))) {
+      for (BlockManagerId b : CollectionConverters.asJava(locs.get(i))) {
         if (!b.isDriver() || sc.isLocal()) {
           at[i] = b.executorId();
           break;
@@ -328,8 +345,8 @@ public final class Placement {
     private transient volatile String[] where;
 
     Indices(SparkContext sc, int n) {
-      super(sc, scala.collection.immutable.List$.MODULE$.<org.apache.spark.Dependency<?>>empty(),
-          scala.reflect.ClassTag$.MODULE$.apply(Integer.class));
+      super(sc, scala.collection.immutable.List$.MODULE$.<Dependency<?>>empty(),
+          ClassTag$.MODULE$.apply(Integer.class));
       this.n = n;
       this.where = new String[n];
     }
@@ -340,7 +357,7 @@ public final class Placement {
 
     @Override
     public scala.collection.Iterator<Integer> compute(Partition split, TaskContext context) {
-      return scala.jdk.javaapi.CollectionConverters.asScala(List.of(split.index()).iterator());
+      return CollectionConverters.asScala(List.of(split.index()).iterator());
     }
 
     @Override
@@ -353,11 +370,11 @@ public final class Placement {
     }
 
     @Override
-    public scala.collection.immutable.Seq<String> getPreferredLocations(Partition split) {
+    public Seq<String> getPreferredLocations(Partition split) {
       String[] w = where;
       String loc = w == null ? null : w[split.index()];
       return loc == null ? scala.collection.immutable.List$.MODULE$.<String>empty()
-          : scala.jdk.javaapi.CollectionConverters.asScala(List.of(loc)).toList();
+          : CollectionConverters.asScala(List.of(loc)).toList();
     }
   }
 

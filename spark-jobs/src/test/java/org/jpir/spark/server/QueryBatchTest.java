@@ -68,13 +68,13 @@ class QueryBatchTest {
     assertNull(back.accepted(0), "the accepted queries stay in the driver's JVM");
     for (int i = 0; i < b.size(); i++) {
       long[] nanos = new long[1];
-      PreparedQuery onExecutor = back.expanded(i, g, 1L << 30, nanos);
-      assertSame(onExecutor, back.expanded(i, g, 1L << 30, nanos));
+      PreparedQuery onExecutor = back.expanded(i, g, 1L << 30, nanos, true);
+      assertSame(onExecutor, back.expanded(i, g, 1L << 30, nanos, true));
       assertEquals(1, QueryCounters.decodes(back.query(i)), "query " + i + " decoded once");
       assertEquals(1, QueryCounters.expansions(back.query(i)), "query " + i + " expanded once");
-      PreparedQuery onDriver = qs.get(i).expand();
+      PreparedQuery onDriver = qs.get(i).expander().get();
       assertArrayEquals(onDriver.phase1().toArray(), onExecutor.phase1().toArray(), "query " + i);
-      assertArrayEquals(qs.get(i).phase2()[0].matrix().toArray(),
+      assertArrayEquals(qs.get(i).phase2Expander().apply(-1L)[0].matrix().toArray(),
           onExecutor.ggsw()[0].matrix().toArray());
     }
   }
@@ -92,7 +92,7 @@ class QueryBatchTest {
         () -> new QueryBatch(new String[] {"classic:x"}, new int[0], one, new int[] {-1},
             new byte[0][]));
     assertThrows(IllegalArgumentException.class,
-        () -> new QueryBatch(new String[] {"classic:x"}, new int[] {0}, one, new int[] {0},
+        () -> new QueryBatch(0, new String[] {"classic:x"}, new int[] {0}, one, new int[] {0},
             new byte[][] {{2}}, new String[0]), "a key blob without its digest");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> QueryExpansion.byId("sealed:" + CP.id()));
