@@ -103,7 +103,7 @@ final class ExpansionTree {
       }
       any |= wanted.test(s);
     }
-    return (any ? 1L << 62 : 0) | ((long) count << 32) | (only & 0xffffffffL);
+    return (any ? 1L << 62 : 0) | ((long) Math.min(count, 2) << 32) | (only & 0xffffffffL);
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.jpir.core.client.CompactClient;
+import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.wire.CompactQuery;
@@ -56,6 +57,21 @@ class ExpansionOrderTest {
         }
       }
       assertEquals(2 * t0.keySwitches, t.keySwitches, "key switches, group " + c[0]);
+      // a sparse choice of slots (some GGSW levels only): each as the full expansion made it
+      for (long levels = 1; levels < 1L << want.ggsw().length; levels++) {
+        CompactQuery cq = read(q, cp);
+        PreparedGgsw[] some = ex.expandPhase2(cq, store.keysFor(cq), null, levels);
+        for (int b = 0; b < want.ggsw().length; b++) {
+          String tag = cp.id() + " group " + c[0] + " depth " + c[1] + " levels " + levels
+              + " GGSW " + b;
+          if ((levels >>> b & 1) == 0) {
+            assertNull(some[b], tag);
+          } else {
+            assertArrayEquals(want.ggsw()[b].matrix().toArray(), some[b].matrix().toArray(),
+                tag);
+          }
+        }
+      }
     }
   }
 
