@@ -58,6 +58,7 @@ public final class MicroBatcher implements AutoCloseable {
   private boolean closing;
   private volatile long lastBatchMillis = 100;
   private long microBatches;
+  private long queriesAnswered;
 
   /** Starts the batcher's thread. */
   public MicroBatcher(BatchSettings settings, Runnable between) {
@@ -111,6 +112,11 @@ public final class MicroBatcher implements AutoCloseable {
   /** Micro-batches answered so far. */
   public synchronized long microBatches() {
     return microBatches;
+  }
+
+  /** Queries handed to the answer path so far (each admitted query once). */
+  public synchronized long queriesAnswered() {
+    return queriesAnswered;
   }
 
   private void loop() {
@@ -196,6 +202,9 @@ public final class MicroBatcher implements AutoCloseable {
           items.add(it);
         }
       }
+    }
+    synchronized (this) {
+      queriesAnswered += items.size(); // before the answers go out: callers see it counted
     }
     try {
       if (!items.isEmpty()) {
