@@ -1,0 +1,104 @@
+package org.jpir.service;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.StringReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.jpir.client.net.NetworkPirClient;
+import org.jpir.client.net.QueryFailedException;
+import org.jpir.client.net.RemoteDatabase;
+import org.jpir.client.net.RetryPolicy;
+import org.jpir.core.params.Geometry;
+import org.jpir.core.params.Params;
+import org.jpir.core.params.Presets;
+import org.jpir.core.server.SyntheticRecords;
+import org.jpir.datasets.store.LocalDatabaseFiles;
+import org.jpir.datasets.store.Manifest;
+import org.jpir.datasets.store.StoredDatabaseUpdater;
+import org.jpir.datasets.store.StoredDatabaseWriter;
+import org.jpir.datasets.store.UpdateFile;
+import org.jpir.service.batch.BatchSettings;
+import org.jpir.service.db.ServedDatabase;
+import org.jpir.service.keys.MemoryServiceKeys;
+import org.jpir.service.rpc.ClientIdInterceptor;
+import org.jpir.spark.SparkSetup;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A data update while the service runs: the service moves to the new version between
+ * micro-batches (a new config id), a query made for the previous config id is still answered on
+ * the previous version during the grace period, and afterwards gets FAILED_PRECONDITION naming
+ * the current config id; queries for the new config id decode to the new record.
+ */
+class VersionGraceTest {
+  static final Params P = Presets.TEST_INSECURE_256;
+  static final SyntheticRecords SRC = new SyntheticRecords(8 * 17 * 19 + 5, 100, 7);
+  static final long GRACE_MILLIS = 3000;
+  @TempDir Path dir;
+
+  @Test
+  void previousConfigAnsweredDuringGraceThenNamedOutdated() throws Exception {
+    Geometry g = Geometry.of(P, SRC.recordCount(), SRC.recordSize(), 8);
+    Path db = dir.resolve("db");
+    StoredDatabaseWriter.write(db, P, g, SRC, 4, "test", Map.of(), null);
+    long changed = 6 * Manifest.recordsPerColumn(g) + 3;
+    byte[] newValue = new byte[SRC.recordSize()];
+    new SecureRandom().nextBytes(newValue);
+    try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir-grace-test",
+        "local[2,3]"))) {
+      sc.setLogLevel("WARN");
+      ServedDatabase served = ServedDatabase.prepare(sc, "versioned", db.toString(), null, 8, 2,
+          2, GRACE_MILLIS);
+      assertEquals(1, served.current().dataVersion());
+      PirNetworkServer server = PirNetworkServer.start(new InetSocketAddress(
+          InetAddress.getLoopbackAddress(), 0), List.of(served), new MemoryServiceKeys(Set.of(),
+          null), new BatchSettings(8, 20, 32, 2, 50), 64, new ClientIdInterceptor());
+      ManagedChannel ch = NettyChannelBuilder.forAddress("127.0.0.1", server.port())
+          .usePlaintext().build();
+      try (NetworkPirClient c = new NetworkPirClient(ch, "v", RetryPolicy.defaults())) {
+        RemoteDatabase v1 = c.database("versioned");
+        assertArrayEquals(SRC.record(changed), v1.retrieve(changed));
+        StoredDatabaseUpdater.apply(new LocalDatabaseFiles(db), UpdateFile.parse(
+            new StringReader("put " + changed + " hex:" + HexFormat.of().formatHex(newValue)
+                + "\n"), "u", SRC.recordSize()));
+        long end = System.nanoTime() + 120_000_000_000L;
+        while (c.config().getDatabases(0).getDataVersion() != 2) {
+          if (System.nanoTime() > end) {
+            throw new AssertionError("the service did not move to data version 2");
+          }
+          Thread.sleep(50);
+        }
+        RemoteDatabase v2 = c.database("versioned");
+        assertNotEquals(v1.config().getConfigId(), v2.config().getConfigId());
+        // during the grace period: the old config is answered on the old version
+        assertArrayEquals(SRC.record(changed), v1.retrieve(changed));
+        assertArrayEquals(newValue, v2.retrieve(changed));
+        assertArrayEquals(SRC.record(17), v2.retrieve(17));
+        Thread.sleep(GRACE_MILLIS + 300);
+        QueryFailedException e = assertThrows(QueryFailedException.class,
+            () -> v1.retrieve(changed));
+        assertEquals(Status.Code.FAILED_PRECONDITION.value(), e.code());
+        assertEquals(v2.config().getConfigId(), e.currentConfigId());
+        assertArrayEquals(newValue, v2.retrieve(changed));
+      } finally {
+        ch.shutdownNow();
+        server.close(30_000);
+      }
+    }
+  }
+}
