@@ -46,6 +46,7 @@ EXAMPLES_JAR="$ROOT/examples/target/jpir-examples.jar"
 CLIENT_JAR="$ROOT/pir-client/target/jpir-client.jar"
 CLIENT_CP="$ROOT/pir-client/target/classpath.txt"
 SERVICE_CP="$ROOT/pir-service/target/classpath.txt"
+SERVICE_RUNTIME_CP="$ROOT/pir-service/target/runtime-classpath.txt"
 SERVICE_CLASSES="$ROOT/pir-service/target/classes"
 MVN="${MVN:-mvn}"
 
@@ -57,6 +58,7 @@ need_mvn() {
 ensure_built() {
   if [ -f "$BENCH_JAR" ] && [ -f "$OPTS_FILE" ] && [ -f "$SPARK_JAR" ] && [ -f "$SPARK_CP" ] && [ -f "$EXAMPLES_JAR" ] && \
      [ -f "$CLIENT_JAR" ] && [ -f "$CLIENT_CP" ] && [ -f "$SERVICE_CP" ] && \
+     [ -f "$SERVICE_RUNTIME_CP" ] && \
      [ -z "$(find "$ROOT" -path "$ROOT/.git" -prune -o \( -name 'pom.xml' -o -path '*/src/main/*' \) -newer "$BENCH_JAR" -type f -print -quit)" ]; then
     return
   fi
@@ -99,7 +101,8 @@ run_service() { # the network service (pir-service) with Spark and grpc on the c
   ensure_built
   exec "$JAVA" @"$OPTS_FILE" -Xmx${PIR_DRIVER_MEMORY:-8g} \
     -Dlog4j2.configurationFile="$ROOT/deploy/conf/log4j2.properties" \
-    ${PIR_JAVA_OPTS:-} -cp "$SERVICE_CLASSES:$(cat "$SERVICE_CP")" org.jpir.service.ServeMain "$@"
+    ${PIR_JAVA_OPTS:-} -cp "$SERVICE_CLASSES:$(cat "$SERVICE_CP"):$(cat "$SERVICE_RUNTIME_CP")" \
+    org.jpir.service.ServeMain "$@"
 }
 
 has_port() { # whether the arguments hold --port (serve then runs the network service)
