@@ -109,6 +109,7 @@ public final class ServeMain implements Callable<Integer> {
     }
   }
 
+  /** Prepares, serves until stopped, returns 0 after a clean stop. */
   @Override
   public Integer call() throws Exception {
     BatchSettings settings = new BatchSettings(microBatch, microBatchMs,
@@ -116,10 +117,19 @@ public final class ServeMain implements Callable<Integer> {
     InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(bind), port);
     try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir serve",
         "local[*]"))) {
-      List<ServedDatabase> served = new ArrayList<>();
-      Set<CompactParams> compact = new LinkedHashSet<>();
+      List<Named> named = new ArrayList<>();
+      Set<String> names = new LinkedHashSet<>();
       for (String v : dbs) {
         Named n = Named.parse(v);
+        if (!names.add(n.name())) { // before preparing anything
+          throw new IllegalArgumentException("two databases named '" + n.name() + "': give"
+              + " each --db a NAME= prefix");
+        }
+        named.add(n);
+      }
+      List<ServedDatabase> served = new ArrayList<>();
+      Set<CompactParams> compact = new LinkedHashSet<>();
+      for (Named n : named) {
         ServedDatabase db = ServedDatabase.prepare(sc, n.name(), n.spec(), preset, maxRows,
             partitions, batch, graceS * 1000);
         served.add(db);

@@ -60,6 +60,7 @@ final class FetchCommand implements Callable<Integer> {
       + " RESOURCE_EXHAUSTED (default: ${DEFAULT-VALUE})")
   int attempts = 8;
 
+  /** 0 when every record (or the key's value) was retrieved, 3 for an absent key. */
   @Override
   public Integer call() throws Exception {
     if ((index == null) == (keyword == null)) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jpir.api.v1.AnswerRequest;
 import org.jpir.api.v1.AnswerResponse;
 import org.jpir.api.v1.Answered;
@@ -138,7 +139,17 @@ final class AnswerCall {
       }
     }
     if (out instanceof ServerCallStreamObserver<AnswerResponse> sco) {
-      sco.setOnCancelHandler(() -> joined.forEach(RecentAnswers.Entry::leave));
+      // once: the handler, or this thread when the call was cancelled before it was set
+      AtomicBoolean left = new AtomicBoolean();
+      Runnable leave = () -> {
+        if (left.compareAndSet(false, true)) {
+          joined.forEach(RecentAnswers.Entry::leave);
+        }
+      };
+      sco.setOnCancelHandler(leave);
+      if (sco.isCancelled()) {
+        leave.run();
+      }
     }
     CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).whenComplete((x, t) -> {
       AnswerResponse.Builder b = AnswerResponse.newBuilder();

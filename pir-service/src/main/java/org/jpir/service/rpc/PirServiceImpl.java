@@ -60,6 +60,7 @@ public final class PirServiceImpl extends PirServiceGrpc.PirServiceImplBase {
         maxQueries);
   }
 
+  /** The current config of every database asked for (all when none is named); never fails. */
   @Override
   public void getConfig(GetConfigRequest req, StreamObserver<GetConfigResponse> out) {
     GetConfigResponse.Builder b = GetConfigResponse.newBuilder()
@@ -73,6 +74,11 @@ public final class PirServiceImpl extends PirServiceGrpc.PirServiceImplBase {
     out.onCompleted();
   }
 
+  /**
+   * Stores the calling client's keys for a compact preset served: refused before they are
+   * prepared when larger than the preset's largest valid keys, malformed ({@code
+   * INVALID_ARGUMENT}) or of another client ({@code PERMISSION_DENIED}).
+   */
   @Override
   public void uploadKeys(UploadKeysRequest req, StreamObserver<KeyStatusResponse> out) {
     String client = ClientIdInterceptor.current();
@@ -106,6 +112,7 @@ public final class PirServiceImpl extends PirServiceGrpc.PirServiceImplBase {
     }
   }
 
+  /** Forgets the calling client's keys for a compact preset served. */
   @Override
   public void deleteKeys(DeleteKeysRequest req, StreamObserver<KeyStatusResponse> out) {
     CompactParams cp = preset(req.getPresetId(), req.getParameterRevision(), out);
@@ -114,6 +121,7 @@ public final class PirServiceImpl extends PirServiceGrpc.PirServiceImplBase {
     }
   }
 
+  /** Whether the calling client's keys for a compact preset are held, and their fingerprint. */
   @Override
   public void keyStatus(KeyStatusRequest req, StreamObserver<KeyStatusResponse> out) {
     CompactParams cp = preset(req.getPresetId(), req.getParameterRevision(), out);
@@ -122,6 +130,7 @@ public final class PirServiceImpl extends PirServiceGrpc.PirServiceImplBase {
     }
   }
 
+  /** One result per query, in order ({@link AnswerCall}). */
   @Override
   public void answer(AnswerRequest req, StreamObserver<AnswerResponse> out) {
     answers.run(ClientIdInterceptor.current(), req, out);
