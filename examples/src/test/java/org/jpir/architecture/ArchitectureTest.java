@@ -152,20 +152,28 @@ class ArchitectureTest {
         .check(main);
   }
 
-  /** pir-service: {keys, db} <- batch <- rpc <- org.jpir.service (the server and its command). */
+  /**
+   * pir-service: {keys, db} <- {batch (db only), admit} <- {rpc, feed} (the two front doors,
+   * which do not use each other) <- org.jpir.service (the server and its command).
+   */
   @Test
   void pirServicePackagesAreLayered() {
     layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("keys").definedBy("org.jpir.service.keys..")
         .layer("db").definedBy("org.jpir.service.db..")
         .layer("batch").definedBy("org.jpir.service.batch..")
+        .layer("admit").definedBy("org.jpir.service.admit..")
         .layer("rpc").definedBy("org.jpir.service.rpc..")
+        .layer("feed").definedBy("org.jpir.service.feed..")
         .layer("service").definedBy("org.jpir.service")
         .whereLayer("keys").mayNotAccessAnyLayer()
         .whereLayer("db").mayNotAccessAnyLayer()
         .whereLayer("batch").mayOnlyAccessLayers("db")
-        .whereLayer("rpc").mayOnlyAccessLayers("keys", "db", "batch")
-        .whereLayer("service").mayOnlyAccessLayers("keys", "db", "batch", "rpc")
+        .whereLayer("admit").mayOnlyAccessLayers("keys", "db")
+        .whereLayer("rpc").mayOnlyAccessLayers("keys", "db", "batch", "admit")
+        .whereLayer("feed").mayOnlyAccessLayers("db", "batch", "admit")
+        .whereLayer("service")
+        .mayOnlyAccessLayers("keys", "db", "batch", "admit", "rpc", "feed")
         .check(main);
   }
 

@@ -10,24 +10,29 @@ import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.jpir.api.v1.PirServiceGrpc;
+import org.jpir.service.admit.QueryAdmission;
 import org.jpir.service.batch.BatchSettings;
 import org.jpir.service.batch.MicroBatcher;
 import org.jpir.service.batch.RecentAnswers;
 import org.jpir.service.db.ServedDatabase;
+import org.jpir.service.feed.DirectoryFeed;
 import org.jpir.service.keys.ServiceKeys;
 import org.jpir.service.rpc.ClientIdInterceptor;
 import org.jpir.service.rpc.PirServiceImpl;
+import org.jpir.spark.source.Storage;
 
 /**
  * The gRPC server of the service on the Spark driver: {@code jpir.v1.PirService} behind the
  * client-id interceptor, gRPC health checking ({@code grpc.health.v1}, SERVING while up) and
  * server reflection, on Netty at a given address, with the inbound message limit derived from
  * the databases served ({@link org.jpir.service.rpc.Limits}). One micro-batcher answers every
- * call; {@link #close} stops new calls, answers what was accepted, then stops.
+ * call and every query file of the watched directories ({@link #watch}); {@link #close} stops
+ * new calls and files, answers what was accepted, then stops.
  */
 public final class PirNetworkServer implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(PirNetworkServer.class);
@@ -36,13 +41,21 @@ public final class PirNetworkServer implements AutoCloseable {
   private final MicroBatcher batcher;
   private final HealthStatusManager health;
   private final PirServiceImpl service;
+  private final List<ServedDatabase> databases;
+  private final ServiceKeys keys;
+  private final BatchSettings settings;
+  private final List<DirectoryFeed> feeds = new CopyOnWriteArrayList<>();
 
   private PirNetworkServer(Server server, MicroBatcher batcher, HealthStatusManager health,
-      PirServiceImpl service) {
+      PirServiceImpl service, List<ServedDatabase> databases, ServiceKeys keys,
+      BatchSettings settings) {
     this.server = server;
     this.batcher = batcher;
     this.health = health;
     this.service = service;
+    this.databases = List.copyOf(databases);
+    this.keys = keys;
+    this.settings = settings;
   }
 
   /**
@@ -89,7 +102,7 @@ public final class PirNetworkServer implements AutoCloseable {
         + " or {} ms, {} in flight, queue {}; largest message {} bytes", s.getListenSockets(),
         databases.size(), settings.maxQueries(), settings.maxWaitMillis(),
         BatchSettings.IN_FLIGHT, settings.maxQueued(), impl.maxInboundBytes());
-    return new PirNetworkServer(s, batcher, health, impl);
+    return new PirNetworkServer(s, batcher, health, impl, databases, keys, settings);
   }
 
   /** The port bound. */
@@ -107,6 +120,23 @@ public final class PirNetworkServer implements AutoCloseable {
     return service.maxInboundBytes();
   }
 
+  /**
+   * Also answers the query files of database {@code name} arriving in {@code queries} (into
+   * {@code out}), through the same micro-batcher as the calls ({@link DirectoryFeed}).
+   *
+   * @throws IllegalArgumentException when no such database is served or {@code queries} is not
+   *     a directory
+   */
+  public DirectoryFeed watch(Storage queries, Storage out, String name) {
+    ServedDatabase db = databases.stream().filter(d -> d.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("--queries-db " + name + ": no such"
+            + " database is served"));
+    DirectoryFeed f = new DirectoryFeed(queries, out, db, new QueryAdmission(keys), batcher,
+        settings.maxQueries(), settings.pollMillis());
+    feeds.add(f);
+    return f;
+  }
+
   /** Waits until the server has terminated. */
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();
@@ -119,6 +149,9 @@ public final class PirNetworkServer implements AutoCloseable {
    */
   public void close(long timeoutMillis) throws InterruptedException {
     health.enterTerminalState();
+    for (DirectoryFeed f : feeds) {
+      f.close(timeoutMillis);
+    }
     server.shutdown();
     batcher.close(timeoutMillis);
     if (!server.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS)) {

@@ -19,6 +19,7 @@ import org.jpir.service.db.ServedDatabase;
 import org.jpir.service.keys.MemoryServiceKeys;
 import org.jpir.service.rpc.ClientIdInterceptor;
 import org.jpir.spark.SparkSetup;
+import org.jpir.spark.source.Storage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,6 +83,17 @@ public final class ServeMain implements Callable<Integer> {
       + " versions (default: ${DEFAULT-VALUE})")
   long pollMs = 500;
 
+  @Option(names = "--queries", description = "also answer the query files arriving in this"
+      + " directory (as serve without --port does), through the same micro-batches")
+  String queries;
+
+  @Option(names = "--out", description = "the answer directory of --queries")
+  String out;
+
+  @Option(names = "--queries-db", description = "the database the files of --queries are for"
+      + " (default: the first --db)")
+  String queriesDb;
+
   @Option(names = "--partitions", description = "prepared partitions per database (default:"
       + " planned from executors x cores)")
   int partitions;
@@ -112,6 +124,9 @@ public final class ServeMain implements Callable<Integer> {
   /** Prepares, serves until stopped, returns 0 after a clean stop. */
   @Override
   public Integer call() throws Exception {
+    if ((queries == null) != (out == null)) {
+      throw new IllegalArgumentException("serve: --queries and --out go together");
+    }
     BatchSettings settings = new BatchSettings(microBatch, microBatchMs,
         queue > 0 ? queue : 4 * microBatch, batch, pollMs);
     InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(bind), port);
@@ -146,6 +161,12 @@ public final class ServeMain implements Callable<Integer> {
           new ClientIdInterceptor());
       System.out.println("serve: listening on " + bind + ":" + server.port()
           + " (jpir.v1.PirService, health, reflection)");
+      if (queries != null) {
+        String name = queriesDb != null ? queriesDb : served.get(0).name();
+        server.watch(storage(queries), storage(out), name);
+        System.out.println("serve: answering the query files of " + queries + " (database "
+            + name + ") into " + out);
+      }
       CountDownLatch stopped = new CountDownLatch(1);
       // through Hadoop's hook manager at a priority above Spark's (which stops the context), so
       // the accepted calls are answered before Spark goes
@@ -163,6 +184,12 @@ public final class ServeMain implements Callable<Integer> {
       stopped.await();
       return 0;
     }
+  }
+
+  /** A directory: a local path (relative to the working directory) or a URI with a scheme. */
+  static Storage storage(String spec) {
+    return Storage.at(Storage.hasScheme(spec) ? spec
+        : Path.of(spec).toAbsolutePath().toUri().toString());
   }
 
   /** Runs {@code serve} and exits with its code; refused input prints {@code pir: <why>}. */

@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.ManagedChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -17,17 +21,24 @@ import org.jpir.api.v1.GetConfigResponse;
 import org.jpir.client.net.NetworkPirClient;
 import org.jpir.client.net.RemoteDatabase;
 import org.jpir.client.net.RetryPolicy;
+import org.jpir.core.client.PirQueryClient;
+import org.jpir.core.client.PirQueryClients;
 import org.jpir.core.server.SyntheticRecords;
+import org.jpir.core.wire.QueryIdMap;
 import org.jpir.service.batch.BatchSettings;
+import org.jpir.service.feed.DirectoryFeed;
+import org.jpir.spark.source.Storage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The service end to end on loopback: a real Spark local context, the gRPC server on Netty at
  * 127.0.0.1, several concurrent clients through the network client (classic and compact, keys
- * uploaded once), every record decoded and compared with the plaintext database; the
- * micro-batcher gathers their calls into fewer micro-batches than calls.
+ * uploaded once), every record decoded and compared with the plaintext database, at most one
+ * micro-batch per call (calls arriving together share one); query files of a
+ * watched directory go through the same micro-batcher beside the calls.
  */
 class LoopbackServiceTest {
   static ServiceFixture fx;
@@ -63,6 +74,66 @@ class LoopbackServiceTest {
           "a full call of the largest queries fits: " + r);
     } finally {
       ch.shutdownNow();
+    }
+  }
+
+  @Test
+  void queryFilesAndCallsAreAnsweredThroughTheSameMicroBatcher(@TempDir Path dir)
+      throws Exception {
+    Path q = Files.createDirectories(dir.resolve("q"));
+    Path a = dir.resolve("a");
+    PirQueryClient c = PirQueryClients.generate(ServiceFixture.CLASSIC, fx.plain.geometry(), "x",
+        new SecureRandom());
+    QueryIdMap ids = new QueryIdMap();
+    long[] idx = {0, 1234, ServiceFixture.PLAIN_COUNT - 1};
+    long answeredBefore = fx.server.batcher().queriesAnswered();
+    DirectoryFeed feed = fx.server.watch(Storage.at(q.toUri().toString()),
+        Storage.at(a.toUri().toString()), "plain");
+    try {
+      for (long i : idx) {
+        drop(q, ids.add(i, new SecureRandom()), c.queryMessage(i));
+      }
+      byte[] good = c.queryMessage(7);
+      String bad = QueryIdMap.newId(new SecureRandom());
+      drop(q, bad, Arrays.copyOf(good, good.length / 3));
+      ManagedChannel ch = fx.channel();
+      try (NetworkPirClient net = new NetworkPirClient(ch, "beside-files",
+          RetryPolicy.defaults())) {
+        assertArrayEquals(fx.plainTruth().record(99), net.database("plain").retrieve(99));
+      } finally {
+        ch.shutdownNow();
+      }
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (count(a, ".answer") < idx.length || count(a, ".error") < 1) {
+        assertTrue(System.nanoTime() < end, "the files were not all answered");
+        Thread.sleep(50);
+      }
+      SyntheticRecords truth = fx.plainTruth();
+      for (var e : ids.entries().entrySet()) {
+        byte[] ans = Files.readAllBytes(a.resolve(e.getKey() + ".answer"));
+        assertArrayEquals(truth.record(e.getValue()), c.decodeMessage(ans, e.getValue()));
+      }
+      assertTrue(Files.readString(a.resolve(bad + ".error")).contains("malformed query"));
+      assertEquals(answeredBefore + idx.length + 1, fx.server.batcher().queriesAnswered(),
+          "the files' queries and the call's went through the one micro-batcher");
+    } finally {
+      feed.close();
+    }
+  }
+
+  /** A client writes a query file atomically: a temporary name, then a rename. */
+  private static void drop(Path dir, String id, byte[] query) throws Exception {
+    Path tmp = dir.resolve("." + id + ".tmp");
+    Files.write(tmp, query);
+    Files.move(tmp, dir.resolve(id + ".query"), StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static long count(Path d, String suffix) throws Exception {
+    if (!Files.isDirectory(d)) {
+      return 0;
+    }
+    try (var st = Files.list(d)) {
+      return st.filter(f -> f.toString().endsWith(suffix)).count();
     }
   }
 

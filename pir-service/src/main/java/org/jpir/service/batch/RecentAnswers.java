@@ -24,6 +24,16 @@ public final class RecentAnswers {
       this.digest = digest;
     }
 
+    /**
+     * An entry outside any recent answers, its creator its one waiter: for a front door that
+     * names each query itself (the query directory, by file name) and never abandons it.
+     */
+    public static Entry detached() {
+      Entry e = new Entry("");
+      e.waiters.incrementAndGet();
+      return e;
+    }
+
     /** The result, completed once. */
     public CompletableFuture<Outcome> result() {
       return result;

@@ -21,6 +21,8 @@ import org.jpir.api.v1.QueryError;
 import org.jpir.api.v1.QueryResult;
 import org.jpir.core.query.AcceptedQuery;
 import org.jpir.core.server.QueryBatch;
+import org.jpir.service.admit.QueryAdmission;
+import org.jpir.service.admit.Refusal;
 import org.jpir.service.batch.MicroBatcher;
 import org.jpir.service.batch.Outcome;
 import org.jpir.service.batch.RecentAnswers;

@@ -19,6 +19,7 @@ import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.ParameterRevision;
 import org.jpir.core.wire.SafeText;
 import org.jpir.core.wire.Wire;
+import org.jpir.service.admit.QueryAdmission;
 import org.jpir.service.batch.MicroBatcher;
 import org.jpir.service.batch.RecentAnswers;
 import org.jpir.service.db.ServedDatabase;

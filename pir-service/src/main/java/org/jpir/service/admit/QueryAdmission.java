@@ -1,4 +1,4 @@
-package org.jpir.service.rpc;
+package org.jpir.service.admit;
 
 import io.grpc.Status;
 import org.jpir.core.params.CompactParams;
@@ -16,17 +16,22 @@ import org.jpir.service.keys.ServiceKeys;
  * preset and geometry, and, for a compact query, that it names the calling client and was made
  * for the keys held for it. Every refusal is a {@link Refusal} whose message names the query's
  * problem, the client or the database, never anything the server holds about other clients.
- * Thread-safe.
+ * Used by every front door: the gRPC calls and the query directory. Thread-safe.
  */
-final class QueryAdmission {
+public final class QueryAdmission {
   private final ServiceKeys keys;
 
-  QueryAdmission(ServiceKeys keys) {
+  /** Admission against the keys {@code keys} holds. */
+  public QueryAdmission(ServiceKeys keys) {
     this.keys = keys;
   }
 
-  /** The accepted query, decoded and checked, or a refusal. */
-  AcceptedQuery accept(ServedDatabase db, String client, byte[] wire) throws Refusal {
+  /**
+   * The accepted query, decoded and checked, for the calling client {@code client}.
+   *
+   * @throws Refusal naming what is wrong, with its status code
+   */
+  public AcceptedQuery accept(ServedDatabase db, String client, byte[] wire) throws Refusal {
     long max = db.maxQueryBytes();
     if (wire.length > max) {
       throw new Refusal(Status.Code.INVALID_ARGUMENT, "query of " + wire.length + " bytes:"
@@ -64,5 +69,27 @@ final class QueryAdmission {
   private static String text(Exception e) {
     return SafeText.escape(e.getMessage() == null ? e.getClass().getSimpleName()
         : e.getMessage(), 300);
+  }
+
+  /**
+   * The client a query's bytes name: for a compact database the one its header names (the
+   * query directory has no caller to take it from), else {@code fallback}.
+   *
+   * @throws Refusal when a compact query cannot be decoded
+   */
+  public static String clientOf(ServedDatabase db, byte[] wire, String fallback)
+      throws Refusal {
+    if (db.compact() == null) {
+      return fallback;
+    }
+    if (wire.length > db.maxQueryBytes()) {
+      throw new Refusal(Status.Code.INVALID_ARGUMENT, "query of " + wire.length + " bytes:"
+          + " database " + db.name() + " takes at most " + db.maxQueryBytes());
+    }
+    try {
+      return Wire.readCompactQuery(wire, db.compact(), db.geometry()).clientId();
+    } catch (IllegalArgumentException e) {
+      throw new Refusal(Status.Code.INVALID_ARGUMENT, "malformed compact query: " + text(e));
+    }
   }
 }
