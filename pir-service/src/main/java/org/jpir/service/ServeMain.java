@@ -130,18 +130,18 @@ public final class ServeMain implements Callable<Integer> {
     BatchSettings settings = new BatchSettings(microBatch, microBatchMs,
         queue > 0 ? queue : 4 * microBatch, batch, pollMs);
     InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(bind), port);
+    List<Named> named = named(dbs);
+    String feedDb = queriesDb != null ? queriesDb : named.get(0).name();
+    if (queries != null) { // before preparing anything
+      if (named.stream().noneMatch(n -> n.name().equals(feedDb))) {
+        throw new IllegalArgumentException("--queries-db " + feedDb + ": no --db of that name");
+      }
+      if (!storage(queries).isDirectory()) {
+        throw new IllegalArgumentException("--queries " + queries + " is not a directory");
+      }
+    }
     try (JavaSparkContext sc = new JavaSparkContext(SparkSetup.conf("jpir serve",
         "local[*]"))) {
-      List<Named> named = new ArrayList<>();
-      Set<String> names = new LinkedHashSet<>();
-      for (String v : dbs) {
-        Named n = Named.parse(v);
-        if (!names.add(n.name())) { // before preparing anything
-          throw new IllegalArgumentException("two databases named '" + n.name() + "': give"
-              + " each --db a NAME= prefix");
-        }
-        named.add(n);
-      }
       List<ServedDatabase> served = new ArrayList<>();
       Set<CompactParams> compact = new LinkedHashSet<>();
       for (Named n : named) {
@@ -162,10 +162,9 @@ public final class ServeMain implements Callable<Integer> {
       System.out.println("serve: listening on " + bind + ":" + server.port()
           + " (jpir.v1.PirService, health, reflection)");
       if (queries != null) {
-        String name = queriesDb != null ? queriesDb : served.get(0).name();
-        server.watch(storage(queries), storage(out), name);
+        server.watch(storage(queries), storage(out), feedDb);
         System.out.println("serve: answering the query files of " + queries + " (database "
-            + name + ") into " + out);
+            + feedDb + ") into " + out);
       }
       CountDownLatch stopped = new CountDownLatch(1);
       // through Hadoop's hook manager at a priority above Spark's (which stops the context), so
@@ -184,6 +183,25 @@ public final class ServeMain implements Callable<Integer> {
       stopped.await();
       return 0;
     }
+  }
+
+  /**
+   * The {@code --db} values split into names and specs.
+   *
+   * @throws IllegalArgumentException when two have the same name
+   */
+  static List<Named> named(List<String> values) {
+    List<Named> named = new ArrayList<>();
+    Set<String> names = new LinkedHashSet<>();
+    for (String v : values) {
+      Named n = Named.parse(v);
+      if (!names.add(n.name())) {
+        throw new IllegalArgumentException("two databases named '" + n.name() + "': give"
+            + " each --db a NAME= prefix");
+      }
+      named.add(n);
+    }
+    return named;
   }
 
   /** A directory: a local path (relative to the working directory) or a URI with a scheme. */
