@@ -264,6 +264,53 @@ class HostileCallsTest {
         .toByteArray(), 700));
   }
 
+  @Test
+  void aBurstBeyondTheQueueIsRefusedWithARetryHintAndEveryAcceptedCallAnswered()
+      throws Exception {
+    PirQueryClient c = plainClient();
+    String cfg = plainConfig().getConfigId();
+    Metadata h = new Metadata();
+    h.put(Metadata.Key.of("x-jpir-client", Metadata.ASCII_STRING_MARSHALLER), "burst");
+    PirServiceGrpc.PirServiceFutureStub fs = PirServiceGrpc.newFutureStub(ch)
+        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h));
+    // 20 calls of 8 queries at once: one micro-batch of 8 in flight and 32 queued at most
+    List<com.google.common.util.concurrent.ListenableFuture<AnswerResponse>> calls =
+        new java.util.ArrayList<>();
+    List<long[]> asked = new java.util.ArrayList<>();
+    for (int k = 0; k < 20; k++) {
+      AnswerRequest.Builder b = AnswerRequest.newBuilder().setDatabase("plain");
+      long[] idx = new long[8];
+      for (int i = 0; i < 8; i++) {
+        idx[i] = RANDOM.nextInt((int) ServiceFixture.PLAIN_COUNT);
+        b.addQueries(query("burst-" + k + "-" + i, cfg, c.queryMessage(idx[i])));
+      }
+      asked.add(idx);
+      calls.add(fs.withDeadlineAfter(120, TimeUnit.SECONDS).answer(b.build()));
+    }
+    int refused = 0;
+    int answered = 0;
+    for (int k = 0; k < calls.size(); k++) {
+      try {
+        AnswerResponse r = calls.get(k).get(120, TimeUnit.SECONDS);
+        for (int i = 0; i < 8; i++) {
+          assertArrayEquals(truth.record(asked.get(k)[i]), c.decodeMessage(r.getResults(i)
+              .getAnswer().getAnswer().toByteArray(), asked.get(k)[i]));
+        }
+        answered++;
+      } catch (java.util.concurrent.ExecutionException e) {
+        Status st = Status.fromThrowable(e);
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, st.getCode(), e.toString());
+        Metadata t = Status.trailersFromThrowable(e);
+        assertTrue(Long.parseLong(t.get(Metadata.Key.of("retry-after-ms",
+            Metadata.ASCII_STRING_MARSHALLER))) >= 50, "a retry hint");
+        refused++;
+      }
+    }
+    assertTrue(refused > 0, "160 queries at once exceed 8 in flight + 32 queued");
+    assertTrue(answered >= 5, "at least the queue's worth was answered: " + answered);
+    othersStillAnswered();
+  }
+
   /** Bytes through as they are. */
   static final class RawMarshaller implements MethodDescriptor.Marshaller<InputStream> {
     @Override

@@ -121,6 +121,27 @@ class LoopbackServiceTest {
     }
   }
 
+  @Test
+  void clientFetchCommandRetrievesOverTheNetwork(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("recs.bin");
+    assertEquals(0, org.jpir.client.cli.ClientCli.run("fetch", "--server", "127.0.0.1:"
+        + fx.server.port(), "--database", "plain", "--index", "5,2999", "--out",
+        out.toString()));
+    SyntheticRecords truth = fx.plainTruth();
+    byte[] want = new byte[2 * ServiceFixture.PLAIN_SIZE];
+    System.arraycopy(truth.record(5), 0, want, 0, ServiceFixture.PLAIN_SIZE);
+    System.arraycopy(truth.record(2999), 0, want, ServiceFixture.PLAIN_SIZE,
+        ServiceFixture.PLAIN_SIZE);
+    assertArrayEquals(want, Files.readAllBytes(out));
+    // an index outside the database is refused by the client before anything is sent
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> org.jpir.client.cli.ClientCli.run("fetch",
+            "--server", "127.0.0.1:" + fx.server.port(), "--database", "plain", "--index",
+            "3000"));
+    assertTrue(e.getMessage().contains("3000") || e.getMessage().contains("outside"),
+        e.getMessage());
+  }
+
   /** A client writes a query file atomically: a temporary name, then a rename. */
   private static void drop(Path dir, String id, byte[] query) throws Exception {
     Path tmp = dir.resolve("." + id + ".tmp");
