@@ -122,6 +122,43 @@ class LoopbackServiceTest {
   }
 
   @Test
+  void healthSaysServingAndReflectionListsTheService() throws Exception {
+    ManagedChannel ch = fx.channel();
+    try {
+      io.grpc.health.v1.HealthCheckResponse h = io.grpc.health.v1.HealthGrpc.newBlockingStub(ch)
+          .check(io.grpc.health.v1.HealthCheckRequest.newBuilder()
+              .setService("jpir.v1.PirService").build());
+      assertEquals(io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING, h.getStatus());
+      java.util.concurrent.CompletableFuture<List<String>> names =
+          new java.util.concurrent.CompletableFuture<>();
+      var req = io.grpc.reflection.v1.ServerReflectionGrpc.newStub(ch).serverReflectionInfo(
+          new io.grpc.stub.StreamObserver<io.grpc.reflection.v1.ServerReflectionResponse>() {
+            @Override
+            public void onNext(io.grpc.reflection.v1.ServerReflectionResponse r) {
+              names.complete(r.getListServicesResponse().getServiceList().stream()
+                  .map(io.grpc.reflection.v1.ServiceResponse::getName).toList());
+            }
+
+            @Override
+            public void onError(Throwable t) {
+              names.completeExceptionally(t);
+            }
+
+            @Override
+            public void onCompleted() {
+            }
+          });
+      req.onNext(io.grpc.reflection.v1.ServerReflectionRequest.newBuilder()
+          .setListServices("").build());
+      assertTrue(names.get(30, TimeUnit.SECONDS).contains("jpir.v1.PirService"),
+          names.get().toString());
+      req.onCompleted();
+    } finally {
+      ch.shutdownNow();
+    }
+  }
+
+  @Test
   void clientFetchCommandRetrievesOverTheNetwork(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("recs.bin");
     assertEquals(0, org.jpir.client.cli.ClientCli.run("fetch", "--server", "127.0.0.1:"
