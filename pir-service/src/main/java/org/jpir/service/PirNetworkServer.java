@@ -11,11 +11,13 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.jpir.api.v1.PirServiceGrpc;
 import org.jpir.service.admit.QueryAdmission;
+import org.jpir.service.batch.BatchListener;
 import org.jpir.service.batch.BatchSettings;
 import org.jpir.service.batch.MicroBatcher;
 import org.jpir.service.batch.RecentAnswers;
@@ -67,6 +69,20 @@ public final class PirNetworkServer implements AutoCloseable {
   public static PirNetworkServer start(InetSocketAddress address, List<ServedDatabase> databases,
       ServiceKeys keys, BatchSettings settings, int recentAnswers, ServerInterceptor clientIds)
       throws IOException {
+    return start(address, databases, keys, settings, recentAnswers, clientIds, b -> { },
+        BatchListener.NONE);
+  }
+
+  /**
+   * As above, with {@code transport} applied to the Netty server builder before it is built
+   * (the seam for TLS: {@code sslContext}, and other transport settings) and {@code listener}
+   * told about every micro-batch (the seam for metrics).
+   *
+   * @throws IOException when the address cannot be bound
+   */
+  public static PirNetworkServer start(InetSocketAddress address, List<ServedDatabase> databases,
+      ServiceKeys keys, BatchSettings settings, int recentAnswers, ServerInterceptor clientIds,
+      Consumer<NettyServerBuilder> transport, BatchListener listener) throws IOException {
     MicroBatcher batcher = new MicroBatcher(settings, () -> {
       long now = System.nanoTime();
       for (ServedDatabase db : databases) {
@@ -76,16 +92,17 @@ public final class PirNetworkServer implements AutoCloseable {
           System.out.println(line);
         }
       }
-    });
+    }, listener);
     PirServiceImpl impl = new PirServiceImpl(databases, keys, batcher,
         new RecentAnswers(recentAnswers), settings.maxQueries());
     HealthStatusManager health = new HealthStatusManager();
-    Server s = NettyServerBuilder.forAddress(address)
+    NettyServerBuilder nb = NettyServerBuilder.forAddress(address)
         .maxInboundMessageSize(impl.maxInboundBytes())
         .addService(ServerInterceptors.intercept(impl, clientIds))
         .addService(ProtoReflectionServiceV1.newInstance())
-        .addService(health.getHealthService())
-        .build();
+        .addService(health.getHealthService());
+    transport.accept(nb);
+    Server s = nb.build();
     try {
       s.start();
     } catch (IOException e) {

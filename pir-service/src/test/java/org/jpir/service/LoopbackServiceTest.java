@@ -25,6 +25,7 @@ import org.jpir.core.client.PirQueryClient;
 import org.jpir.core.client.PirQueryClients;
 import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.QueryIdMap;
+import org.jpir.service.batch.BatchListener;
 import org.jpir.service.batch.BatchSettings;
 import org.jpir.service.feed.DirectoryFeed;
 import org.jpir.spark.source.Storage;
@@ -254,6 +255,12 @@ class LoopbackServiceTest {
       long batches = fx.server.batcher().microBatches() - batchesBefore;
       assertTrue(batches >= 1 && batches <= clients * callsEach + 2, "micro-batches: "
           + batches);
+      List<BatchListener.Stats> mine = fx.stats.stream()
+          .filter(st -> st.number() > batchesBefore).toList();
+      assertEquals(batches, mine.size(), "the listener heard every micro-batch");
+      assertEquals(clients * callsEach * 2 + 4, mine.stream()
+          .mapToInt(BatchListener.Stats::queries).sum(), "each query answered once");
+      assertTrue(mine.stream().allMatch(st -> st.queries() <= 16), "the size bound holds");
     } finally {
       pool.shutdownNow();
       channels.forEach(ManagedChannel::shutdownNow);

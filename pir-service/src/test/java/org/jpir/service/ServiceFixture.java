@@ -7,12 +7,14 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
 import org.jpir.core.server.SyntheticRecords;
+import org.jpir.service.batch.BatchListener;
 import org.jpir.service.batch.BatchSettings;
 import org.jpir.service.db.ServedDatabase;
 import org.jpir.service.keys.MemoryServiceKeys;
@@ -40,6 +42,8 @@ final class ServiceFixture implements AutoCloseable {
   final ServedDatabase plain;
   final ServedDatabase compact;
   final PirNetworkServer server;
+  /** Every micro-batch's figures, as the batch listener heard them. */
+  final List<BatchListener.Stats> stats = new CopyOnWriteArrayList<>();
 
   ServiceFixture(BatchSettings settings) throws Exception {
     sc = new JavaSparkContext(SparkSetup.conf("jpir-service-test", "local[2,3]"));
@@ -56,7 +60,7 @@ final class ServiceFixture implements AutoCloseable {
             new DistributedPirServer.Workload(settings.sparkBatch(), COMPACT)), null, 0, 0);
     server = PirNetworkServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
         List.of(plain, compact), new MemoryServiceKeys(Set.of(COMPACT), null), settings, 256,
-        new ClientIdInterceptor());
+        new ClientIdInterceptor(), b -> { }, stats::add);
   }
 
   /** A plaintext channel to the server. */

@@ -50,6 +50,7 @@ public final class MicroBatcher implements AutoCloseable {
   private final BatchSettings settings;
   private final BatchAnswerer answerer;
   private final Runnable between;
+  private final BatchListener listener;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final ArrayDeque<Work> queue = new ArrayDeque<>();
@@ -60,8 +61,14 @@ public final class MicroBatcher implements AutoCloseable {
   private long microBatches;
   private long queriesAnswered;
 
-  /** Starts the batcher's thread. */
+  /** Starts the batcher's thread, with no listener. */
   public MicroBatcher(BatchSettings settings, Runnable between) {
+    this(settings, between, BatchListener.NONE);
+  }
+
+  /** Starts the batcher's thread; {@code listener} hears of every micro-batch. */
+  public MicroBatcher(BatchSettings settings, Runnable between, BatchListener listener) {
+    this.listener = listener;
     this.settings = settings;
     this.answerer = new BatchAnswerer(settings.sparkBatch());
     this.between = between;
@@ -222,9 +229,16 @@ public final class MicroBatcher implements AutoCloseable {
     synchronized (this) {
       number = ++microBatches;
     }
+    int waiting = queued();
     LOG.info(String.format(Locale.ROOT, "service: micro-batch %d: %d queries of %d calls answered"
         + " in %.2f s; %d dropped (callers gone), %d for an outdated config; %d queued",
-        number, items.size(), batch.size(), s, dropped, outdated, queued()));
+        number, items.size(), batch.size(), s, dropped, outdated, waiting));
+    try {
+      listener.answered(new BatchListener.Stats(number, items.size(), batch.size(), s, dropped,
+          outdated, waiting));
+    } catch (RuntimeException e) {
+      LOG.error("service: batch listener: {}", e.toString());
+    }
   }
 
   /**
