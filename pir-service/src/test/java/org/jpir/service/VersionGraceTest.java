@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.client.net.NetworkPirClient;
 import org.jpir.client.net.QueryFailedException;
@@ -43,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A data update while the service runs: the service moves to the new version between
  * micro-batches (a new config id), a query made for the previous config id is still answered on
  * the previous version during the grace period, and afterwards gets FAILED_PRECONDITION naming
- * the current config id; queries for the new config id decode to the new record.
+ * the current config id; queries for the new config id decode to the new record. Closing the
+ * server answers the calls it had accepted before it stops.
  */
 class VersionGraceTest {
   static final Params P = Presets.TEST_INSECURE_256;
@@ -95,6 +97,39 @@ class VersionGraceTest {
         assertEquals(Status.Code.FAILED_PRECONDITION.value(), e.code());
         assertEquals(v2.config().getConfigId(), e.currentConfigId());
         assertArrayEquals(newValue, v2.retrieve(changed));
+
+        // shutdown drains: three calls accepted, then the server closes; all three are answered
+        org.jpir.core.client.PirQueryClient qc = v2.client();
+        io.grpc.Metadata h = new io.grpc.Metadata();
+        h.put(io.grpc.Metadata.Key.of("x-jpir-client", io.grpc.Metadata.ASCII_STRING_MARSHALLER),
+            "drain");
+        var stub = org.jpir.api.v1.PirServiceGrpc.newFutureStub(ch).withInterceptors(
+            io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(h));
+        long before = server.batcher().queriesAnswered();
+        long[] idx = {changed, 5, 2000};
+        List<com.google.common.util.concurrent.ListenableFuture<org.jpir.api.v1.AnswerResponse>>
+            calls = new java.util.ArrayList<>();
+        for (int k = 0; k < idx.length; k++) {
+          calls.add(stub.answer(org.jpir.api.v1.AnswerRequest.newBuilder()
+              .setDatabase("versioned").addQueries(org.jpir.api.v1.Query.newBuilder()
+                  .setRequestId("drain-" + k).setConfigId(v2.config().getConfigId())
+                  .setQuery(com.google.protobuf.ByteString.copyFrom(qc.queryMessage(idx[k]))))
+              .build()));
+        }
+        long accepted = System.nanoTime() + 60_000_000_000L;
+        while (server.batcher().queued() + server.batcher().queriesAnswered() - before
+            < idx.length) {
+          if (System.nanoTime() > accepted) {
+            throw new AssertionError("the three calls were not accepted");
+          }
+          Thread.sleep(5);
+        }
+        server.close(30_000);
+        for (int k = 0; k < idx.length; k++) {
+          byte[] want = idx[k] == changed ? newValue : SRC.record(idx[k]);
+          assertArrayEquals(want, qc.decodeMessage(calls.get(k).get(60, TimeUnit.SECONDS)
+              .getResults(0).getAnswer().getAnswer().toByteArray(), idx[k]));
+        }
       } finally {
         ch.shutdownNow();
         server.close(30_000);
