@@ -3,7 +3,6 @@ package org.jpir.service;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -20,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.client.net.NetworkPirClient;
-import org.jpir.client.net.QueryFailedException;
 import org.jpir.client.net.RemoteDatabase;
 import org.jpir.client.net.RetryPolicy;
 import org.jpir.core.params.Geometry;
@@ -44,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A data update while the service runs: the service moves to the new version between
  * micro-batches (a new config id), a query made for the previous config id is still answered on
  * the previous version during the grace period, and afterwards gets FAILED_PRECONDITION naming
- * the current config id; queries for the new config id decode to the new record. Closing the
+ * the current config id (the network client then takes the new config and asks again); queries
+ * for the new config id decode to the new record. Closing the
  * server answers the calls it had accepted before it stops.
  */
 class VersionGraceTest {
@@ -91,11 +90,24 @@ class VersionGraceTest {
         assertArrayEquals(SRC.record(changed), v1.retrieve(changed));
         assertArrayEquals(newValue, v2.retrieve(changed));
         assertArrayEquals(SRC.record(17), v2.retrieve(17));
+        String oldConfig = v1.config().getConfigId();
+        byte[] oldQuery = v1.client().queryMessage(changed);
         Thread.sleep(GRACE_MILLIS + 300);
-        QueryFailedException e = assertThrows(QueryFailedException.class,
-            () -> v1.retrieve(changed));
-        assertEquals(Status.Code.FAILED_PRECONDITION.value(), e.code());
-        assertEquals(v2.config().getConfigId(), e.currentConfigId());
+        // after it: the old config id is named outdated, with the current one
+        io.grpc.Metadata hv = new io.grpc.Metadata();
+        hv.put(io.grpc.Metadata.Key.of("x-jpir-client", io.grpc.Metadata.ASCII_STRING_MARSHALLER),
+            "v");
+        org.jpir.api.v1.QueryResult late = org.jpir.api.v1.PirServiceGrpc.newBlockingStub(ch)
+            .withInterceptors(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(hv))
+            .answer(org.jpir.api.v1.AnswerRequest.newBuilder().setDatabase("versioned")
+                .addQueries(org.jpir.api.v1.Query.newBuilder().setRequestId("late")
+                    .setConfigId(oldConfig).setQuery(com.google.protobuf.ByteString.copyFrom(
+                        oldQuery))).build()).getResults(0);
+        assertEquals(Status.Code.FAILED_PRECONDITION.value(), late.getError().getCode());
+        assertEquals(v2.config().getConfigId(), late.getError().getCurrentConfigId());
+        // the library takes the new config of the same shape and asks again, once
+        assertArrayEquals(newValue, v1.retrieve(changed));
+        assertEquals(v2.config().getConfigId(), v1.config().getConfigId());
         assertArrayEquals(newValue, v2.retrieve(changed));
 
         // shutdown drains: three calls accepted, then the server closes; all three are answered

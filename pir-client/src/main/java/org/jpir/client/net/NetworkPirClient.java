@@ -113,7 +113,8 @@ public final class NetworkPirClient implements AutoCloseable {
    * @throws IllegalArgumentException when no such database is served
    */
   public RemoteDatabase database(String name) {
-    return new RemoteDatabase(this, find(config(), name), null, random);
+    GetConfigResponse c = config();
+    return new RemoteDatabase(this, find(c, name), c.getMaxQueriesPerCall(), null, random);
   }
 
   /**
@@ -122,7 +123,9 @@ public final class NetworkPirClient implements AutoCloseable {
    * generate them now).
    */
   public RemoteDatabase database(String name, byte[] secretKey, byte[] evaluationKeys) {
-    RemoteDatabase db = new RemoteDatabase(this, find(config(), name), secretKey, random);
+    GetConfigResponse c = config();
+    RemoteDatabase db = new RemoteDatabase(this, find(c, name), c.getMaxQueriesPerCall(),
+        secretKey, random);
     if (evaluationKeys != null) {
       db.client().useEvaluationKeysMessage(evaluationKeys);
     }

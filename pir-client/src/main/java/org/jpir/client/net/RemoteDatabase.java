@@ -25,19 +25,28 @@ import org.jpir.datasets.keyword.KeywordParams;
  * preset and geometry (from the server's config), the client's evaluation keys uploaded once
  * (when its queries are compact and the server does not hold them already), and retrieval by
  * index or, for a keyword table, by keyword through pir-client's {@link KeywordLookup} (every
- * candidate bucket queried, in one call). Not thread-safe: one per thread.
+ * candidate bucket queried, in one call). More queries than the server takes in one call go in
+ * several calls. When the server moved to a new data version of the same shape (preset,
+ * revision, geometry, keyword table) and no longer answers this client's config id, the client
+ * takes the new config and asks those queries again under it, once. Not thread-safe: one per
+ * thread.
  */
 public final class RemoteDatabase {
+  /** The gRPC code number of FAILED_PRECONDITION (an outdated config id among others). */
+  static final int FAILED_PRECONDITION = 9;
+
   private final NetworkPirClient net;
-  private final DatabaseConfig config;
+  private final int maxPerCall;
   private final PirQueryClient client;
   private final long answerBytes;
+  private DatabaseConfig config;
   private boolean keysChecked;
 
-  RemoteDatabase(NetworkPirClient net, DatabaseConfig config, byte[] secretKey,
+  RemoteDatabase(NetworkPirClient net, DatabaseConfig config, int maxPerCall, byte[] secretKey,
       SecureRandom random) {
     this.net = net;
     this.config = config;
+    this.maxPerCall = Math.max(1, maxPerCall);
     Params p = Presets.byId(config.getPresetId());
     Geometry g = geometry(config.getGeometry());
     this.client = secretKey == null
@@ -117,9 +126,42 @@ public final class RemoteDatabase {
     return lookup.value(key, answers(lookup.buckets(key)));
   }
 
-  /** The answers (wire form) to fresh queries for {@code indices}, in order. */
+  /**
+   * The answers (wire form) to fresh queries for {@code indices}, in order, in calls of at most
+   * the server's bound; queries refused for an outdated config are asked again, once, under the
+   * new config when its shape is the same.
+   */
   private List<byte[]> answers(long[] indices) {
     ensureKeys();
+    List<byte[]> out = new ArrayList<>(indices.length);
+    for (int from = 0; from < indices.length; from += maxPerCall) {
+      long[] part = java.util.Arrays.copyOfRange(indices, from,
+          Math.min(indices.length, from + maxPerCall));
+      QueryResult[] rs = call(part);
+      for (int i = 0; i < part.length; i++) {
+        if (rs[i].hasError() && outdated(rs[i]) && refreshConfig()) {
+          rs = call(part); // all of them again: one config for the whole call
+          break;
+        }
+      }
+      for (QueryResult res : rs) {
+        if (res.hasError()) {
+          throw new QueryFailedException(res.getError().getCode(), res.getError().getMessage(),
+              res.getError().getCurrentConfigId());
+        }
+        out.add(res.getAnswer().getAnswer().toByteArray());
+      }
+    }
+    return out;
+  }
+
+  private static boolean outdated(QueryResult r) {
+    return r.getError().getCode() == FAILED_PRECONDITION
+        && !r.getError().getCurrentConfigId().isEmpty();
+  }
+
+  /** One call of fresh queries for {@code indices}; the results in order. */
+  private QueryResult[] call(long[] indices) {
     List<Query> qs = new ArrayList<>(indices.length);
     for (long i : indices) {
       qs.add(Query.newBuilder().setRequestId(net.newRequestId())
@@ -132,18 +174,31 @@ public final class RemoteDatabase {
       throw new IllegalStateException("the server sent " + r.getResultsCount() + " results for "
           + qs.size() + " queries");
     }
-    List<byte[]> out = new ArrayList<>(qs.size());
+    QueryResult[] out = new QueryResult[qs.size()];
     for (int i = 0; i < qs.size(); i++) {
-      QueryResult res = r.getResults(i);
-      if (!res.getRequestId().equals(qs.get(i).getRequestId())) {
+      out[i] = r.getResults(i);
+      if (!out[i].getRequestId().equals(qs.get(i).getRequestId())) {
         throw new IllegalStateException("result " + i + " is for another request id");
       }
-      if (res.hasError()) {
-        throw new QueryFailedException(res.getError().getCode(), res.getError().getMessage(),
-            res.getError().getCurrentConfigId());
-      }
-      out.add(res.getAnswer().getAnswer().toByteArray());
     }
     return out;
+  }
+
+  /**
+   * Takes the server's current config of this database when only its data version changed
+   * (same preset, revision, geometry and keyword table); false when it did not change or its
+   * shape did (then this client's queries no longer fit: make a new one).
+   */
+  private boolean refreshConfig() {
+    DatabaseConfig now = NetworkPirClient.find(net.config(), config.getName());
+    if (now.getConfigId().equals(config.getConfigId())
+        || !now.getPresetId().equals(config.getPresetId())
+        || !now.getParameterRevision().equals(config.getParameterRevision())
+        || !now.getGeometry().equals(config.getGeometry())
+        || !now.getKeywordTableMap().equals(config.getKeywordTableMap())) {
+      return false;
+    }
+    config = now;
+    return true;
   }
 }
