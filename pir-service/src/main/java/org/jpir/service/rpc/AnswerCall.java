@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
 import org.jpir.api.v1.AnswerRequest;
 import org.jpir.api.v1.AnswerResponse;
 import org.jpir.api.v1.Answered;
@@ -43,6 +44,7 @@ final class AnswerCall {
   static final String RETRY_AFTER = "retry-after-ms";
   static final Metadata.Key<String> RETRY_AFTER_KEY =
       Metadata.Key.of(RETRY_AFTER, Metadata.ASCII_STRING_MARSHALLER);
+  private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
   private final Map<String, ServedDatabase> dbs;
   private final QueryAdmission admission;
@@ -81,7 +83,7 @@ final class AnswerCall {
     long now = System.nanoTime();
     for (Query q : req.getQueriesList()) {
       String id = q.getRequestId();
-      if (!id.matches("[A-Za-z0-9_-]{1,64}")) {
+      if (!REQUEST_ID.matcher(id).matches()) {
         results.add(done(Outcome.error(Status.Code.INVALID_ARGUMENT, "request id must be 1 to 64"
             + " characters of [A-Za-z0-9_-]")));
         continue;
@@ -153,18 +155,24 @@ final class AnswerCall {
         leave.run();
       }
     }
-    CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).whenComplete((x, t) -> {
-      AnswerResponse.Builder b = AnswerResponse.newBuilder();
-      for (int i = 0; i < n; i++) {
-        b.addResults(result(req.getQueries(i).getRequestId(), results.get(i).join()));
-      }
-      try {
-        out.onNext(b.build());
-        out.onCompleted();
-      } catch (RuntimeException gone) { // cancelled meanwhile: nobody to tell
-        // the outcome stays in the recent answers for a retry
-      }
-    });
+    // the response is built and sent off the micro-batcher's thread, which completes the results
+    CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
+        .whenCompleteAsync((x, t) -> respond(req, results, out));
+  }
+
+  /** One result per query, in order; a call cancelled meanwhile has nobody to tell. */
+  private static void respond(AnswerRequest req, List<CompletableFuture<Outcome>> results,
+      StreamObserver<AnswerResponse> out) {
+    AnswerResponse.Builder b = AnswerResponse.newBuilder();
+    for (int i = 0; i < results.size(); i++) {
+      b.addResults(result(req.getQueries(i).getRequestId(), results.get(i).join()));
+    }
+    try {
+      out.onNext(b.build());
+      out.onCompleted();
+    } catch (RuntimeException gone) { // the answers stay in the recent answers for a retry
+      return;
+    }
   }
 
   private static CompletableFuture<Outcome> done(Outcome o) {
