@@ -3,11 +3,11 @@
 # served by `./pir serve --port` on 127.0.0.1, records fetched by `./pir client fetch --server`
 # and compared with the plaintext they were imported from, an absent key, an unknown database,
 # then a stop by SIGTERM (the accepted calls answered first).
-# Environment: PORT (50551), WORK (deploy/target/service-test).
+# Environment: PORT (default: a free port on 127.0.0.1), WORK (deploy/target/service-test).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-PORT="${PORT:-50551}"
+PORT="${PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 WORK="${WORK:-$ROOT/deploy/target/service-test}"
 fail() { echo "service-test: FAILED: $*" >&2; [ -f "$WORK/serve.log" ] && tail -30 "$WORK/serve.log" >&2; exit 1; }
 rm -rf "$WORK"; mkdir -p "$WORK"
