@@ -45,6 +45,9 @@ SPARK_CP="$ROOT/spark-jobs/target/classpath.txt"
 EXAMPLES_JAR="$ROOT/examples/target/jpir-examples.jar"
 CLIENT_JAR="$ROOT/pir-client/target/jpir-client.jar"
 CLIENT_CP="$ROOT/pir-client/target/classpath.txt"
+SERVICE_CP="$ROOT/pir-service/target/classpath.txt"
+SERVICE_RUNTIME_CP="$ROOT/pir-service/target/runtime-classpath.txt"
+SERVICE_CLASSES="$ROOT/pir-service/target/classes"
 MVN="${MVN:-mvn}"
 
 need_mvn() {
@@ -54,7 +57,8 @@ need_mvn() {
 # Rebuild when a jar is missing or any pom/source is newer than it.
 ensure_built() {
   if [ -f "$BENCH_JAR" ] && [ -f "$OPTS_FILE" ] && [ -f "$SPARK_JAR" ] && [ -f "$SPARK_CP" ] && [ -f "$EXAMPLES_JAR" ] && \
-     [ -f "$CLIENT_JAR" ] && [ -f "$CLIENT_CP" ] && \
+     [ -f "$CLIENT_JAR" ] && [ -f "$CLIENT_CP" ] && [ -f "$SERVICE_CP" ] && \
+     [ -f "$SERVICE_RUNTIME_CP" ] && \
      [ -z "$(find "$ROOT" -path "$ROOT/.git" -prune -o \( -name 'pom.xml' -o -path '*/src/main/*' \) -newer "$BENCH_JAR" -type f -print -quit)" ]; then
     return
   fi
@@ -93,6 +97,22 @@ run_spark() { # main class + args, with Spark on the class path (local mode unle
     ${PIR_JAVA_OPTS:-} -cp "$SPARK_JAR:$EXAMPLES_JAR:$(cat "$SPARK_CP")" "$@"
 }
 
+run_service() { # the network service (pir-service) with Spark and grpc on the class path
+  ensure_built
+  exec "$JAVA" @"$OPTS_FILE" -Xmx${PIR_DRIVER_MEMORY:-8g} \
+    -Dlog4j2.configurationFile="$ROOT/deploy/conf/log4j2.properties" \
+    ${PIR_JAVA_OPTS:-} -cp "$SERVICE_CLASSES:$(cat "$SERVICE_CP"):$(cat "$SERVICE_RUNTIME_CP")" \
+    org.jpir.service.ServeMain "$@"
+}
+
+has_port() { # whether the arguments hold --port (serve then runs the network service)
+  local a
+  for a in "$@"; do
+    case "$a" in --port|--port=*) return 0 ;; esac
+  done
+  return 1
+}
+
 usage() {
   cat <<USAGE
 jpir launcher (JDK: $( (find_jdk) 2>/dev/null || echo "none found: every command but help needs JDK 17+, 25 preferred"))
@@ -100,7 +120,9 @@ jpir launcher (JDK: $( (find_jdk) 2>/dev/null || echo "none found: every command
   ./pir demo-compact       compact queries (~0.1 MiB) on Spark, expansion on driver vs executors
   ./pir answer ...         answer a directory of query files (Spark)
   ./pir serve ...          prepare once, answer query files as they arrive (stop: touch <out>/STOP)
+  ./pir serve --port P --db [NAME=]SPEC ...  the network service (gRPC jpir.v1.PirService; docs/service.md)
   ./pir client ...         keygen | evk | query | decode | verify | lookup (random query ids, private --ids map; no Spark)
+                           | fetch --server host:port (over the network, from ./pir serve --port)
   ./pir setup <source> ... import a source into a stored database (table, update, synthetic, lines, csv, tsv, binary, wordlist)
   ./pir data ...           manifest | verify | lookup (stored databases); data import <source> is an alias of setup
   ./pir local-demo         the same protocol in one JVM without Spark
@@ -123,7 +145,8 @@ cmd="${1:-help}"; shift || true
 case "$cmd" in
   test)  need_mvn; exec "$MVN" -f "$ROOT/pom.xml" -B verify "$@" ;;
   build) need_mvn; exec "$MVN" -f "$ROOT/pom.xml" -B -DskipTests package "$@" ;;
-  demo|demo-compact|answer|serve|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
+  serve) if has_port "$@"; then run_service "$@"; else run_spark org.jpir.spark.PirJob serve "$@"; fi ;;
+  demo|demo-compact|answer|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
   client) run_client "$@" ;;
   data) run_spark org.jpir.datasets.cli.DatasetsCli "$@" ;;
   spark-java) [ $# -ge 1 ] || die "usage: ./pir spark-java <main class> [args]"; run_spark "$@" ;;

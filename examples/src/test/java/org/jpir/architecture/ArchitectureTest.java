@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module and package graph of docs/architecture.md ("Modules"), checked on the main classes
- * of every module on this class path (vmp-kernels, pir-core, datasets, pir-client, spark-jobs and
- * this module's examples; benchmarks is a leaf no module can depend on, which Maven keeps so).
+ * of every module on this class path (vmp-kernels, pir-core, datasets, pir-api, pir-client,
+ * spark-jobs, pir-service and this module's examples; benchmarks is a leaf no module can depend
+ * on, which Maven keeps so).
  * Every rule lists what a package may use; the exceptions are named, with the reason, in the
  * rule that carries them.
  */
@@ -29,9 +30,12 @@ class ArchitectureTest {
   static final String[] DATASETS = {"org.jpir.datasets", "org.jpir.datasets.source..",
       "org.jpir.datasets.keyword..", "org.jpir.datasets.store..", "org.jpir.datasets.progress..",
       "org.jpir.datasets.cli.."};
+  /** pir-api: the generated jpir.v1 messages and gRPC service. */
+  static final String[] API = {"org.jpir.api.."};
   static final String[] CLIENT = {"org.jpir.client.."};
   static final String[] SPARK = {"org.jpir.spark", "org.jpir.spark.server..",
       "org.jpir.spark.source.."};
+  static final String[] SERVICE = {"org.jpir.service.."};
   static final String[] EXAMPLES = {"org.jpir.core.demo..", "org.jpir.datasets.bench..",
       "org.jpir.spark.bench.."};
   /** What "no Spark" means on a class path: Spark, Scala and Hadoop. */
@@ -48,34 +52,45 @@ class ArchitectureTest {
 
   @Test
   void everyModuleIsOnTheClassPathAndEveryPackageBelongsToOne() {
-    for (String[] module : new String[][] {KERNELS, CORE, DATASETS, CLIENT, SPARK, EXAMPLES}) {
+    for (String[] module : new String[][] {KERNELS, CORE, DATASETS, API, CLIENT, SPARK, SERVICE,
+        EXAMPLES}) {
       assertTrue(main.stream().anyMatch(c -> Arrays.stream(module).anyMatch(p ->
           c.getPackageName().equals(p.replace("..", ""))
               || c.getPackageName().startsWith(p.replace("..", ".")))),
           "no main class of " + Arrays.toString(module) + " on the class path");
     }
-    classes().should().resideInAnyPackage(concat(KERNELS, CORE, DATASETS, CLIENT, SPARK,
-        EXAMPLES))
+    classes().should().resideInAnyPackage(concat(KERNELS, CORE, DATASETS, API, CLIENT, SPARK,
+        SERVICE, EXAMPLES))
         .because("every package belongs to a module of docs/architecture.md; add a new one there"
             + " and here")
         .check(main);
   }
 
-  /** vmp-kernels <- pir-core <- datasets <- {pir-client, spark-jobs}; spark-jobs <- examples. */
+  /**
+   * vmp-kernels <- pir-core <- datasets <- {pir-client, spark-jobs}; spark-jobs <- examples;
+   * pir-api (generated, uses no other module) <- pir-client; {spark-jobs, pir-api} <-
+   * pir-service, which no module uses.
+   */
   @Test
   void modulesDependOneWay() {
     layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("vmp-kernels").definedBy(KERNELS)
         .layer("pir-core").definedBy(CORE)
         .layer("datasets").definedBy(DATASETS)
+        .layer("pir-api").definedBy(API)
         .layer("pir-client").definedBy(CLIENT)
         .layer("spark-jobs").definedBy(SPARK)
+        .layer("pir-service").definedBy(SERVICE)
         .layer("examples").definedBy(EXAMPLES)
         .whereLayer("vmp-kernels").mayNotAccessAnyLayer()
         .whereLayer("pir-core").mayOnlyAccessLayers("vmp-kernels")
         .whereLayer("datasets").mayOnlyAccessLayers("vmp-kernels", "pir-core")
-        .whereLayer("pir-client").mayOnlyAccessLayers("vmp-kernels", "pir-core", "datasets")
+        .whereLayer("pir-api").mayNotAccessAnyLayer()
+        .whereLayer("pir-client")
+        .mayOnlyAccessLayers("vmp-kernels", "pir-core", "datasets", "pir-api")
         .whereLayer("spark-jobs").mayOnlyAccessLayers("vmp-kernels", "pir-core", "datasets")
+        .whereLayer("pir-service")
+        .mayOnlyAccessLayers("vmp-kernels", "pir-core", "datasets", "pir-api", "spark-jobs")
         .whereLayer("examples")
         .mayOnlyAccessLayers("vmp-kernels", "pir-core", "datasets", "spark-jobs")
         .check(main);
@@ -122,16 +137,43 @@ class ArchitectureTest {
         .check(main);
   }
 
-  /** pir-client: org.jpir.client <- tools <- cli. */
+  /** pir-client: org.jpir.client <- {tools, net} <- cli. */
   @Test
   void pirClientPackagesAreLayered() {
     layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("client").definedBy("org.jpir.client")
         .layer("tools").definedBy("org.jpir.client.tools..")
+        .layer("net").definedBy("org.jpir.client.net..")
         .layer("cli").definedBy("org.jpir.client.cli..")
         .whereLayer("client").mayNotAccessAnyLayer()
         .whereLayer("tools").mayOnlyAccessLayers("client")
-        .whereLayer("cli").mayOnlyAccessLayers("client", "tools")
+        .whereLayer("net").mayOnlyAccessLayers("client")
+        .whereLayer("cli").mayOnlyAccessLayers("client", "tools", "net")
+        .check(main);
+  }
+
+  /**
+   * pir-service: {keys, db} <- {batch (db only), admit} <- {rpc, feed} (the two front doors,
+   * which do not use each other) <- org.jpir.service (the server and its command).
+   */
+  @Test
+  void pirServicePackagesAreLayered() {
+    layeredArchitecture().consideringOnlyDependenciesInLayers()
+        .layer("keys").definedBy("org.jpir.service.keys..")
+        .layer("db").definedBy("org.jpir.service.db..")
+        .layer("batch").definedBy("org.jpir.service.batch..")
+        .layer("admit").definedBy("org.jpir.service.admit..")
+        .layer("rpc").definedBy("org.jpir.service.rpc..")
+        .layer("feed").definedBy("org.jpir.service.feed..")
+        .layer("service").definedBy("org.jpir.service")
+        .whereLayer("keys").mayNotAccessAnyLayer()
+        .whereLayer("db").mayNotAccessAnyLayer()
+        .whereLayer("batch").mayOnlyAccessLayers("db")
+        .whereLayer("admit").mayOnlyAccessLayers("keys", "db")
+        .whereLayer("rpc").mayOnlyAccessLayers("keys", "db", "batch", "admit")
+        .whereLayer("feed").mayOnlyAccessLayers("db", "batch", "admit")
+        .whereLayer("service")
+        .mayOnlyAccessLayers("keys", "db", "batch", "admit", "rpc", "feed")
         .check(main);
   }
 
@@ -156,10 +198,10 @@ class ArchitectureTest {
         .check(main);
   }
 
-  /** pir-core, datasets and pir-client: no Spark, Scala or Hadoop type. */
+  /** pir-core, datasets, pir-api and pir-client: no Spark, Scala or Hadoop type. */
   @Test
-  void onlySparkJobsAndExamplesNameSpark() {
-    noClasses().that().resideInAnyPackage(concat(CORE, DATASETS, CLIENT)).should()
+  void onlySparkJobsServiceAndExamplesNameSpark() {
+    noClasses().that().resideInAnyPackage(concat(CORE, DATASETS, API, CLIENT)).should()
         .dependOnClassesThat().resideInAnyPackage(SPARK_WORLD)
         .check(main);
   }

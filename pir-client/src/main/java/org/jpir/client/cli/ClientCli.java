@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "pir client", mixinStandardHelpOptions = true,
     versionProvider = JpirVersion.class,
-    description = "The client's side: keys, queries, decoding.")
+    description = "The client's side: keys, queries, decoding; fetch: over the network.")
 public final class ClientCli implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -23,7 +23,7 @@ public final class ClientCli implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new CommandLine.ParameterException(spec.commandLine(), "missing client command"
-        + " (keygen, evk, query, decode, verify, lookup)");
+        + " (keygen, evk, query, decode, verify, lookup, fetch)");
   }
 
   /** The command tree, built fresh (its commands print to {@link System#out} as it is then). */
@@ -31,7 +31,7 @@ public final class ClientCli implements Callable<Integer> {
     return new CommandLine(new ClientCli()).addSubcommand(new KeygenCommand())
         .addSubcommand(new EvkCommand()).addSubcommand(new QueryCommand())
         .addSubcommand(new DecodeCommand()).addSubcommand(new VerifyCommand())
-        .addSubcommand(new LookupCommand());
+        .addSubcommand(new LookupCommand()).addSubcommand(new FetchCommand());
   }
 
   /**
