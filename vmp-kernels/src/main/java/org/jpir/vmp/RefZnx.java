@@ -78,12 +78,4 @@ final class RefZnx implements ZnxKernel {
       d[dOff + j] = x + t;
     }
   }
-
-  @Override
-  public void gather(int n, long[] a, int aOff, int[] from, long[] neg, long[] res, int resOff) {
-    for (int j = 0; j < n; j++) {
-      long m = neg[j];
-      res[resOff + j] = (a[aOff + from[j]] ^ m) - m;
-    }
-  }
 }

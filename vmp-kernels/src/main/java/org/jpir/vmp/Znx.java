@@ -108,49 +108,6 @@ public final class Znx {
     KERNEL.traceSplit(n, step, k, kOff, d, dOff, odd, oddOff);
   }
 
-  /**
-   * The tables of {@code X -> X^p} (odd p, taken mod 2N) as a gather: {@code res(X) = a(X^p)}
-   * is {@code res[j] = (a[from[j]] ^ neg[j]) - neg[j]} ({@link #gather}).
-   *
-   * @throws IllegalArgumentException if p is even (not an automorphism)
-   */
-  public static void automorphismTables(int n, int p, int[] from, long[] neg) {
-    Checks.ringDegree(n);
-    if ((p & 1) == 0) {
-      throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got p=" + p);
-    }
-    if (from.length < n || neg.length < n) {
-      throw new IllegalArgumentException("automorphism tables need " + n + " entries");
-    }
-    int twoN = 2 * n;
-    long pm = Math.floorMod(p, twoN);
-    for (int j = 0; j < n; j++) {
-      int t = (int) ((j * pm) % twoN);
-      if (t < n) {
-        from[t] = j;
-        neg[t] = 0;
-      } else {
-        from[t - n] = j;
-        neg[t - n] = -1;
-      }
-    }
-  }
-
-  /**
-   * {@code res[j] = (a[aOff + from[j]] ^ neg[j]) - neg[j]} for j < N: a signed permutation
-   * (e.g. {@link #automorphismTables}); every {@code from[j]} in [0, N), neg[j] 0 or -1 (not
-   * checked per call: the tables are the caller's); res must not overlap a.
-   */
-  public static void gather(int n, long[] a, int aOff, int[] from, long[] neg, long[] res,
-      int resOff) {
-    check2(n, "gather", a, aOff, res, resOff);
-    requireDistinct("gather", a, aOff, res, resOff, n);
-    if (from.length < n || neg.length < n) {
-      throw new IllegalArgumentException("gather tables need " + n + " entries");
-    }
-    KERNEL.gather(n, a, aOff, from, neg, res, resOff);
-  }
-
   /** Scratch length (longs) for {@link #normalize}: N. */
   public static int normalizeTmpLength(int n) {
     Checks.ringDegree(n);

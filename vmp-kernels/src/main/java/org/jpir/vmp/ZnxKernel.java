@@ -53,11 +53,4 @@ interface ZnxKernel {
    */
   void traceSplit(int n, int step, long[] k, int kOff, long[] d, int dOff, long[] odd,
       int oddOff);
-
-  /**
-   * A gathered signed permutation: {@code res[resOff + j] = (a[aOff + from[j]] ^ neg[j]) -
-   * neg[j]} for {@code j < n} (neg[j] is 0 or -1: the value or its negation). res must not
-   * overlap a.
-   */
-  void gather(int n, long[] a, int aOff, int[] from, long[] neg, long[] res, int resOff);
 }

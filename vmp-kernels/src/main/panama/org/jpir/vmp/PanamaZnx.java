@@ -165,18 +165,4 @@ final class PanamaZnx implements ZnxKernel {
       x.add(t).intoArray(d, dOff + j);
     }
   }
-
-  @Override
-  public void gather(int n, long[] a, int aOff, int[] from, long[] neg, long[] res, int resOff) {
-    int lanes = S.length();
-    if (n % lanes != 0) {
-      REF.gather(n, a, aOff, from, neg, res, resOff);
-      return;
-    }
-    for (int j = 0; j < n; j += lanes) {
-      LongVector m = LongVector.fromArray(S, neg, j);
-      LongVector.fromArray(S, a, aOff, from, j).lanewise(VectorOperators.XOR, m).sub(m)
-          .intoArray(res, resOff + j);
-    }
-  }
 }

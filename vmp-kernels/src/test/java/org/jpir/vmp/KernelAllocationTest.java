@@ -98,7 +98,7 @@ class KernelAllocationTest {
    */
   static final class Probe {
     static final String[] KERNELS = {"fft2048", "ifft2048", "applyDftToDft8x8",
-        "applyDftToDft10x6", "normalize2048"};
+        "applyDftToDft10x6", "normalize2048", "traceSplit2048"};
     static Object sink;
 
     public static void main(String[] args) {
@@ -131,6 +131,10 @@ class KernelAllocationTest {
       long[] res = new long[3 * n];
       long[] tmp = new long[Znx.normalizeTmpLength(n)];
       ops.put("normalize2048", () -> Znx.normalize(n, 19, a, 0, 4, res, 0, 3, tmp));
+      // the expansion's trace node (one column)
+      long[] k = new long[n];
+      long[] odd = new long[n];
+      ops.put("traceSplit2048", () -> Znx.traceSplit(n, 64, k, 0, a, 0, odd, 0));
       for (Map.Entry<String, Runnable> e : ops.entrySet()) {
         double best = Double.MAX_VALUE;
         int round = 0;

@@ -2,7 +2,6 @@ package org.jpir.vmp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -136,27 +135,5 @@ class ZnxKernelTest {
       assertEquals(d0[j] + k[j], outs[0][j], "d at " + j);
       assertEquals(want[j], odds[0][3 + j], "odd at " + j);
     }
-  }
-
-  @ParameterizedTest
-  @CsvSource({"16, 17", "16, 3", "256, 129", "2048, 1025", "2048, -5", "2048, 3"})
-  void gatheredAutomorphismEqualsTheScatterOne(int n, int p) {
-    SplittableRandom rnd = new SplittableRandom(n * 7L + p);
-    long[] a = rnd.longs(n).toArray();
-    long[] want = new long[n];
-    Znx.automorphism(n, p, a, 0, want, 0);
-    int[] from = new int[n];
-    long[] neg = new long[n];
-    Znx.automorphismTables(n, p, from, neg);
-    ZnxKernel[] kernels = {REF, PANAMA};
-    for (ZnxKernel z : kernels) {
-      long[] got = new long[n + 2];
-      z.gather(n, a, 0, from, neg, got, 2);
-      for (int j = 0; j < n; j++) {
-        assertEquals(want[j], got[2 + j], z.getClass().getSimpleName() + " at " + j);
-      }
-    }
-    long[] same = a.clone();
-    assertThrows(IllegalArgumentException.class, () -> Znx.gather(n, same, 0, from, neg, same, 0));
   }
 }

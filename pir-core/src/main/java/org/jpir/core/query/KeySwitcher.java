@@ -43,8 +43,11 @@ final class KeySwitcher {
   private final long[] kcol;
   private final HashMap<Integer, AutTable> autTables = new HashMap<>();
 
-  /** X -> X^p as a gather ({@link Znx#automorphismTables}). */
-  private record AutTable(int[] from, long[] neg) {}
+  /**
+   * X -> X^p as a scatter: coefficient j goes to index {@code to[j]} (its image mod N) with sign
+   * {@code sign[j]} (-1 where the image, mod 2N, lies at or above N).
+   */
+  private record AutTable(int[] to, long[] sign) {}
 
   /** A switcher with groups of up to {@link #MAX_GROUP}. */
   KeySwitcher(CompactParams cp) {
@@ -175,10 +178,15 @@ final class KeySwitcher {
     return aut[m];
   }
 
-  /** {@code au = c(X^p)}, column by column, gathered through the table. */
+  /** {@code au = c(X^p)}, column by column, branch-free from the table. */
   private void permute(long[] cd, AutTable a, long[] au) {
+    int[] to = a.to();
+    long[] sign = a.sign();
     for (int col = 0; col < 2 * limbs; col++) {
-      Znx.gather(n, cd, col * n, a.from(), a.neg(), au, col * n);
+      int o = col * n;
+      for (int j = 0; j < n; j++) {
+        au[o + to[j]] = sign[j] * cd[o + j];
+      }
     }
   }
 
@@ -186,8 +194,20 @@ final class KeySwitcher {
   private AutTable autTable(int p) {
     AutTable a = autTables.get(p);
     if (a == null) {
-      a = new AutTable(new int[n], new long[n]);
-      Znx.automorphismTables(n, p, a.from(), a.neg());
+      int[] to = new int[n];
+      long[] sign = new long[n];
+      int twoN = 2 * n;
+      int pm = Math.floorMod(p, twoN);
+      int t = 0;
+      for (int j = 0; j < n; j++) {
+        to[j] = t < n ? t : t - n;
+        sign[j] = t < n ? 1 : -1;
+        t += pm;
+        if (t >= twoN) {
+          t -= twoN;
+        }
+      }
+      a = new AutTable(to, sign);
       autTables.put(p, a);
     }
     return a;
