@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -16,7 +17,8 @@ import org.jpir.core.params.CompactParams;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.service.batch.BatchSettings;
 import org.jpir.service.db.ServedDatabase;
-import org.jpir.service.keys.MemoryServiceKeys;
+import org.jpir.service.keys.KeySettings;
+import org.jpir.service.keys.StoredServiceKeys;
 import org.jpir.service.rpc.ClientIdInterceptor;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.source.Storage;
@@ -53,8 +55,16 @@ public final class ServeMain implements Callable<Integer> {
   String bind = "127.0.0.1";
 
   @Option(names = "--keys", description = "keep uploaded evaluation keys under this directory"
-      + " (default: in memory only)")
-  Path keys;
+      + " or Hadoop URI (default: in memory only)")
+  String keys;
+
+  @Option(names = "--key-ttl", description = "evaluation keys unused this long expire"
+      + " (<n>[ms|s|m|h|d], 0: never; default: ${DEFAULT-VALUE})")
+  String keyTtl = "7d";
+
+  @Option(names = "--key-cache-mib", description = "most MiB of evaluation keys held in memory;"
+      + " the least recently used beyond (default: ${DEFAULT-VALUE})")
+  long keyCacheMib = 1024;
 
   @Option(names = "--batch", description = "queries per Spark batch (default: ${DEFAULT-VALUE})")
   int batch = 4;
@@ -156,9 +166,11 @@ public final class ServeMain implements Callable<Integer> {
             + " bytes, data version " + db.current().dataVersion() + ", config "
             + db.current().configId() + ")");
       }
-      PirNetworkServer server = PirNetworkServer.start(address, served,
-          new MemoryServiceKeys(compact, keys), settings, recentAnswers,
-          new ClientIdInterceptor());
+      KeySettings ks = keySettings();
+      StoredServiceKeys store = ks.open(compact);
+      ScheduledExecutorService sweeper = ks.sweeper(store);
+      PirNetworkServer server = PirNetworkServer.start(address, served, store, settings,
+          recentAnswers, new ClientIdInterceptor());
       System.out.println("serve: listening on " + bind + ":" + server.port()
           + " (jpir.v1.PirService, health, reflection)");
       if (queries != null) {
@@ -181,8 +193,21 @@ public final class ServeMain implements Callable<Integer> {
       }, STOP_PRIORITY, DRAIN_MILLIS + 5000, TimeUnit.MILLISECONDS);
       server.awaitTermination();
       stopped.await();
+      if (sweeper != null) {
+        sweeper.shutdownNow();
+      }
       return 0;
     }
+  }
+
+  /** The key store's settings from {@code --keys}, {@code --key-ttl}, {@code --key-cache-mib}. */
+  KeySettings keySettings() {
+    if (keyCacheMib < 1 || keyCacheMib > (Long.MAX_VALUE >> 20)) {
+      throw new IllegalArgumentException("--key-cache-mib must be >= 1");
+    }
+    String dir = keys == null ? null : Storage.hasScheme(keys) ? keys
+        : Path.of(keys).toAbsolutePath().toUri().toString();
+    return new KeySettings(dir, KeySettings.durationMillis(keyTtl), keyCacheMib << 20);
   }
 
   /**
