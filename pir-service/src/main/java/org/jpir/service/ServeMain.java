@@ -1,5 +1,7 @@
 package org.jpir.service;
 
+import io.grpc.ServerInterceptor;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -11,19 +13,21 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.params.CompactParams;
 import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.service.batch.BatchListener;
 import org.jpir.service.batch.BatchSettings;
 import org.jpir.service.db.ServedDatabase;
 import org.jpir.service.keys.KeySettings;
 import org.jpir.service.keys.StoredServiceKeys;
-import org.jpir.service.rpc.ClientIdInterceptor;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.source.Storage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -115,6 +119,9 @@ public final class ServeMain implements Callable<Integer> {
   @Option(names = "--preset", description = "the preset (default: each database's)")
   String preset;
 
+  @Mixin
+  AccessOptions access = new AccessOptions();
+
   /** A {@code --db} value split into its name and spec. */
   record Named(String name, String spec) {
     static Named parse(String v) {
@@ -140,6 +147,9 @@ public final class ServeMain implements Callable<Integer> {
     BatchSettings settings = new BatchSettings(microBatch, microBatchMs,
         queue > 0 ? queue : 4 * microBatch, batch, pollMs);
     InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(bind), port);
+    ServerInterceptor clientIds = access.interceptor(address.getAddress());
+    Consumer<NettyServerBuilder> transport = access.transport();
+    KeySettings ks = keySettings();
     List<Named> named = named(dbs);
     String feedDb = queriesDb != null ? queriesDb : named.get(0).name();
     if (queries != null) { // before preparing anything
@@ -166,13 +176,13 @@ public final class ServeMain implements Callable<Integer> {
             + " bytes, data version " + db.current().dataVersion() + ", config "
             + db.current().configId() + ")");
       }
-      KeySettings ks = keySettings();
       StoredServiceKeys store = ks.open(compact);
       ScheduledExecutorService sweeper = ks.sweeper(store);
       PirNetworkServer server = PirNetworkServer.start(address, served, store, settings,
-          recentAnswers, new ClientIdInterceptor());
+          recentAnswers, clientIds, transport, BatchListener.NONE);
       System.out.println("serve: listening on " + bind + ":" + server.port()
-          + " (jpir.v1.PirService, health, reflection)");
+          + (access.tls() ? " (TLS; " : " (plaintext; ")
+          + "jpir.v1.PirService, health, reflection)");
       if (queries != null) {
         server.watch(storage(queries), storage(out), feedDb);
         System.out.println("serve: answering the query files of " + queries + " (database "

@@ -1,7 +1,9 @@
 package org.jpir.service;
 
 import io.grpc.ManagedChannel;
+import io.grpc.ServerInterceptor;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -9,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
@@ -54,6 +57,12 @@ final class ServiceFixture implements AutoCloseable {
   final List<BatchListener.Stats> stats = new CopyOnWriteArrayList<>();
 
   ServiceFixture(BatchSettings settings) throws Exception {
+    this(settings, new ClientIdInterceptor(), b -> { });
+  }
+
+  /** As above, with the client ids (and quotas) of {@code ids} and the transport settings. */
+  ServiceFixture(BatchSettings settings, ServerInterceptor ids,
+      Consumer<NettyServerBuilder> transport) throws Exception {
     sc = new JavaSparkContext(SparkSetup.conf("jpir-service-test", "local[2,3]"));
     sc.setLogLevel("WARN");
     Geometry g = Geometry.choose(CLASSIC, PLAIN_COUNT, PLAIN_SIZE, 1024);
@@ -67,8 +76,7 @@ final class ServiceFixture implements AutoCloseable {
         DistributedPirServer.prepare(sc, COMPACT.server(), cg, compactSource, 2,
             new DistributedPirServer.Workload(settings.sparkBatch(), COMPACT)), null, 0, 0);
     server = PirNetworkServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-        List.of(plain, compact), keys, settings, 256,
-        new ClientIdInterceptor(), b -> { }, stats::add);
+        List.of(plain, compact), keys, settings, 256, ids, transport, stats::add);
   }
 
   /** A plaintext channel to the server. */
