@@ -2,6 +2,7 @@ package org.jpir.service;
 
 import io.grpc.ServerInterceptor;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -18,7 +19,6 @@ import org.apache.hadoop.util.ShutdownHookManager;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.params.CompactParams;
 import org.jpir.datasets.cli.JpirVersion;
-import org.jpir.service.batch.BatchListener;
 import org.jpir.service.batch.BatchSettings;
 import org.jpir.service.db.ServedDatabase;
 import org.jpir.service.keys.KeySettings;
@@ -122,6 +122,9 @@ public final class ServeMain implements Callable<Integer> {
   @Mixin
   AccessOptions access = new AccessOptions();
 
+  @Mixin
+  MetricsOptions metrics = new MetricsOptions();
+
   /** A {@code --db} value split into its name and spec. */
   record Named(String name, String spec) {
     static Named parse(String v) {
@@ -147,7 +150,7 @@ public final class ServeMain implements Callable<Integer> {
     BatchSettings settings = new BatchSettings(microBatch, microBatchMs,
         queue > 0 ? queue : 4 * microBatch, batch, pollMs);
     InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(bind), port);
-    ServerInterceptor clientIds = access.interceptor(address.getAddress());
+    ServerInterceptor clientIds = metrics.around(access.interceptor(address.getAddress()));
     Consumer<NettyServerBuilder> transport = access.transport();
     KeySettings ks = keySettings();
     List<Named> named = named(dbs);
@@ -179,7 +182,8 @@ public final class ServeMain implements Callable<Integer> {
       StoredServiceKeys store = ks.open(compact);
       ScheduledExecutorService sweeper = ks.sweeper(store);
       PirNetworkServer server = PirNetworkServer.start(address, served, store, settings,
-          recentAnswers, clientIds, transport, BatchListener.NONE);
+          recentAnswers, clientIds, transport, metrics.listener());
+      HTTPServer http = metrics.start(server, store);
       System.out.println("serve: listening on " + bind + ":" + server.port()
           + (access.tls() ? " (TLS; " : " (plaintext; ")
           + "jpir.v1.PirService, health, reflection)");
@@ -205,6 +209,9 @@ public final class ServeMain implements Callable<Integer> {
       stopped.await();
       if (sweeper != null) {
         sweeper.shutdownNow();
+      }
+      if (http != null) {
+        http.close();
       }
       return 0;
     }

@@ -63,6 +63,12 @@ final class ServiceFixture implements AutoCloseable {
   /** As above, with the client ids (and quotas) of {@code ids} and the transport settings. */
   ServiceFixture(BatchSettings settings, ServerInterceptor ids,
       Consumer<NettyServerBuilder> transport) throws Exception {
+    this(settings, ids, transport, BatchListener.NONE);
+  }
+
+  /** As above, with {@code listener} also told about every micro-batch and Spark batch. */
+  ServiceFixture(BatchSettings settings, ServerInterceptor ids,
+      Consumer<NettyServerBuilder> transport, BatchListener listener) throws Exception {
     sc = new JavaSparkContext(SparkSetup.conf("jpir-service-test", "local[2,3]"));
     sc.setLogLevel("WARN");
     Geometry g = Geometry.choose(CLASSIC, PLAIN_COUNT, PLAIN_SIZE, 1024);
@@ -76,7 +82,18 @@ final class ServiceFixture implements AutoCloseable {
         DistributedPirServer.prepare(sc, COMPACT.server(), cg, compactSource, 2,
             new DistributedPirServer.Workload(settings.sparkBatch(), COMPACT)), null, 0, 0);
     server = PirNetworkServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-        List.of(plain, compact), keys, settings, 256, ids, transport, stats::add);
+        List.of(plain, compact), keys, settings, 256, ids, transport, new BatchListener() {
+          @Override
+          public void answered(Stats st) {
+            stats.add(st);
+            listener.answered(st);
+          }
+
+          @Override
+          public void sparkBatch(DistributedPirServer.BatchStats st) {
+            listener.sparkBatch(st);
+          }
+        });
   }
 
   /** A plaintext channel to the server. */
