@@ -40,6 +40,7 @@ import org.jpir.service.rpc.Quotas;
 import org.jpir.service.rpc.TokenInterceptor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * test): bearer tokens map to client ids ({@code UNAUTHENTICATED} without one or with a bad one,
  * {@code PERMISSION_DENIED} for a header, a query or keys naming another client), per-client
  * quotas refuse with {@code RESOURCE_EXHAUSTED} and a retry hint (on a clock the test moves),
+ * expired keys are a per-query status naming the client (the library uploads them again),
  * plaintext is refused, and the client library with a token and the CA retrieves exactly.
  */
 class AccessTest {
@@ -78,6 +80,12 @@ class AccessTest {
     if (fx != null) {
       fx.close();
     }
+  }
+
+  /** Every test starts with full quotas: the quotas' clock moves past a whole hour. */
+  @BeforeEach
+  void refill() {
+    CLOCK.addAndGet(10 * 3_600_000L);
   }
 
   static ManagedChannel tls() throws Exception {
@@ -209,6 +217,31 @@ class AccessTest {
       assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode());
       assertTrue(e.getStatus().getDescription().contains("2 times per hour"), e.toString());
       assertArrayEquals(fx.compactTruth().record(7), db.retrieve(7)); // keys held: answered
+    } finally {
+      ch.shutdownNow();
+    }
+  }
+
+  @Test
+  void expiredKeysAreAPerQueryStatusNamingTheClientAndTheLibraryUploadsAgain() throws Exception {
+    ManagedChannel ch = tls();
+    try (NetworkPirClient bob = new NetworkPirClient(ch, "bob", RetryPolicy.defaults(), BOB)) {
+      CLOCK.addAndGet(60_000);
+      RemoteDatabase db = bob.database("compact");
+      assertArrayEquals(fx.compactTruth().record(2), db.retrieve(2)); // keys held, used
+      long expirations = fx.keys.stats().expirations();
+      fx.clock.addAndGet(ServiceFixture.KEY_TTL + 1);
+      AnswerResponse r = stub(ch, "Bearer " + BOB, null).answer(AnswerRequest.newBuilder()
+          .setDatabase("compact").addQueries(Query.newBuilder().setRequestId("e1")
+              .setConfigId(db.config().getConfigId())
+              .setQuery(ByteString.copyFrom(db.client().queryMessage(3)))).build());
+      String why = r.getResults(0).getError().getMessage();
+      assertEquals(Status.Code.FAILED_PRECONDITION.value(), r.getResults(0).getError().getCode());
+      assertTrue(why.contains("client 'bob'") && why.contains("expired"), why);
+      assertEquals(expirations + 1, fx.keys.stats().expirations());
+      // the library sees its keys gone, uploads them again and is answered
+      assertArrayEquals(fx.compactTruth().record(3), db.retrieve(3));
+      assertTrue(fx.keys.status("bob", ServiceFixture.COMPACT).present());
     } finally {
       ch.shutdownNow();
     }

@@ -238,28 +238,6 @@ class HostileCallsTest {
   }
 
   @Test
-  void expiredKeysAreAPerQueryStatusNamingTheClient() {
-    try (NetworkPirClient c = new NetworkPirClient(ch, "forgetful", RetryPolicy.defaults())) {
-      RemoteDatabase db = c.database("compact");
-      assertArrayEquals(fx.compactTruth().record(2), db.retrieve(2)); // keys uploaded, used
-      long expirations = fx.keys.stats().expirations();
-      fx.clock.addAndGet(ServiceFixture.KEY_TTL + 1);
-      AnswerResponse r = stub("forgetful").answer(AnswerRequest.newBuilder()
-          .setDatabase("compact").addQueries(query("e1", db.config().getConfigId(),
-              db.client().queryMessage(3))).build());
-      QueryResult q = r.getResults(0);
-      assertEquals(Status.Code.FAILED_PRECONDITION.value(), q.getError().getCode());
-      assertTrue(q.getError().getMessage().contains("client 'forgetful'")
-          && q.getError().getMessage().contains("expired"), q.toString());
-      assertEquals(expirations + 1, fx.keys.stats().expirations());
-      // the library sees its keys gone, uploads them again and is answered
-      assertArrayEquals(fx.compactTruth().record(3), db.retrieve(3));
-      assertTrue(fx.keys.status("forgetful", ServiceFixture.COMPACT).present());
-    }
-    othersStillAnswered();
-  }
-
-  @Test
   void aClientThatDisconnectsMidCallHarmsNoOne() throws Exception {
     PirQueryClient c = plainClient();
     String cfg = plainConfig().getConfigId();
