@@ -1,5 +1,8 @@
 package org.jpir.service;
 
+import io.grpc.ServerInterceptor;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -9,19 +12,22 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.jpir.core.params.CompactParams;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.service.batch.BatchSettings;
 import org.jpir.service.db.ServedDatabase;
-import org.jpir.service.keys.MemoryServiceKeys;
-import org.jpir.service.rpc.ClientIdInterceptor;
+import org.jpir.service.keys.KeySettings;
+import org.jpir.service.keys.StoredServiceKeys;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.source.Storage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -53,8 +59,16 @@ public final class ServeMain implements Callable<Integer> {
   String bind = "127.0.0.1";
 
   @Option(names = "--keys", description = "keep uploaded evaluation keys under this directory"
-      + " (default: in memory only)")
-  Path keys;
+      + " or Hadoop URI (default: in memory only)")
+  String keys;
+
+  @Option(names = "--key-ttl", description = "evaluation keys unused this long expire"
+      + " (<n>[ms|s|m|h|d], 0: never; default: ${DEFAULT-VALUE})")
+  String keyTtl = "7d";
+
+  @Option(names = "--key-cache-mib", description = "most MiB of evaluation keys held in memory;"
+      + " the least recently used beyond (default: ${DEFAULT-VALUE})")
+  long keyCacheMib = 1024;
 
   @Option(names = "--batch", description = "queries per Spark batch (default: ${DEFAULT-VALUE})")
   int batch = 4;
@@ -105,6 +119,12 @@ public final class ServeMain implements Callable<Integer> {
   @Option(names = "--preset", description = "the preset (default: each database's)")
   String preset;
 
+  @Mixin
+  AccessOptions access = new AccessOptions();
+
+  @Mixin
+  MetricsOptions metrics = new MetricsOptions();
+
   /** A {@code --db} value split into its name and spec. */
   record Named(String name, String spec) {
     static Named parse(String v) {
@@ -130,6 +150,9 @@ public final class ServeMain implements Callable<Integer> {
     BatchSettings settings = new BatchSettings(microBatch, microBatchMs,
         queue > 0 ? queue : 4 * microBatch, batch, pollMs);
     InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(bind), port);
+    ServerInterceptor clientIds = metrics.around(access.interceptor(address.getAddress()));
+    Consumer<NettyServerBuilder> transport = access.transport();
+    KeySettings ks = keySettings();
     List<Named> named = named(dbs);
     String feedDb = queriesDb != null ? queriesDb : named.get(0).name();
     if (queries != null) { // before preparing anything
@@ -156,11 +179,14 @@ public final class ServeMain implements Callable<Integer> {
             + " bytes, data version " + db.current().dataVersion() + ", config "
             + db.current().configId() + ")");
       }
-      PirNetworkServer server = PirNetworkServer.start(address, served,
-          new MemoryServiceKeys(compact, keys), settings, recentAnswers,
-          new ClientIdInterceptor());
+      StoredServiceKeys store = ks.open(compact);
+      ScheduledExecutorService sweeper = ks.sweeper(store);
+      PirNetworkServer server = PirNetworkServer.start(address, served, store, settings,
+          recentAnswers, clientIds, transport, metrics.listener());
+      HTTPServer http = metrics.start(server, store);
       System.out.println("serve: listening on " + bind + ":" + server.port()
-          + " (jpir.v1.PirService, health, reflection)");
+          + (access.tls() ? " (TLS; " : " (plaintext; ")
+          + "jpir.v1.PirService, health, reflection)");
       if (queries != null) {
         server.watch(storage(queries), storage(out), feedDb);
         System.out.println("serve: answering the query files of " + queries + " (database "
@@ -181,8 +207,24 @@ public final class ServeMain implements Callable<Integer> {
       }, STOP_PRIORITY, DRAIN_MILLIS + 5000, TimeUnit.MILLISECONDS);
       server.awaitTermination();
       stopped.await();
+      if (sweeper != null) {
+        sweeper.shutdownNow();
+      }
+      if (http != null) {
+        http.close();
+      }
       return 0;
     }
+  }
+
+  /** The key store's settings from {@code --keys}, {@code --key-ttl}, {@code --key-cache-mib}. */
+  KeySettings keySettings() {
+    if (keyCacheMib < 1 || keyCacheMib > (Long.MAX_VALUE >> 20)) {
+      throw new IllegalArgumentException("--key-cache-mib must be >= 1");
+    }
+    String dir = keys == null ? null : Storage.hasScheme(keys) ? keys
+        : Path.of(keys).toAbsolutePath().toUri().toString();
+    return new KeySettings(dir, KeySettings.durationMillis(keyTtl), keyCacheMib << 20);
   }
 
   /**

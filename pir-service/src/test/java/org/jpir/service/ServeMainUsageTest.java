@@ -44,6 +44,12 @@ class ServeMainUsageTest {
     r = run("--port", "0", "--db", "a=synthetic:10x8", "--queries", "q", "--out", "a",
         "--queries-db", "b");
     assertTrue(((Exception) r[2]).getMessage().contains("--queries-db b"));
+    r = run("--port", "0", "--db", "synthetic:10x8", "--bind", "0.0.0.0");
+    assertTrue(((Exception) r[2]).getMessage().contains("without --tokens"));
+    r = run("--port", "0", "--db", "synthetic:10x8", "--tls-cert", "c.pem");
+    assertTrue(((Exception) r[2]).getMessage().contains("--tls-cert and --tls-key go together"));
+    r = run("--port", "0", "--db", "synthetic:10x8", "--key-ttl", "1w");
+    assertTrue(((Exception) r[2]).getMessage().contains("duration '1w'"));
   }
 
   @Test

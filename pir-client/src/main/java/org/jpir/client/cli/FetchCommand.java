@@ -60,6 +60,17 @@ final class FetchCommand implements Callable<Integer> {
       + " RESOURCE_EXHAUSTED (default: ${DEFAULT-VALUE})")
   int attempts = 8;
 
+  @Option(names = "--token", description = "the bearer token (visible to other users in the"
+      + " process list: prefer --token-file)")
+  String token;
+
+  @Option(names = "--token-file", description = "a file whose first line is the bearer token")
+  Path tokenFile;
+
+  @Option(names = "--tls-ca", description = "TLS: trust the CA certificates (PEM) in this file"
+      + " (default: plaintext)")
+  Path tlsCa;
+
   /** 0 when every record (or the key's value) was retrieved, 3 for an absent key. */
   @Override
   public Integer call() throws Exception {
@@ -71,8 +82,15 @@ final class FetchCommand implements Callable<Integer> {
     }
     String id = clientId != null ? clientId
         : "c-" + HexFormat.of().formatHex(new SecureRandom().generateSeed(8));
+    if (token != null && tokenFile != null) {
+      throw new IllegalArgumentException("client fetch: --token or --token-file, not both");
+    }
+    String bearer = tokenFile == null ? token
+        : Files.readAllLines(tokenFile, StandardCharsets.US_ASCII).stream().findFirst()
+            .map(String::strip).orElseThrow(() -> new IllegalArgumentException(
+                "client fetch: --token-file " + tokenFile + " is empty"));
     try (NetworkPirClient net = NetworkPirClient.connect(server, id,
-        new RetryPolicy(Math.max(1, attempts), 100, 5000))) {
+        new RetryPolicy(Math.max(1, attempts), 100, 5000), bearer, tlsCa)) {
       RemoteDatabase db = net.database(name(net.config()),
           key == null ? null : Files.readAllBytes(key), evk == null ? null
               : Files.readAllBytes(evk));

@@ -5,8 +5,11 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -29,8 +32,10 @@ import org.jpir.api.v1.UploadKeysRequest;
  * client id header and is retried on {@code UNAVAILABLE} or {@code RESOURCE_EXHAUSTED} under a
  * {@link RetryPolicy}, unchanged (same request ids). {@link #database} gives a {@link
  * RemoteDatabase} that retrieves records by index or keyword. Thread-safe (a {@link
- * RemoteDatabase} is not). Plaintext transport: use it on loopback or inside a trusted network
- * until the service has TLS.
+ * RemoteDatabase} is not). With a bearer token every call also carries {@code authorization:
+ * Bearer <token>} (the service maps it to the client id); {@link #connect(String, String,
+ * RetryPolicy, String, Path)} with a CA file speaks TLS, else plaintext (loopback or a trusted
+ * network only).
  */
 public final class NetworkPirClient implements AutoCloseable {
   /** The header naming the client (the service's {@code ClientIdInterceptor}). */
@@ -39,6 +44,9 @@ public final class NetworkPirClient implements AutoCloseable {
       Metadata.Key.of("retry-after-ms", Metadata.ASCII_STRING_MARSHALLER);
   /** The largest answer message this client reads before the config says more (64 MiB). */
   static final int DEFAULT_MAX_INBOUND = 64 << 20;
+  /** The header carrying the bearer token. */
+  static final Metadata.Key<String> AUTHORIZATION =
+      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
   private final ManagedChannel channel;
   private final boolean ownsChannel;
@@ -50,11 +58,20 @@ public final class NetworkPirClient implements AutoCloseable {
 
   /** A client over {@code channel} (not closed by {@link #close}) as {@code clientId}. */
   public NetworkPirClient(ManagedChannel channel, String clientId, RetryPolicy retry) {
-    this(channel, false, clientId, retry);
+    this(channel, false, clientId, retry, null);
+  }
+
+  /**
+   * A client over {@code channel} (not closed by {@link #close}) as {@code clientId} with the
+   * bearer {@code token} (null: none).
+   */
+  public NetworkPirClient(ManagedChannel channel, String clientId, RetryPolicy retry,
+      String token) {
+    this(channel, false, clientId, retry, token);
   }
 
   private NetworkPirClient(ManagedChannel channel, boolean owns, String clientId,
-      RetryPolicy retry) {
+      RetryPolicy retry, String token) {
     if (clientId == null || !clientId.matches("[A-Za-z0-9._-]{1,64}")) {
       throw new IllegalArgumentException("client id must be 1 to 64 characters of"
           + " [A-Za-z0-9._-]");
@@ -65,6 +82,12 @@ public final class NetworkPirClient implements AutoCloseable {
     this.retry = retry;
     Metadata h = new Metadata();
     h.put(Metadata.Key.of(CLIENT_HEADER, Metadata.ASCII_STRING_MARSHALLER), clientId);
+    if (token != null) {
+      if (!token.matches("[\\x21-\\x7e]{1,256}")) {
+        throw new IllegalArgumentException("a bearer token is 1 to 256 visible ASCII characters");
+      }
+      h.put(AUTHORIZATION, "Bearer " + token);
+    }
     this.stub = PirServiceGrpc.newBlockingStub(channel)
         .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(h))
         .withMaxInboundMessageSize(DEFAULT_MAX_INBOUND);
@@ -76,6 +99,18 @@ public final class NetworkPirClient implements AutoCloseable {
    * @throws IllegalArgumentException when {@code hostPort} is not host:port
    */
   public static NetworkPirClient connect(String hostPort, String clientId, RetryPolicy retry) {
+    return connect(hostPort, clientId, retry, null, null);
+  }
+
+  /**
+   * Connects to {@code hostPort} as {@code clientId} with the bearer {@code token} (null: none),
+   * over TLS trusting the CA certificates (PEM) in {@code tlsCa}, or plaintext when it is null.
+   *
+   * @throws IllegalArgumentException when {@code hostPort} is not host:port or the CA file
+   *     cannot be used
+   */
+  public static NetworkPirClient connect(String hostPort, String clientId, RetryPolicy retry,
+      String token, Path tlsCa) {
     int colon = hostPort.lastIndexOf(':');
     if (colon < 1 || colon == hostPort.length() - 1) {
       throw new IllegalArgumentException("server '" + hostPort + "' must be host:port");
@@ -87,9 +122,19 @@ public final class NetworkPirClient implements AutoCloseable {
       throw new IllegalArgumentException("server '" + hostPort + "': port is not a number");
     }
     String host = hostPort.substring(0, colon).replace("[", "").replace("]", "");
-    ManagedChannel ch = NettyChannelBuilder.forAddress(host, port).usePlaintext()
-        .maxInboundMessageSize(Integer.MAX_VALUE - 8).build();
-    return new NetworkPirClient(ch, true, clientId, retry);
+    NettyChannelBuilder b = NettyChannelBuilder.forAddress(host, port)
+        .maxInboundMessageSize(Integer.MAX_VALUE - 8);
+    if (tlsCa == null) {
+      b.usePlaintext();
+    } else {
+      try {
+        b.sslContext(GrpcSslContexts.forClient().trustManager(tlsCa.toFile()).build());
+      } catch (IOException | IllegalArgumentException e) {
+        throw new IllegalArgumentException("cannot use the CA file " + tlsCa + ": "
+            + e.getClass().getSimpleName(), e);
+      }
+    }
+    return new NetworkPirClient(b.build(), true, clientId, retry, token);
   }
 
   /** The client id calls are made as. */

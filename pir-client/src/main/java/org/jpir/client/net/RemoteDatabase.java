@@ -129,7 +129,8 @@ public final class RemoteDatabase {
   /**
    * The answers (wire form) to fresh queries for {@code indices}, in order, in calls of at most
    * the server's bound; queries refused for an outdated config are asked again, once, under the
-   * new config when its shape is the same.
+   * new config when its shape is the same; compact queries refused for the keys the server holds
+   * (expired, evicted, deleted) are asked again, once, after the keys are checked and uploaded.
    */
   private List<byte[]> answers(long[] indices) {
     ensureKeys();
@@ -143,6 +144,12 @@ public final class RemoteDatabase {
           rs = call(part); // all of them again: one config for the whole call
           break;
         }
+        if (rs[i].hasError() && keysGone(rs[i])) { // expired, evicted or replaced on the server
+          keysChecked = false;
+          ensureKeys();
+          rs = call(part);
+          break;
+        }
       }
       for (QueryResult res : rs) {
         if (res.hasError()) {
@@ -153,6 +160,12 @@ public final class RemoteDatabase {
       }
     }
     return out;
+  }
+
+  /** A compact query refused for the keys the server holds (none, or other ones). */
+  private boolean keysGone(QueryResult r) {
+    return client.compact() && r.getError().getCode() == FAILED_PRECONDITION
+        && r.getError().getCurrentConfigId().isEmpty();
   }
 
   private static boolean outdated(QueryResult r) {

@@ -234,13 +234,16 @@ public final class EvaluationKeyStore {
         + clientId + "' cannot be used: upload them again", cause);
   }
 
-  /** Forgets the keys of {@code clientId} (memory and directory). */
+  /** Forgets the keys of {@code clientId} and its plane-packing key (memory and directory). */
   public void remove(String clientId) {
     prepared.remove(EvaluationKeys.checkClientId(clientId));
     wires.remove(clientId);
+    packingWires.remove(clientId);
+    packing.keySet().removeIf(k -> k.startsWith(clientId + "/"));
     if (dir != null) {
       try {
         Files.deleteIfExists(dir.resolve(clientId + ".evk"));
+        Files.deleteIfExists(dir.resolve(clientId + ".pack"));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -56,8 +56,7 @@ public final class QueryAdmission {
           + q.clientId() + "', but the call is of client '" + client + "'");
     }
     if (keys.lookup(client, cp).isEmpty()) {
-      throw new Refusal(Status.Code.FAILED_PRECONDITION, "no evaluation keys for client '"
-          + client + "' under preset " + cp.id() + ": upload them (UploadKeys)");
+      throw new Refusal(Status.Code.FAILED_PRECONDITION, keys.missing(client, cp));
     }
     try {
       return keys.compactQueries(cp).accept(wire, db.geometry());

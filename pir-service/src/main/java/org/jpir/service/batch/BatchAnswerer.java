@@ -23,9 +23,11 @@ import org.jpir.spark.server.DistributedPirServer;
 final class BatchAnswerer {
   private static final Logger LOG = LogManager.getLogger(BatchAnswerer.class);
   private final int sparkBatch;
+  private final BatchListener listener;
 
-  BatchAnswerer(int sparkBatch) {
+  BatchAnswerer(int sparkBatch, BatchListener listener) {
     this.sparkBatch = sparkBatch;
+    this.listener = listener;
   }
 
   /** Completes every item's entry with its answer or its error. */
@@ -63,9 +65,14 @@ final class BatchAnswerer {
     }
   }
 
-  private static void once(ServedDatabase.Version v, List<Work.Item> part) {
+  private void once(ServedDatabase.Version v, List<Work.Item> part) {
     DistributedPirServer.BatchResult r = v.server().answer(
         part.stream().map(Work.Item::query).toList());
+    try {
+      listener.sparkBatch(r.stats());
+    } catch (RuntimeException e) { // a listener's failure is not the queries'
+      LOG.error("service: batch listener: {}", e.toString());
+    }
     for (int i = 0; i < part.size(); i++) {
       part.get(i).entry().result().complete(Outcome.answered(Wire.writeAnswer(r.answers()[i]),
           v.dataVersion(), v.configId()));

@@ -1,5 +1,7 @@
 package org.jpir.service.batch;
 
+import org.jpir.spark.server.DistributedPirServer;
+
 /**
  * Told about each micro-batch after it was answered, on the micro-batcher's thread (keep it
  * short): the seam for metrics (Prometheus) without touching the batcher. Nothing here depends on
@@ -26,4 +28,11 @@ public interface BatchListener {
 
   /** Called once per micro-batch. */
   void answered(Stats s);
+
+  /**
+   * Called once per Spark batch answered inside a micro-batch, with the answer path's figures
+   * (expansion, phase 1, phase 2 times; counts and times only). Nothing by default.
+   */
+  default void sparkBatch(DistributedPirServer.BatchStats s) {
+  }
 }

@@ -70,7 +70,7 @@ public final class MicroBatcher implements AutoCloseable {
   public MicroBatcher(BatchSettings settings, Runnable between, BatchListener listener) {
     this.listener = listener;
     this.settings = settings;
-    this.answerer = new BatchAnswerer(settings.sparkBatch());
+    this.answerer = new BatchAnswerer(settings.sparkBatch(), listener);
     this.between = between;
     this.thread = new Thread(this::loop, "jpir-micro-batcher");
     thread.setDaemon(true);

@@ -5,7 +5,6 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.query.CompactQueries;
 import org.jpir.core.query.EvaluationKeyStore;
@@ -51,18 +50,7 @@ public final class MemoryServiceKeys implements ServiceKeys {
       byte[] packingKey) {
     EvaluationKeys.checkClientId(clientId);
     EvaluationKeyStore s = store(cp);
-    long max = Wire.maxEvaluationKeysBytes(cp);
-    if (evaluationKeys.length > max) {
-      throw new IllegalArgumentException("evaluation keys of " + evaluationKeys.length
-          + " bytes: preset " + cp.id() + " takes at most " + max);
-    }
-    if (packingKey != null && packingKey.length > 0) {
-      long maxPack = Wire.packingKeyBytes(cp.server(), PlanePacking.MAX_PLANES);
-      if (packingKey.length > maxPack) {
-        throw new IllegalArgumentException("packing key of " + packingKey.length
-            + " bytes: preset " + cp.id() + " takes at most " + maxPack);
-      }
-    }
+    KeyLimits.check(cp, evaluationKeys, packingKey);
     long fp = s.register(clientId, evaluationKeys);
     if (packingKey != null && packingKey.length > 0) {
       s.registerPackingKey(clientId, packingKey);

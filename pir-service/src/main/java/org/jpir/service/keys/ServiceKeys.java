@@ -36,6 +36,15 @@ public interface ServiceKeys {
   Optional<KeyInfo> lookup(String clientId, CompactParams cp);
 
   /**
+   * Why {@code clientId} has no keys under {@code cp} (after {@link #lookup} found none): a
+   * message naming the client and the preset, saying whether they expired.
+   */
+  default String missing(String clientId, CompactParams cp) {
+    return "no evaluation keys for client '" + clientId + "' under preset " + cp.id()
+        + ": upload them (UploadKeys)";
+  }
+
+  /**
    * The query kind that accepts compact queries of {@code cp} against the keys held here (a
    * query of a client without keys is refused by it, naming the client).
    *
