@@ -12,9 +12,9 @@ package org.jpir.vmp;
  * whose 512-bit units are double-pumped, it was no faster; on Zen 5 it is 1.3-1.6x; its inverse
  * forms {@code [a + b, b - a]} from one swap of partners, half the shuffles of a spread of both,
  * 1.5x faster on Zen 5; {@link WideNarrowLeaf}, FFT name {@code panama512-leaf256}, pairs the
- * 512-bit passes with the 256-bit leaf: on a Zen 4, 2026-12-06, JMH 2 x 2 forks, the inverse
- * 3.56 against 3.66-3.68 us at N = 4096 and 16.03-16.07 against 16.69-16.75 us at 16384, the
- * forward 3.60-3.61 against 3.43-3.46 us at 4096 and the same at 16384, so no default changes).
+ * 512-bit passes with the 256-bit leaf: on a Zen 4 it won on the inverse and lost on the
+ * forward, so no default changes; figures in
+ * benchmarks/results/kernel-choices-20261204-06.md).
  * The leaves are generated ({@code FftLeaves}, from {@code LeafGenerator}
  * in the test sources). Complex products use fused multiply-adds, so results differ from {@code
  * RefFft} by rounding only (tolerance in {@code FftPlan}). No allocation once compiled, on JDK 17

@@ -64,11 +64,6 @@ final class ExpansionTree {
     return d;
   }
 
-  /** Subtrees of at most this many levels run level by level (0: none). */
-  int levelOrderDepth() {
-    return levelOrderDepth;
-  }
-
   /**
    * Expands c (overwritten) to depth l (see {@link CompactExpander#expand(Glwe, int,
    * IntPredicate, IntPredicate, Pmat[], CompactExpander.Sink, CompactExpander.Timings)}).

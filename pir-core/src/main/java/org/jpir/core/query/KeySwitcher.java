@@ -83,27 +83,17 @@ final class KeySwitcher {
 
   /** {@code out = KS(Aut_p(c))}, unnormalized; c and out must differ. */
   void keySwitch(Glwe c, int p, Pmat ksk, Glwe out) {
-    keySwitch(new Glwe[] {c}, 1, p, ksk, new Glwe[] {out});
-  }
-
-  /**
-   * {@code outs[m] = KS(Aut_p(cs[m]))} for {@code m < count} (at most {@link #maxGroup()}),
-   * unnormalized, each bitwise what {@link #keySwitch(Glwe, int, Pmat, Glwe)} gives; no output
-   * may be an input.
-   */
-  void keySwitch(Glwe[] cs, int count, int p, Pmat ksk, Glwe[] outs) {
-    transformGroup(cs, count, p, ksk, outs);
-    for (int m = 0; m < count; m++) {
-      long[] od = outs[m].data();
-      for (int col = 0; col < 2 * limbs; col++) {
-        column(m, col, od, col * n);
-      }
+    transformGroup(new Glwe[] {c}, 1, p, ksk, new Glwe[] {out});
+    long[] od = out.data();
+    for (int col = 0; col < 2 * limbs; col++) {
+      column(0, col, od, col * n);
     }
   }
 
   /**
    * One level of the trace for {@code m < count}: with {@code t = KS(Aut_p(cs[m]))}, {@code
-   * odds[m] = (cs[m] - t) X^(-step)} and {@code cs[m] += t}, bitwise as {@link #keySwitch}
+   * odds[m] = (cs[m] - t) X^(-step)} and {@code cs[m] += t} (m below {@link #maxGroup()}),
+   * bitwise as {@link #keySwitch}
    * followed by those sums, one column at a time while it is in L1 (t is never stored).
    */
   void switchAndSplit(Glwe[] cs, int count, int p, Pmat ksk, Glwe[] odds, int step) {
