@@ -26,7 +26,8 @@ import picocli.CommandLine.Parameters;
  * <p>Usage: {@code KernelAb <op> <impl,impl,...> [rounds] [sliceMs]}, op one of {@code
  * fft:N}, {@code ifft:N}, {@code pvec:N:nrows:ncols} (per-column apply), {@code
  * multi:N:nrows:ncols:columns[:distinct]} (the database pass; with distinct, only that many
- * distinct PVECs, so the database comes from the caches); implementations as {@link
+ * distinct PVECs, so the database comes from the caches), {@code
+ * batch:N:nrows:ncols:columns:queries[:distinct]} (the pass of several queries in one); implementations as {@link
  * FftPlan#of(int, String)} or {@link Vmp#of(String)}.
  */
 @Command(name = "KernelAb", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
@@ -195,9 +196,50 @@ public final class KernelAb implements Callable<Integer> {
         }
         return new Object[] {op, all};
       }
+      case "batch": {
+        int nrows = Integer.parseInt(p[2]);
+        int ncols = Integer.parseInt(p[3]);
+        int nc = Integer.parseInt(p[4]);
+        int nq = Integer.parseInt(p[5]);
+        int distinct = p.length > 6 ? Integer.parseInt(p[6]) : nc;
+        if (nq < 1 || distinct < 1 || distinct > nc) {
+          throw new IllegalArgumentException("op '" + spec + "': queries must be >= 1 and"
+              + " distinct 1.." + nc);
+        }
+        Vmp ops = Vmp.of(impl);
+        Pmat[] pms = new Pmat[nq];
+        for (int q = 0; q < nq; q++) {
+          pms[q] = Pmat.allocate(n, nrows, ncols);
+          VmpBench.fill(pms[q], 1 + 13L * q);
+        }
+        Pvec[] cols = new Pvec[nc];
+        for (int c = 0; c < nc; c++) {
+          if (c < distinct) {
+            cols[c] = Pvec.allocate(n, nrows);
+            VmpBench.fill(cols[c], 7L * c + 3);
+          } else {
+            cols[c] = cols[c % distinct];
+          }
+        }
+        double[][][] res = new double[nq][nc][n * ncols];
+        double[] tmp = new double[Vmp.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc)];
+        Op op = () -> {
+          ops.applyPvecBatch(pms, cols, res, tmp);
+          return res[nq - 1][nc - 1][5];
+        };
+        op.run();
+        double[] all = new double[nq * nc * n * ncols];
+        for (int q = 0; q < nq; q++) {
+          for (int c = 0; c < nc; c++) {
+            System.arraycopy(res[q][c], 0, all, (q * nc + c) * n * ncols, n * ncols);
+          }
+        }
+        return new Object[] {op, all};
+      }
       default:
         throw new IllegalArgumentException("op '" + spec + "' is not fft:N, ifft:N,"
-            + " pvec:N:nrows:ncols or multi:N:nrows:ncols:columns");
+            + " pvec:N:nrows:ncols, multi:N:nrows:ncols:columns[:distinct] or"
+            + " batch:N:nrows:ncols:columns:queries[:distinct]");
     }
   }
 

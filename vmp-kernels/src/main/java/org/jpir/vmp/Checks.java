@@ -15,6 +15,16 @@ final class Checks {
     }
   }
 
+  /**
+   * {@link #range(String, double[], long, long)} naming the array {@code op + " " + part}; the
+   * name is concatenated only when the check fails (no allocation on the hot path).
+   */
+  static void range(String op, String part, double[] a, long off, long len) {
+    if (a == null || off < 0 || len < 0 || off + len > a.length) {
+      range(op + " " + part, a, off, len);
+    }
+  }
+
   /** Requires {@code [off, off+len)} to lie inside {@code a}. */
   static void range(String what, long[] a, long off, long len) {
     if (a == null) {

@@ -113,8 +113,8 @@ public final class Reim {
   private static void check3(int n, String op, double[] a, int aOff, double[] b, int bOff,
       double[] res, int resOff) {
     Checks.ringDegree(n);
-    Checks.range(op + " a", a, aOff, n);
-    Checks.range(op + " b", b, bOff, n);
-    Checks.range(op + " res", res, resOff, n);
+    Checks.range(op, "a", a, aOff, n);
+    Checks.range(op, "b", b, bOff, n);
+    Checks.range(op, "res", res, resOff, n);
   }
 }

@@ -98,7 +98,7 @@ class KernelAllocationTest {
    */
   static final class Probe {
     static final String[] KERNELS = {"fft2048", "ifft2048", "applyDftToDft8x8",
-        "applyDftToDft10x6", "normalize2048", "traceSplit2048"};
+        "applyDftToDft10x6", "normalize2048", "traceSplit2048", "reimMulAdd2048"};
     static Object sink;
 
     public static void main(String[] args) {
@@ -135,6 +135,9 @@ class KernelAllocationTest {
       long[] k = new long[n];
       long[] odd = new long[n];
       ops.put("traceSplit2048", () -> Znx.traceSplit(n, 64, k, 0, a, 0, odd, 0));
+      // a pointwise product of transforms (its argument checks name the operands)
+      double[] prod = new double[n];
+      ops.put("reimMulAdd2048", () -> Reim.mulAdd(n, src, 0, buf, 0, prod, 0));
       for (Map.Entry<String, Runnable> e : ops.entrySet()) {
         double best = Double.MAX_VALUE;
         int round = 0;
