@@ -5,6 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -150,33 +155,56 @@ final class Ledger {
   }
 
   /**
-   * Decodes every answer with {@code d} (after the run), counting mismatches and answers that do
-   * not decode, then drops the answers' bytes.
+   * Decodes every answer with {@code d} (after the run) on {@code threads} threads (each
+   * client's answers on one thread), counting mismatches and answers that do not decode, then
+   * drops the answers' bytes.
    */
-  Check check(Decoder d) {
-    List<Map.Entry<Sent, byte[]>> todo = new ArrayList<>();
+  Check check(Decoder d, int threads) {
+    Map<Integer, List<Map.Entry<Sent, byte[]>>> byClient = new TreeMap<>();
     synchronized (this) {
       for (Map.Entry<String, Result> e : results.entrySet()) {
         if (e.getValue().answer() != null) {
-          todo.add(Map.entry(sent.get(e.getKey()), e.getValue().answer()));
+          Sent s = sent.get(e.getKey());
+          byClient.computeIfAbsent(s.client(), c -> new ArrayList<>())
+              .add(Map.entry(s, e.getValue().answer()));
         }
       }
     }
-    int mismatches = 0;
-    int undecodable = 0;
-    for (Map.Entry<Sent, byte[]> e : todo) {
-      try {
-        if (!d.matches(e.getKey(), e.getValue())) {
-          mismatches++;
-        }
-      } catch (RuntimeException ex) {
-        undecodable++;
+    AtomicInteger decoded = new AtomicInteger();
+    AtomicInteger mismatches = new AtomicInteger();
+    AtomicInteger undecodable = new AtomicInteger();
+    ExecutorService ex = Executors.newFixedThreadPool(Math.max(1, threads));
+    try {
+      List<Future<?>> fs = new ArrayList<>();
+      for (List<Map.Entry<Sent, byte[]>> mine : byClient.values()) {
+        fs.add(ex.submit(() -> {
+          for (Map.Entry<Sent, byte[]> e : mine) {
+            decoded.incrementAndGet();
+            try {
+              if (!d.matches(e.getKey(), e.getValue())) {
+                mismatches.incrementAndGet();
+              }
+            } catch (RuntimeException ignored) {
+              undecodable.incrementAndGet();
+            }
+          }
+        }));
       }
+      for (Future<?> f : fs) {
+        f.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while decoding", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("decoding failed", e.getCause());
+    } finally {
+      ex.shutdownNow();
     }
     synchronized (this) {
       results.replaceAll((id, r) -> r.answer() == null ? r
           : new Result(new byte[0], null, r.doneNanos()));
     }
-    return new Check(todo.size(), mismatches, undecodable);
+    return new Check(decoded.get(), mismatches.get(), undecodable.get());
   }
 }

@@ -100,7 +100,7 @@ public final class LoadHarness implements Callable<Integer> {
 
   @Option(names = "--pool-factor", description = "queries made per client before a saturated"
       + " run: this times the expected share (default: ${DEFAULT-VALUE})")
-  double poolFactor = 2.0;
+  double poolFactor = 1.5;
 
   @Option(names = "--master", description = "the Spark master unless -Dspark.master is given"
       + " (default: ${DEFAULT-VALUE})")
@@ -198,9 +198,9 @@ public final class LoadHarness implements Callable<Integer> {
         if (warmup > 0) {
           LoadClients.Run w = lc.closedLoop(warm, Long.MAX_VALUE / 4, "w");
           Ledger.Totals wt = w.ledger().totals();
-          Ledger.Check wc = w.ledger().check(decoder);
+          Ledger.Check wc = w.ledger().check(decoder, threads);
           OfflineRun.Result wo = OfflineRun.run(db.current().server(), db.params(), compact,
-              flat(warm), offBatch, work, decoder, random);
+              flat(warm), offBatch, work, decoder, threads, random);
           say("warm-up: service %d of %d answered (%d wrong) at %.2f q/s; offline %d answered"
               + " at %.2f q/s", wt.answered(), wt.sent(), wc.mismatches() + wc.undecodable(),
               w.qps(), wo.answered(), wo.qps());
@@ -215,16 +215,21 @@ public final class LoadHarness implements Callable<Integer> {
         long window = seconds * 1_000_000_000L;
         for (int r = 1; r <= rounds; r++) {
           int per = (int) Math.ceil(poolFactor * estimate * seconds / clients) + 2;
+          long tp = System.nanoTime();
           List<List<LoadClients.Planned>> pool = lc.pool(filled(clients, per), pick, threads);
+          say("round %d: %d queries per client made in %.1f s", r, per,
+              (System.nanoTime() - tp) / 1e9);
           int mark = rec.microMark();
           int sparkMark = rec.sparkMark();
           LoadClients.Run run = lc.closedLoop(pool, window, "r" + r);
-          ServiceFigures f = ServiceFigures.of(run, run.ledger().check(decoder),
+          long td = System.nanoTime();
+          ServiceFigures f = ServiceFigures.of(run, run.ledger().check(decoder, threads),
               rec.microSince(mark), rec.sparkSince(sparkMark));
+          say("round %d: service answers decoded in %.1f s", r, (System.nanoTime() - td) / 1e9);
           List<LoadClients.Planned> same = run.ledger().answeredQueries().stream()
               .map(s -> pool.get(s.client()).get(s.slot())).toList();
           OfflineRun.Result o = OfflineRun.run(db.current().server(), db.params(), compact,
-              same, offBatch, work, decoder, random);
+              same, offBatch, work, decoder, threads, random);
           LoadReport.Round round = new LoadReport.Round(f, o);
           done.add(round);
           say("round %d: service %.3f q/s (%d answered, p50 %.3f s, p99 %.3f s, %d micro-batches"
@@ -248,7 +253,7 @@ public final class LoadHarness implements Callable<Integer> {
           int mark = rec.microMark();
           int sparkMark = rec.sparkMark();
           LoadClients.Run run = lc.openLoop(pool, sch, "h");
-          half = ServiceFigures.of(run, run.ledger().check(decoder), rec.microSince(mark),
+          half = ServiceFigures.of(run, run.ledger().check(decoder, threads), rec.microSince(mark),
               rec.sparkSince(sparkMark));
           say("half rate (%.3f q/s, open loop): %d answered, p50 %.3f s, p99 %.3f s, %d"
               + " micro-batches of %s; %s", rate, half.totals().answered(), half.p50(),

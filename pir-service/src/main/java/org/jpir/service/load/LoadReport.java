@@ -67,9 +67,13 @@ final class LoadReport {
     double[] sq = rounds.stream().mapToDouble(r -> r.service().qps()).toArray();
     double[] oq = rounds.stream().mapToDouble(r -> r.offline().qps()).toArray();
     double[] ratio = rounds.stream().mapToDouble(Round::ratio).toArray();
+    double[] ow = rounds.stream().mapToDouble(r -> r.offline().answered()
+        / r.offline().wallSeconds()).toArray();
     b.append(String.format(Locale.ROOT, "%nMedians: service %.3f q/s, offline %.3f q/s;"
-        + " service/offline %.3f (median of the rounds' ratios), %.3f (ratio of the medians).%n",
-        median(sq), median(oq), median(ratio), median(sq) / median(oq)));
+        + " service/offline %.3f (median of the rounds' ratios), %.3f (ratio of the medians)."
+        + " The offline job by its wall time (listing the query directory included): %.3f"
+        + " q/s.%n", median(sq), median(oq), median(ratio), median(sq) / median(oq),
+        median(ow)));
     if (half != null) {
       b.append("\n## Half the saturated rate: open loop\n\n");
       b.append(String.format(Locale.ROOT, "%d clients together send %.3f queries/s (half the"
@@ -131,8 +135,10 @@ final class LoadReport {
       b.append(String.format(Locale.ROOT, "%nAt half the rate, %.0f of %.0f answered queries"
           + " (%.0f%%) were sent while a micro-batch was running (one in flight: they wait for"
           + " it, then for their own): p99 %.3f s; the other %.0f waited only for the time bound"
-          + " and their own micro-batch: p99 %.3f s.%n", w[0], w[0] + w[2],
-          100 * w[0] / Math.max(1, w[0] + w[2]), w[1], w[2], w[3]));
+          + " and their own micro-batch: p99 %.3f s. Median latency - time bound - median"
+          + " micro-batch time (admission, the call's transport, the hand-offs): %.1f ms.%n",
+          w[0], w[0] + w[2], 100 * w[0] / Math.max(1, w[0] + w[2]), w[1], w[2], w[3],
+          1e3 * (half.p50() - boundSeconds - half.batchSeconds(50))));
     }
     return b.toString();
   }

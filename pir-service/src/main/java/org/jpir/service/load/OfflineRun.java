@@ -53,11 +53,12 @@ final class OfflineRun {
 
   /**
    * Answers {@code queries} (made by the clients, for the prepared {@code server}) with the job in
-   * batches of {@code batch}, in a new directory under {@code work} (deleted afterwards).
+   * batches of {@code batch}, in a new directory under {@code work} (deleted afterwards); the
+   * answers are decoded on {@code threads} threads.
    */
   static Result run(DistributedPirServer server, Params p, AnswerJob.Compact compact,
       List<LoadClients.Planned> queries, int batch, Path work, Ledger.Decoder decoder,
-      SecureRandom random) {
+      int threads, SecureRandom random) {
     Path dir;
     try {
       dir = Files.createTempDirectory(work, "offline-");
@@ -87,7 +88,7 @@ final class OfflineRun {
         }
       }
       Ledger.Totals t = ledger.totals();
-      Ledger.Check c = ledger.check(decoder);
+      Ledger.Check c = ledger.check(decoder, threads);
       delete(dir);
       return new Result(queries.size(), s.answered(), errors, t.lost(), c, s.serverSeconds(),
           wall, (s.answered() + s.rejected() + batch - 1) / batch, s.spark());

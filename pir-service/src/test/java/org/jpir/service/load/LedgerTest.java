@@ -81,7 +81,7 @@ class LedgerTest {
         throw new IllegalArgumentException("malformed answer");
       }
       return a[0] == s.index();
-    });
+    }, 2);
     assertEquals(new Ledger.Check(6, 1, 1), c);
     assertEquals(6, l.totals().answered(), "the counts stay after the bytes are dropped");
   }
