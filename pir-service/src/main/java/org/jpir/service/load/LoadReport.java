@@ -124,7 +124,8 @@ final class LoadReport {
     b.append("| run | makespan | micro-batches running | idle before / between / after |"
         + " per query: batch wall, service / offline | per query: Spark tasks (summed), service"
         + " / offline | per query: batch wall outside the task span, service / offline | GC per"
-        + " query, service / offline |\n|---|---:|---:|---|---|---|---|---|\n");
+        + " query, service / offline | per query in the service: expansion / phase 1 / phase 2"
+        + " (summed over tasks) |\n|---|---:|---:|---|---|---|---|---|---|\n");
     i = 1;
     for (Round r : rounds) {
       b.append(where("round " + i++, r.service(), r.offline()));
@@ -139,6 +140,16 @@ final class LoadReport {
           + " micro-batch time (admission, the call's transport, the hand-offs): %.1f ms.%n",
           w[0], w[0] + w[2], 100 * w[0] / Math.max(1, w[0] + w[2]), w[1], w[2], w[3],
           1e3 * (half.p50() - boundSeconds - half.batchSeconds(50))));
+      double perQuery = half.busySeconds() / Math.max(1, half.serverQueries());
+      double satPerQuery = median(rounds.stream().mapToDouble(r -> r.service().busySeconds()
+          / Math.max(1, r.service().serverQueries())).toArray());
+      b.append(String.format(Locale.ROOT, "%nA micro-batch's cost is mostly its pass over the"
+          + " prepared database, shared by its queries: at half the rate the micro-batches took"
+          + " %.1f ms per query (sizes %s), against %.1f ms per query in the saturated rounds'"
+          + " micro-batches, so half the saturated rate kept the service busy %.0f%% of the"
+          + " window (offered load: rate x time per query = %.2f).%n", 1e3 * perQuery,
+          half.sizes(), 1e3 * satPerQuery, 100 * half.busySeconds() / half.makespanSeconds(),
+          halfRate * perQuery));
     }
     return b.toString();
   }
@@ -149,14 +160,17 @@ final class LoadReport {
     double on = o == null ? 1 : Math.max(1, o.answered());
     SparkBatchMetrics sp = s.spark();
     return String.format(Locale.ROOT, "| %s | %.2f s | %.2f s (%.1f%%) | %.3f / %.3f / %.3f s |"
-        + " %.1f / %s ms | %.1f / %s ms | %.1f / %s ms | %.1f / %s ms |%n", label, span,
+        + " %.1f / %s ms | %.1f / %s ms | %.1f / %s ms | %.1f / %s ms | %.1f / %.1f / %.1f ms"
+        + " |%n", label, span,
         s.busySeconds(), 100 * s.busySeconds() / span, s.idleBeforeSeconds(),
         s.idleBetweenSeconds(), s.idleAfterSeconds(), 1e3 * s.busySeconds() / n,
         o == null ? "-" : ms(1e3 * o.serverSeconds() / on), sp.runMs() / n,
         o == null ? "-" : ms(o.spark().runMs() / on),
         (1e3 * s.sparkWallSeconds() - sp.taskSpanMs()) / n,
         o == null ? "-" : ms((1e3 * o.serverSeconds() - o.spark().taskSpanMs()) / on),
-        sp.gcMs() / n, o == null ? "-" : ms(o.spark().gcMs() / on));
+        sp.gcMs() / n, o == null ? "-" : ms(o.spark().gcMs() / on),
+        1e3 * s.phaseSeconds()[0] / n, 1e3 * s.phaseSeconds()[1] / n,
+        1e3 * s.phaseSeconds()[2] / n);
   }
 
   private static String ms(double v) {

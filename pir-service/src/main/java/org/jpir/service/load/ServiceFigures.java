@@ -11,7 +11,8 @@ import org.jpir.spark.server.DistributedPirServer;
 import org.jpir.spark.server.SparkBatchMetrics;
 
 /**
- * The figures of one measured service run: queries/s (answered, from the window's start to the
+ * The figures of one measured service run (the Spark batches' expansion, phase 1 and phase 2
+ * times summed over tasks in {@code phaseSeconds}): queries/s (answered, from the window's start to the
  * last answer), latency percentiles (HdrHistogram, 3 significant digits), the accounts (lost,
  * answered twice, stray, refused, decoded), and the service's micro-batches in that time: their
  * sizes, times, and where the wall time went (micro-batches running; idle before the first,
@@ -21,7 +22,7 @@ record ServiceFigures(LoadClients.Run run, Ledger.Totals totals, Ledger.Check ch
     double qps, double p50, double p95, double p99, double maxLatency,
     List<BatchRecorder.MicroBatch> batches, long serverQueries, double busySeconds,
     double idleBeforeSeconds, double idleBetweenSeconds, double idleAfterSeconds,
-    double sparkWallSeconds, SparkBatchMetrics spark) {
+    double sparkWallSeconds, SparkBatchMetrics spark, double[] phaseSeconds) {
 
   /**
    * Figures of {@code run}, its answers checked ({@code check}), over the micro-batches and the
@@ -31,9 +32,13 @@ record ServiceFigures(LoadClients.Run run, Ledger.Totals totals, Ledger.Check ch
       List<BatchRecorder.MicroBatch> batches, List<DistributedPirServer.BatchStats> sparkBatches) {
     double sparkWall = 0;
     SparkBatchMetrics spark = SparkBatchMetrics.NONE;
+    double[] phases = new double[3];
     for (DistributedPirServer.BatchStats st : sparkBatches) {
       sparkWall += st.wallNanos() / 1e9;
       spark = spark.plus(st.spark());
+      phases[0] += st.expandNanos() / 1e9;
+      phases[1] += st.phase1Nanos() / 1e9;
+      phases[2] += st.phase2Nanos() / 1e9;
     }
     Histogram h = run.ledger().latencies();
     List<BatchRecorder.MicroBatch> bs = new ArrayList<>(batches);
@@ -55,7 +60,7 @@ record ServiceFigures(LoadClients.Run run, Ledger.Totals totals, Ledger.Check ch
     return new ServiceFigures(run, run.ledger().totals(), check, run.qps(),
         seconds(h, 50), seconds(h, 95), seconds(h, 99), h.getTotalCount() == 0 ? 0
             : h.getMaxValue() / 1e6, List.copyOf(bs), server, busy, before, between, after,
-        sparkWall, spark);
+        sparkWall, spark, phases);
   }
 
   /** The value at percentile {@code p} of a histogram of microseconds, in seconds. */
