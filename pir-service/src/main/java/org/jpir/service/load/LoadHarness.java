@@ -286,6 +286,8 @@ public final class LoadHarness implements Callable<Integer> {
       } finally {
         server.close(60_000);
       }
+    } finally {
+      Files.deleteIfExists(work); // each offline run deleted its own directory
     }
     return 0;
   }
