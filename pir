@@ -97,12 +97,12 @@ run_spark() { # main class + args, with Spark on the class path (local mode unle
     ${PIR_JAVA_OPTS:-} -cp "$SPARK_JAR:$EXAMPLES_JAR:$(cat "$SPARK_CP")" "$@"
 }
 
-run_service() { # the network service (pir-service) with Spark and grpc on the class path
+run_service() { # main class + args of pir-service (the network service) with Spark and grpc
   ensure_built
   exec "$JAVA" @"$OPTS_FILE" -Xmx${PIR_DRIVER_MEMORY:-8g} \
     -Dlog4j2.configurationFile="$ROOT/deploy/conf/log4j2.properties" \
     ${PIR_JAVA_OPTS:-} -cp "$SERVICE_CLASSES:$(cat "$SERVICE_CP"):$(cat "$SERVICE_RUNTIME_CP")" \
-    org.jpir.service.ServeMain "$@"
+    "$@"
 }
 
 has_port() { # whether the arguments hold --port (serve then runs the network service)
@@ -130,6 +130,7 @@ jpir launcher (JDK: $( (find_jdk) 2>/dev/null || echo "none found: every command
   ./pir build              build the jars without tests (mvn package -DskipTests)
   ./pir bench [options]    run the JMH kernel benchmarks, write JSON and the table in docs/benchmarks.md
   ./pir bench-server [options] server time per query on one core against the measured ceilings
+  ./pir bench-service [options] the gRPC service under load against the offline answer job (docs/service.md)
   ./pir info               print the JDK, the kernel choice and the JVM options
   ./pir java <class> ...   run a main class of benchmarks, examples or pir-client with the project's JVM options
   ./pir spark-java <class> ... the same with Spark on the class path
@@ -145,7 +146,7 @@ cmd="${1:-help}"; shift || true
 case "$cmd" in
   test)  need_mvn; exec "$MVN" -f "$ROOT/pom.xml" -B verify "$@" ;;
   build) need_mvn; exec "$MVN" -f "$ROOT/pom.xml" -B -DskipTests package "$@" ;;
-  serve) if has_port "$@"; then run_service "$@"; else run_spark org.jpir.spark.PirJob serve "$@"; fi ;;
+  serve) if has_port "$@"; then run_service org.jpir.service.ServeMain "$@"; else run_spark org.jpir.spark.PirJob serve "$@"; fi ;;
   demo|demo-compact|answer|setup) run_spark org.jpir.spark.PirJob "$cmd" "$@" ;;
   client) run_client "$@" ;;
   data) run_spark org.jpir.datasets.cli.DatasetsCli "$@" ;;
@@ -153,6 +154,7 @@ case "$cmd" in
   local-demo) run_examples org.jpir.core.demo.LocalDemo "$@" ;;
   bench) run_java org.jpir.bench.BenchRunner "$@" ;;
   bench-server) run_java org.jpir.bench.ServerBench "$@" ;;
+  bench-service) run_service org.jpir.service.load.LoadHarness "$@" ;;
   info)  run_examples org.jpir.core.demo.Info "$@" ;;
   java)  [ $# -ge 1 ] || die "usage: ./pir java <main class> [args]"; run_java "$@" ;;
   java-home) echo "$JAVA_HOME" ;;
