@@ -15,7 +15,9 @@ import org.apache.logging.log4j.Logger;
  * Gathers the queries of many calls into micro-batches and answers them on one thread, so one
  * micro-batch is in flight at a time ({@link BatchSettings#IN_FLIGHT}). A micro-batch starts when
  * {@link BatchSettings#maxQueries} queries wait or the oldest has waited {@link
- * BatchSettings#maxWaitMillis}; it takes whole calls in arrival order (a call's queries are never
+ * BatchSettings#maxWaitMillis}, or at once when calls arrive further apart than that bound (the
+ * moving average of the gaps between calls, {@link #lingers}: waiting would only delay a lone
+ * query); it takes whole calls in arrival order (a call's queries are never
  * split). Before each micro-batch, and every {@link BatchSettings#pollMillis} when idle, {@code
  * between} runs (database version switches). Work whose callers all went away is dropped
  * unanswered; a query whose version is no longer served gets the outdated status. The queue is
@@ -58,6 +60,9 @@ public final class MicroBatcher implements AutoCloseable {
   private int queued;
   private boolean closing;
   private volatile long lastBatchMillis = 100;
+  /** When the last call was queued (0: none yet), and the moving average of the gaps (-1). */
+  private long lastArrivalNanos;
+  private long gapNanos = -1;
   private long microBatches;
   private long queriesAnswered;
 
@@ -94,10 +99,31 @@ public final class MicroBatcher implements AutoCloseable {
       }
       queue.add(w);
       queued += w.size();
+      final long now = System.nanoTime();
+      if (lastArrivalNanos != 0) {
+        gapNanos = averageGap(gapNanos, now - lastArrivalNanos);
+      }
+      lastArrivalNanos = now;
       changed.signalAll();
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * The moving average of the gaps between calls after one more gap (weight 1/8; {@code
+   * average} -1: none yet).
+   */
+  static long averageGap(long average, long gap) {
+    return average < 0 ? gap : average + (gap - average) / 8;
+  }
+
+  /**
+   * Whether a micro-batch waits for its time bound ({@code maxWaitNanos}) to gather more calls:
+   * unless the calls' average gap ({@code gapNanos}, -1 when unknown) is longer than the bound.
+   */
+  static boolean lingers(long gapNanos, long maxWaitNanos) {
+    return gapNanos < 0 || gapNanos <= maxWaitNanos;
   }
 
   /** A retry hint: the expected time until the queue has room, at least 50 ms. */
@@ -160,8 +186,9 @@ public final class MicroBatcher implements AutoCloseable {
         }
         changed.awaitNanos(left);
       }
-      long due = queue.peek().queuedNanos
-          + TimeUnit.MILLISECONDS.toNanos(settings.maxWaitMillis());
+      final long maxWait = TimeUnit.MILLISECONDS.toNanos(settings.maxWaitMillis());
+      long due = lingers(gapNanos, maxWait) ? queue.peek().queuedNanos + maxWait
+          : System.nanoTime();
       while (!closing && queued < settings.maxQueries() && due - System.nanoTime() > 0) {
         changed.awaitNanos(due - System.nanoTime());
       }

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The micro-batcher without Spark: the queue bound refuses a call with a retry hint, calls are
  * taken whole (never split to fill a micro-batch), work whose callers all went away is dropped
- * with CANCELLED, the time bound holds a lone small call back, and close answers what was
- * accepted, then refuses as closing.
+ * with CANCELLED, the time bound holds a lone small call back while calls come close together
+ * and not when they come further apart than the bound, and close answers what was accepted,
+ * then refuses as closing.
  */
 class MicroBatcherTest {
   /** A call of {@code n} queries whose callers have all gone (the batcher never answers it). */
@@ -72,6 +73,36 @@ class MicroBatcherTest {
     MicroBatcher.Refused closed = assertThrows(MicroBatcher.Refused.class,
         () -> b.submit(abandoned(1, new ArrayList<>())));
     assertTrue(closed.closing());
+  }
+
+  @Test
+  void sparseCallsStartAtOnceCloseOnesWaitForTheTimeBound() throws Exception {
+    long ms = 1_000_000L;
+    assertTrue(MicroBatcher.lingers(-1, 20 * ms), "no gap known yet: wait as configured");
+    assertTrue(MicroBatcher.lingers(5 * ms, 20 * ms));
+    assertFalse(MicroBatcher.lingers(300 * ms, 20 * ms));
+    assertEquals(300 * ms, MicroBatcher.averageGap(-1, 300 * ms));
+    assertEquals(300 * ms - 280 * ms / 8, MicroBatcher.averageGap(300 * ms, 20 * ms));
+    // through the batcher: calls 400 ms apart with a time bound of 150 ms start at once
+    MicroBatcher b = new MicroBatcher(new BatchSettings(8, 150, 16, 2, 20), () -> { });
+    try {
+      long[] latency = new long[4];
+      for (int i = 0; i < latency.length; i++) {
+        List<RecentAnswers.Entry> e = new ArrayList<>();
+        long t0 = System.nanoTime();
+        b.submit(abandoned(1, e));
+        e.get(0).result().get(10, TimeUnit.SECONDS);
+        latency[i] = (System.nanoTime() - t0) / ms;
+        Thread.sleep(400);
+      }
+      assertTrue(latency[0] >= 140, "the first call waits out the bound: " + latency[0] + " ms");
+      for (int i = 2; i < latency.length; i++) {
+        assertTrue(latency[i] < 100, "call " + i + " of calls 400 ms apart started at once: "
+            + latency[i] + " ms");
+      }
+    } finally {
+      b.close(10_000);
+    }
   }
 
   @Test
