@@ -14,7 +14,12 @@
 #   run 5: the service mode (serve): queries arriving while it runs, one executor killed after
 #          the first answer, every answer checked after a clean stop; prints the time from the
 #          kill to the running micro-batch answered and to the next query's micro-batch answered
-#          (lost partitions prepared again first).
+#          (lost partitions prepared again first);
+#   run 6: the network service (serve --port) under load from 3 concurrent clients, each with its
+#          own keys, for 30 s, one executor killed after the third micro-batch, key broadcasts
+#          bounded below the clients' keys (evicted and broadcast again under load): every query
+#          sent is answered once (the service's counts) and decodes exactly
+#          (deploy/service-kill-test.sh, about a minute).
 # Runs 1-3 use the classic preset (PRESET), whose hostile files and restart lines they check.
 # Stops the cluster on exit.
 set -euo pipefail
@@ -133,6 +138,10 @@ touch "$WORK/a5/STOP"
 wait $serve || { cat "$WORK/run5.log"; fail "run 5: serve exited non-zero"; }
 grep -E "serve:|Lost executor|placement:|partitions per executor" "$WORK/run5.log" || true
 ./pir client verify --db "$DB" --key "$CLIENT/ckey.bin" --client-id c1 --ids "$CLIENT/ids5.map" --answers "$WORK/a5"
+echo "cluster-test: run 6: the network service under load from concurrent clients, an executor killed"
+MASTER="spark://127.0.0.1:$JPIR_MASTER_PORT" WORK="$WORK/service" deploy/service-kill-test.sh 2>&1 \
+  | grep -E "^service-kill-test:|^fetch-check:|Lost executor|FAILED" \
+  || { tail -40 "$WORK/service/serve.log" 2>/dev/null; fail "run 6"; }
 # the server's side holds no index: file names are ids, the map never left the client's directory
 if ls "$WORK/q1" "$WORK/q2" "$WORK/a1" "$WORK/a2" "$WORK/q4" "$WORK/a4" "$WORK/q5" "$WORK/a5" | grep -vE '^$|:$|^[0-9a-f]{32}\.(query|cquery|answer|error)$|^STOP$'; then
   fail "a server-side file is not named by a random id"

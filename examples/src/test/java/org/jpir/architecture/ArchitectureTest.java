@@ -137,7 +137,10 @@ class ArchitectureTest {
         .check(main);
   }
 
-  /** pir-client: org.jpir.client <- {tools, net} <- cli. */
+  /**
+   * pir-client: org.jpir.client <- net <- tools <- cli (cli also uses net): the test clients of
+   * tools include a network one ({@code FetchCheck}).
+   */
   @Test
   void pirClientPackagesAreLayered() {
     layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -146,7 +149,7 @@ class ArchitectureTest {
         .layer("net").definedBy("org.jpir.client.net..")
         .layer("cli").definedBy("org.jpir.client.cli..")
         .whereLayer("client").mayNotAccessAnyLayer()
-        .whereLayer("tools").mayOnlyAccessLayers("client")
+        .whereLayer("tools").mayOnlyAccessLayers("client", "net")
         .whereLayer("net").mayOnlyAccessLayers("client")
         .whereLayer("cli").mayOnlyAccessLayers("client", "tools", "net")
         .check(main);

@@ -18,10 +18,11 @@ import org.jpir.spark.server.DistributedPirServer;
  * The service's Prometheus metrics, in a registry of its own, served over HTTP by {@link
  * #serve}: queries answered, dropped and outdated; calls by method and status code, and their
  * latency; per-query errors by status code; queue depth; micro-batch size and time; the answer
- * path's time per phase (expansion, phase 1, phase 2, per Spark batch); the key store's memory,
- * keys, evictions and expirations; and, for metering only, queries per client (the one metric
- * with a client label). No metric or label depends on a queried index: they count calls, queries
- * and times. Thread-safe.
+ * path's time per phase (expansion, phase 1, phase 2, per Spark batch) and the broadcast bytes
+ * its Spark batches wrote and the executors fetched (queries, and keys once per fingerprint);
+ * the key store's memory, keys, evictions and expirations; and, for metering only, queries per
+ * client (the one metric with a client label). No metric or label depends on a queried index:
+ * they count calls, queries, bytes and times. Thread-safe.
  */
 public final class ServiceMetrics implements BatchListener {
   private final PrometheusRegistry registry = new PrometheusRegistry();
@@ -51,6 +52,12 @@ public final class ServiceMetrics implements BatchListener {
   private final Histogram phaseSeconds = Histogram.builder().name("jpir_phase_seconds")
       .help("answer-path time per Spark batch, by phase").labelNames("phase")
       .classicExponentialUpperBounds(0.0005, 2, 18).register(registry);
+  private final Counter sparkBatches = Counter.builder().name("jpir_spark_batches_total")
+      .help("Spark batches answered").register(registry);
+  private final Counter broadcastBytes = Counter.builder().name("jpir_broadcast_bytes_total")
+      .help("broadcast pieces of the Spark batches (queries; key bytes once per fingerprint),"
+          + " written by the driver or fetched by executors").labelNames("side")
+      .register(registry);
   private volatile IntSupplier queue = () -> 0;
   private volatile Supplier<KeyStoreStats> keys = () -> new KeyStoreStats(0, 0, 0, 0);
 
@@ -98,6 +105,9 @@ public final class ServiceMetrics implements BatchListener {
     phaseSeconds.labelValues("expansion").observe(s.expandNanos() / 1e9);
     phaseSeconds.labelValues("phase1").observe(s.phase1Nanos() / 1e9);
     phaseSeconds.labelValues("phase2").observe(s.phase2Nanos() / 1e9);
+    sparkBatches.inc();
+    broadcastBytes.labelValues("written").inc(s.spark().broadcastBytes());
+    broadcastBytes.labelValues("fetched").inc(s.spark().broadcastFetchedBytes());
   }
 
   /**

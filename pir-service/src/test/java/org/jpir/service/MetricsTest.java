@@ -89,6 +89,10 @@ class MetricsTest {
         assertTrue(value(after, "jpir_phase_seconds_count", "phase=\"" + phase + "\"") >= 2,
             phase);
       }
+      assertTrue(value(after, "jpir_spark_batches_total") >= 2);
+      // local mode: the driver writes the broadcasts, no executor fetches them
+      assertTrue(value(after, "jpir_broadcast_bytes_total", "side=\"written\"") > 0, after);
+      assertEquals(0, value(after, "jpir_broadcast_bytes_total", "side=\"fetched\""));
       assertEquals(1, value(after, "jpir_key_store_keys"));
       assertTrue(value(after, "jpir_key_store_bytes") > 0);
       assertEquals(0, value(after, "jpir_query_errors_total"));

@@ -19,10 +19,12 @@ import org.jpir.vmp.Pvec;
 /**
  * The one path that answers a batch of accepted queries ({@link QueryKind#accept}, which decodes
  * each query once), in steps that run wherever a transport puts them: {@link #ship} packs the
- * batch's bytes; {@link #answerRange} expands every query once per JVM and answers a column range
- * (phase 1 and the range's part of the CMux tree, {@link #answerSpan}); {@link #merge} and {@link
- * #root} fold contiguous spans in column order ({@link #mergeSpans}; the root expands only the
- * GGSW levels its own fold uses); {@link #answers} turns the root into each query's answer.
+ * batch's bytes (queries and key fingerprints; the transport ships each fingerprint's key bytes
+ * once, as a {@link KeySource}); {@link #answerRange} expands every query once per JVM and
+ * answers a column range (phase 1 and the range's part of the CMux tree, {@link #answerSpan});
+ * {@link #merge} and {@link #root} fold contiguous spans in column order ({@link #mergeSpans};
+ * the root expands only the GGSW levels its own fold uses); {@link #answers} turns the root into
+ * each query's answer.
  * {@link #answerAll} runs them all in one JVM (the library). Serializable: only the preset id,
  * the geometry and the cache bound travel. Thread-safe.
  *
@@ -57,7 +59,7 @@ public final class BatchSteps implements Serializable {
 
   /**
    * The batch that travels to the column ranges: each query's bytes as received, each client's
-   * keys once ({@link QueryBatch#of}).
+   * key fingerprint once ({@link QueryBatch#of}; the key bytes stay in this JVM's batch).
    *
    * @throws IllegalArgumentException when a query was accepted for another server preset
    */
@@ -75,22 +77,22 @@ public final class BatchSteps implements Serializable {
 
   /**
    * Every query of {@code b} expanded in this JVM ({@link QueryBatch#expanded}: once per query
-   * and JVM however many ranges it answers), starting at query {@code floor(position * size)};
-   * a query that another range is expanding is passed over and waited for last, so concurrent
-   * ranges share the expansions instead of queueing behind each other. The time spent joins
-   * {@code nanos[0]}.
+   * and JVM however many ranges it answers; key bytes from {@code keys} where this JVM's
+   * prepared keys miss), starting at query {@code floor(position * size)}; a query that another
+   * range is expanding is passed over and waited for last, so concurrent ranges share the
+   * expansions instead of queueing behind each other. The time spent joins {@code nanos[0]}.
    */
-  public PreparedQuery[] expand(QueryBatch b, double position, long[] nanos) {
+  public PreparedQuery[] expand(QueryBatch b, KeySource keys, double position, long[] nanos) {
     int nq = b.size();
     PreparedQuery[] qs = new PreparedQuery[nq];
     int start = (int) (position * nq);
     for (int k = 0; k < nq; k++) {
       int i = (start + k) % nq;
-      qs[i] = b.expanded(i, geometry, cacheBytes, nanos, false);
+      qs[i] = b.expanded(i, geometry, cacheBytes, keys, nanos, false);
     }
     for (int i = 0; i < nq; i++) {
       if (qs[i] == null) {
-        qs[i] = b.expanded(i, geometry, cacheBytes, nanos, true);
+        qs[i] = b.expanded(i, geometry, cacheBytes, keys, nanos, true);
       }
     }
     return qs;
@@ -98,22 +100,27 @@ public final class BatchSteps implements Serializable {
 
   /**
    * Phase 1 and the CMux tree inside the columns {@code db} holds, for every query of {@code b}:
-   * the span of position {@code index} among the ranges, its nodes as far as the range folds.
+   * the span of position {@code index} among the ranges, its nodes as far as the range folds
+   * (key bytes from {@code keys} where this JVM's prepared keys miss).
    */
-  public FoldSpan answerRange(QueryBatch b, PreparedDatabase db, int index, String executor) {
+  public FoldSpan answerRange(QueryBatch b, KeySource keys, PreparedDatabase db, int index,
+      String executor) {
     long[] expandNanos = new long[1];
-    PreparedQuery[] qs = expand(b, db.firstColumn() / (double) geometry.cols(), expandNanos);
+    PreparedQuery[] qs = expand(b, keys, db.firstColumn() / (double) geometry.cols(),
+        expandNanos);
     return answerSpan(new PirServer(Presets.byId(paramsId)), db, qs, index,
         new PirServer.Timings(), expandNanos[0], executor);
   }
 
   /**
    * Merges contiguous spans (any order in, column order used) into the span {@code index} of
-   * the next level, with the GGSWs of this JVM's expansions of {@code b}.
+   * the next level, with the GGSWs of this JVM's expansions of {@code b} (key bytes from {@code
+   * keys} where this JVM's prepared keys miss).
    */
-  public FoldSpan merge(QueryBatch b, List<FoldSpan> spans, int index, String executor) {
+  public FoldSpan merge(QueryBatch b, KeySource keys, List<FoldSpan> spans, int index,
+      String executor) {
     long[] expandNanos = new long[1];
-    PreparedQuery[] qs = expand(b, 0, expandNanos);
+    PreparedQuery[] qs = expand(b, keys, 0, expandNanos);
     PreparedGgsw[][] ggsw = new PreparedGgsw[qs.length][];
     for (int q = 0; q < qs.length; q++) {
       ggsw[q] = qs[q].ggsw();
@@ -183,7 +190,7 @@ public final class BatchSteps implements Serializable {
    */
   public Answer[] answerAll(PreparedDatabase db, List<AcceptedQuery> queries) {
     QueryBatch b = ship(queries);
-    FoldSpan span = answerRange(b, db, 0, "local");
+    FoldSpan span = answerRange(b, b.heldKeys(), db, 0, "local");
     return answers(b, root(b, List.of(span), new long[1]));
   }
 

@@ -85,13 +85,13 @@ class BatchStepsTest {
       bytes[i] = b.query(i).clone(); // as deserialized: other arrays than the driver's
     }
     QueryBatch shipped = new QueryBatch(b.number(), b.expansionIds(), b.kindOf(), bytes,
-        b.keysOf(), b.keyBlobs(), b.keyDigests());
+        b.keysOf(), b.keyDigests());
     int[] bounds = {0, 4, 8, 16};
     List<FoldSpan> spans = new ArrayList<>();
     for (int r = 0; r + 1 < bounds.length; r++) {
       PreparedDatabase part = PreparedDatabase.prepare(sp, g, src, bounds[r],
           bounds[r + 1] - bounds[r], null);
-      spans.add(steps.answerRange(shipped, part, r, "executor"));
+      spans.add(steps.answerRange(shipped, b.heldKeys(), part, r, "executor"));
     }
     QueryBatch.clearCaches(); // the driver's JVM holds no expansion of the batch
     long levels = BatchSteps.foldLevels(g.cols(), spans);

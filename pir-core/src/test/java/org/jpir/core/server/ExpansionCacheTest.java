@@ -104,6 +104,18 @@ class ExpansionCacheTest {
   }
 
   @Test
+  void unbatchedEntriesAreReleasedLeastRecentlyUsedFirst() {
+    QueryBatch.ExpansionCache<String> c = new QueryBatch.ExpansionCache<>("test");
+    c.get("k1", 0, 40, 100, () -> "one");
+    c.get("k2", 0, 40, 100, () -> "two");
+    assertSame("one", c.get("k1", 0, 40, 100, () -> "again"), "a hit, and k1 is now the newest");
+    c.get("k3", 0, 40, 100, () -> "three");
+    assertNull(c.peek("k2"), "k2, used least recently, made room");
+    assertSame("one", c.peek("k1"));
+    assertEquals(3, c.computedCount(), "k1's hit computed nothing");
+  }
+
+  @Test
   void aFailedComputationIsNotCached() {
     QueryBatch.ExpansionCache<String> c = new QueryBatch.ExpansionCache<>("test");
     assertThrows(IllegalStateException.class, () -> c.get("k", 1, 8, 100, () -> {

@@ -15,6 +15,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.jpir.core.query.AcceptedQuery;
 import org.jpir.core.server.BatchSteps;
 import org.jpir.core.server.FoldSpan;
+import org.jpir.core.server.KeySource;
 import org.jpir.core.server.QueryBatch;
 import org.jpir.core.wire.Answer;
 import org.jpir.spark.server.DistributedPirServer.BatchResult;
@@ -24,8 +25,11 @@ import scala.Tuple2;
 
 /**
  * Spark as the transport of {@link BatchSteps}: one batch is broadcast as the bytes the driver
- * received ({@link BatchSteps#ship}); the task of every cached partition answers its column
- * range ({@link BatchSteps#answerRange}, which expands each query once per executor JVM); while
+ * received and its key fingerprints ({@link BatchSteps#ship}); the key bytes of each fingerprint
+ * travel in a broadcast of their own, made once and reused by later batches ({@link
+ * KeyBroadcasts}), whose handles the tasks carry; the task of every cached partition answers its
+ * column range ({@link BatchSteps#answerRange}, which expands each query once per executor JVM
+ * and fetches a fingerprint's bytes only where that JVM's prepared keys miss); while
  * more than {@code fanIn} spans remain, a shuffle sends span i to group {@code i / fanIn} and one
  * task per group merges its spans ({@link BatchSteps#merge}, with the GGSWs of that JVM's
  * expansions); the driver merges the last spans into the root ({@link BatchSteps#root}) and makes
@@ -80,18 +84,24 @@ public final class BatchTransport {
     SparkBatchMetrics metrics;
     try {
       long tb = System.nanoTime();
-      Broadcast<QueryBatch> shared = sc.broadcast(batch);
-      broadcasts.add(shared.id());
-      driver[0] = System.nanoTime() - tb;
-      try {
-        long tj = System.nanoTime();
-        List<FoldSpan> top = fold(table.rdd().map(new RangeFn(steps, shared, faults)), shared);
-        long tm = System.nanoTime();
-        driver[1] = tm - tj;
-        root = steps.root(batch, top, driverExpand);
-        driver[2] = System.nanoTime() - tm - driverExpand[0];
-      } finally {
-        shared.destroy();
+      try (KeyBroadcasts.Lease keys = KeyBroadcasts.on(sc).lease(sc, batch)) {
+        for (long id : keys.broadcastIds()) {
+          broadcasts.add(id);
+        }
+        Broadcast<QueryBatch> shared = sc.broadcast(batch);
+        broadcasts.add(shared.id());
+        driver[0] = System.nanoTime() - tb;
+        try {
+          long tj = System.nanoTime();
+          List<FoldSpan> top = fold(table.rdd().map(new RangeFn(steps, shared, keys.source(),
+              faults)), shared, keys.source());
+          long tm = System.nanoTime();
+          driver[1] = tm - tj;
+          root = steps.root(batch, top, driverExpand);
+          driver[2] = System.nanoTime() - tm - driverExpand[0];
+        } finally {
+          shared.destroy();
+        }
       }
     } finally {
       sc.setLocalProperty(BatchMetricsListener.PROPERTY, previous);
@@ -114,7 +124,8 @@ public final class BatchTransport {
    * each run of {@code fanIn} contiguous spans merges in one task, so the driver receives at most
    * {@code fanIn * (2 height + 1)} nodes per query and plane whatever the number of partitions.
    */
-  private List<FoldSpan> fold(JavaRDD<FoldSpan> spans, Broadcast<QueryBatch> shared) {
+  private List<FoldSpan> fold(JavaRDD<FoldSpan> spans, Broadcast<QueryBatch> shared,
+      KeySource keys) {
     JavaRDD<FoldSpan> cur = spans;
     int n = table.partitioning().count();
     while (n > fanIn) {
@@ -122,20 +133,20 @@ public final class BatchTransport {
       cur = cur.mapToPair(new GroupKeyFn(fanIn))
           .partitionBy(new GroupPartitioner(groups))
           .values()
-          .mapPartitionsWithIndex(new MergeFn(steps, shared), true);
+          .mapPartitionsWithIndex(new MergeFn(steps, shared, keys), true);
       n = groups;
     }
     return cur.collect();
   }
 
   /** A partition's task: the injected faults, then {@link BatchSteps#answerRange}. */
-  private record RangeFn(BatchSteps steps, Broadcast<QueryBatch> batch, Faults faults)
-      implements Function<PreparedPartition, FoldSpan> {
+  private record RangeFn(BatchSteps steps, Broadcast<QueryBatch> batch, KeySource keys,
+      Faults faults) implements Function<PreparedPartition, FoldSpan> {
     @Override
     public FoldSpan call(PreparedPartition pp) {
       TaskContext tc = TaskContext.get();
       faults.check(pp.index(), tc == null ? 0 : tc.attemptNumber(), batch.value());
-      return steps.answerRange(batch.value(), pp.database(), pp.index(),
+      return steps.answerRange(batch.value(), keys, pp.database(), pp.index(),
           PreparedTable.executorId());
     }
   }
@@ -179,14 +190,14 @@ public final class BatchTransport {
   }
 
   /** One group's task: {@link BatchSteps#merge} of its spans into the span of index = group. */
-  private record MergeFn(BatchSteps steps, Broadcast<QueryBatch> batch) implements
-      Function2<Integer, Iterator<FoldSpan>, Iterator<FoldSpan>> {
+  private record MergeFn(BatchSteps steps, Broadcast<QueryBatch> batch, KeySource keys)
+      implements Function2<Integer, Iterator<FoldSpan>, Iterator<FoldSpan>> {
     @Override
     public Iterator<FoldSpan> call(Integer group, Iterator<FoldSpan> it) {
       List<FoldSpan> in = new ArrayList<>();
       it.forEachRemaining(in::add);
-      return in.isEmpty() ? Collections.emptyIterator() : List.of(steps.merge(batch.value(), in,
-          group, PreparedTable.executorId())).iterator();
+      return in.isEmpty() ? Collections.emptyIterator() : List.of(steps.merge(batch.value(),
+          keys, in, group, PreparedTable.executorId())).iterator();
     }
   }
 }

@@ -46,10 +46,10 @@ public final class DistributedPirServer {
       long foldNanos, long expandNanos, SparkBatchMetrics spark, DriverTimes driver) {}
 
   /**
-   * The driver's share of a batch's wall time (nanoseconds): writing the broadcast, the Spark
-   * jobs from submission to the last result collected, the driver's merge of the spans left and
-   * its conversion to answers, and the wait for the listener bus to deliver the batch's task
-   * metrics.
+   * The driver's share of a batch's wall time (nanoseconds): writing the broadcasts (the batch's
+   * and the key broadcasts it made), the Spark jobs from submission to the last result collected,
+   * the driver's merge of the spans left and its conversion to answers, and the wait for the
+   * listener bus to deliver the batch's task metrics.
    */
   public record DriverTimes(long broadcastNanos, long jobNanos, long mergeNanos,
       long metricsNanos) {
@@ -120,7 +120,8 @@ public final class DistributedPirServer {
           + " grid of " + g.cols());
     }
     MemoryPlan plan = MemoryPlan.of(p, g, parts, w.batch(), w.compact(), r,
-        sc.getConf().getInt(FAN_IN_SETTING, MemoryPlan.DEFAULT_FAN_IN));
+        sc.getConf().getInt(FAN_IN_SETTING, MemoryPlan.DEFAULT_FAN_IN),
+        KeyBroadcasts.bound(sc.getConf()));
     LOG.info("memory plan: {}", plan.describe());
     plan.check();
     return new DistributedPirServer(sc, PreparedTable.prepare(sc, p, g, source, parts,
@@ -130,8 +131,9 @@ public final class DistributedPirServer {
   /**
    * Answers a batch of queries the driver accepted ({@link
    * org.jpir.core.query.QueryKind#accept}; any mix of kinds made for this database): their bytes
-   * and each client's key bytes are broadcast once, each executor expands each query once, and
-   * the fold's last levels run on the driver ({@link BatchTransport}).
+   * are broadcast once per batch, each client's key bytes once per key fingerprint and Spark
+   * context ({@link KeyBroadcasts}), each executor expands each query once, and the fold's last
+   * levels run on the driver ({@link BatchTransport}).
    *
    * @throws IllegalArgumentException when a query was accepted for another server preset
    */

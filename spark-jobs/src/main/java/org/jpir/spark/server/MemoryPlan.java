@@ -14,23 +14,25 @@ import org.jpir.core.wire.Wire;
  * What one executor needs for a job, computed from the preset, the geometry, the partitioning
  * and the batch before anything is prepared, against what it has (Spark's unified memory for
  * cached blocks and broadcasts, the heap for everything): the cached PVECs of its share of the
- * partitions (the {@code ceil(partitions / executors)} widest), the batch's broadcast held twice
- * ({@link #BROADCAST_COPIES}: the torrent pieces stay in the block manager beside the
- * deserialized value), the executor-side cache of expanded queries (one prepared matrix per query
- * of a batch) and the phase-1 scratch of every concurrently running task. {@link #check} stops
- * the job with a message naming the settings to change.
+ * partitions (the {@code ceil(partitions / executors)} widest), the batch's broadcast and, for
+ * compact queries, the clients' key broadcasts ({@link KeyBroadcasts}: at most their bound, or
+ * one batch's keys when more) held twice ({@link #BROADCAST_COPIES}: the torrent pieces stay in
+ * the block manager beside the deserialized value), the executor-side cache of expanded queries
+ * (one prepared matrix per query of a batch) and the phase-1 scratch of every concurrently
+ * running task. {@link #check} stops the job with a message naming the settings to change.
  *
  * @param usableHeap heap Spark lets tasks use: {@code heap - 300 MiB} (Spark's reserved memory)
  * @param unifiedMemory Spark's storage + execution memory ({@code usableHeap * spark.memory.fraction})
  * @param memoryFraction {@code spark.memory.fraction}
  * @param queryCacheBytes the bound of the executor-side cache of expanded queries
- * @param broadcastBytes the batch's broadcast payload (the queries' and the clients' key bytes)
+ * @param broadcastBytes the batch's broadcast payload (the queries' bytes)
+ * @param keyBroadcastBytes the clients' key broadcasts an executor may hold (0 without keys)
  * @param local true in local mode, where the driver shares the executor's heap
  */
 public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, long unifiedMemory,
     double memoryFraction, long queryCacheBytes, boolean queryCacheFromSetting, int partitions,
     int partitionsPerExecutor, long pvecBytesPerExecutor, int batch,
-    long expandedQueryBytes, long broadcastBytes,
+    long expandedQueryBytes, long broadcastBytes, long keyBroadcastBytes,
     long scratchBytesPerTask, long driverBytes, boolean local) {
 
   /** Spark's reserved system memory (its {@code RESERVED_SYSTEM_MEMORY_BYTES}). */
@@ -78,10 +80,21 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
 
   /**
    * As above with the fold's fan-in {@code fanIn} (spark.jpir.foldFanIn; the merge tasks take
-   * their GGSWs from their JVM's expansions, so it changes no figure here).
+   * their GGSWs from their JVM's expansions, so it changes no figure here) and the default bound
+   * of the key broadcasts.
    */
   public static MemoryPlan of(Params p, Geometry g, ColumnPartitioning parts, int batch,
       CompactParams compact, ExecutorResources r, int fanIn) {
+    return of(p, g, parts, batch, compact, r, fanIn, KeyBroadcasts.DEFAULT_BYTES);
+  }
+
+  /**
+   * As above with the key broadcasts bounded by {@code keyBound} ({@link
+   * KeyBroadcasts#BYTES_SETTING}): an executor holds at most that, or one batch's keys when
+   * they are more.
+   */
+  public static MemoryPlan of(Params p, Geometry g, ColumnPartitioning parts, int batch,
+      CompactParams compact, ExecutorResources r, int fanIn, long keyBound) {
     int perExec = (parts.count() + r.executors() - 1) / r.executors();
     // the busiest executor: the perExec widest partitions
     long[] sizes = new long[parts.count()];
@@ -94,10 +107,10 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
       pvecExec += sizes[sizes.length - 1 - i];
     }
     long expanded = compact != null ? Sizes.preparedQuery(compact, g) : expandedQueryBytes(p, g);
-    long wire = compact != null
-        ? Wire.maxCompactQueryBytes(compact, g) + Wire.maxEvaluationKeysBytes(compact)
-        : Wire.maxQueryBytes(p, g);
+    long wire = compact != null ? Wire.maxCompactQueryBytes(compact, g) : Wire.maxQueryBytes(p, g);
     long bcast = (long) batch * wire;
+    long keys = compact != null
+        ? Math.max(keyBound, (long) batch * Wire.maxEvaluationKeysBytes(compact)) : 0;
     long scratch = scratchBytesPerTask(p, parts.width(), batch);
     // the driver of a local job shares the heap: the batch's query files as read
     long driver = r.local() ? (long) batch * wire : 0;
@@ -105,7 +118,7 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
         : (long) ((1 - r.memoryFraction()) * r.usableHeap());
     return new MemoryPlan(r.executors(), r.coresPerExecutor(), r.usableHeap(), r.unifiedMemory(),
         r.memoryFraction(), cache, r.queryCacheSetting() > 0, parts.count(), perExec, pvecExec,
-        batch, expanded, bcast, scratch, driver, r.local());
+        batch, expanded, bcast, keys, scratch, driver, r.local());
   }
 
   /** Bytes the executor-side query cache holds for one batch. */
@@ -118,9 +131,12 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
     return Math.max(1, Math.min(coresPerExecutor, partitionsPerExecutor));
   }
 
-  /** Bytes the batch's broadcast occupies on an executor: {@link #BROADCAST_COPIES} copies. */
+  /**
+   * Bytes the batch's broadcast and the key broadcasts occupy on an executor: {@link
+   * #BROADCAST_COPIES} copies.
+   */
   public long broadcastHeld() {
-    return BROADCAST_COPIES * broadcastBytes;
+    return BROADCAST_COPIES * (broadcastBytes + keyBroadcastBytes);
   }
 
   /** Everything one executor holds at once during a batch. */
@@ -140,11 +156,12 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
     StringBuilder why = new StringBuilder();
     if (pvecBytesPerExecutor() + broadcastHeld() > unifiedMemory) {
       why.append(String.format(Locale.ROOT, " the cached PVECs (%s: %d of %d partitions) and a"
-          + " batch's broadcast (%s, held twice: pieces and value) exceed Spark's unified memory"
-          + " of %s per executor; raise %s or spark.memory.fraction (%.2f), or use more"
-          + " executors;", mib(pvecBytesPerExecutor()), partitionsPerExecutor, partitions,
-          mib(broadcastHeld()),
-          mib(unifiedMemory), heapSetting, memoryFraction));
+          + " batch's broadcast%s (%s, held twice: pieces and value) exceed Spark's unified"
+          + " memory of %s per executor; raise %s or spark.memory.fraction (%.2f), or use more"
+          + " executors%s;", mib(pvecBytesPerExecutor()), partitionsPerExecutor, partitions,
+          keyBroadcastBytes > 0 ? " with the key broadcasts" : "", mib(broadcastHeld()),
+          mib(unifiedMemory), heapSetting, memoryFraction, keyBroadcastBytes > 0
+              ? ", or lower " + KeyBroadcasts.BYTES_SETTING : ""));
     }
     if (cacheNeed() > queryCacheBytes) {
       why.append(String.format(Locale.ROOT, " a batch of %d expanded queries (%s each) does not"
@@ -167,10 +184,12 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
   /** One line with every figure of the plan. */
   public String describe() {
     return String.format(Locale.ROOT, "per executor (%d executor(s) x %d core(s)%s): PVECs %s"
-        + " (%d of %d partitions), broadcast %s x 2, query cache %s of %s allowed (%d x %s),"
+        + " (%d of %d partitions), broadcast %s x 2, key broadcasts %s x 2, query cache %s of %s"
+        + " allowed (%d x %s),"
         + " scratch %d x %s, driver %s; total %s of %s usable heap, storage %s of %s unified",
         executors, coresPerExecutor, local ? ", local mode" : "", mib(pvecBytesPerExecutor()),
-        partitionsPerExecutor, partitions, mib(broadcastBytes), mib(cacheNeed()),
+        partitionsPerExecutor, partitions, mib(broadcastBytes), mib(keyBroadcastBytes),
+        mib(cacheNeed()),
         mib(queryCacheBytes), batch, mib(expandedQueryBytes), concurrentTasks(),
         mib(scratchBytesPerTask), mib(driverBytes), mib(totalNeed()), mib(usableHeap),
         mib(pvecBytesPerExecutor() + broadcastHeld()), mib(unifiedMemory));

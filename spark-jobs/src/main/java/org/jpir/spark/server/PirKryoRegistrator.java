@@ -4,8 +4,10 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import org.apache.spark.serializer.KryoRegistrator;
 import org.apache.spark.util.StatCounter;
 import org.jpir.core.lwe.Glwe;
@@ -188,31 +190,94 @@ public final class PirKryoRegistrator implements KryoRegistrator {
   }
 
   /**
-   * The batch's number and kind ids, then per query its kind, its key index and its bytes, then
-   * the key blobs and their digests.
+   * The batch's number; the kind ids (count, then each as ASCII bytes with its length); the
+   * number of queries and per query its kind and its key index; the total bytes of the queries,
+   * then each query's length and bytes; the key fingerprints as 32 raw bytes each (never key
+   * bytes: they travel in their own broadcasts, {@link KeyBroadcasts}). Reading checks every
+   * count and length against its bound ({@link QueryBatch#MAX_QUERIES}, {@link
+   * QueryBatch#MAX_KINDS}, {@link QueryBatch#MAX_ID_CHARS}, {@link QueryBatch#MAX_QUERY_BYTES}
+   * and the total declared) before allocating for it, so corrupted bytes fail with an {@link
+   * IllegalArgumentException} instead of a huge allocation.
    */
   static final class QueryBatchSerializer extends Serializer<QueryBatch> {
     @Override
     public void write(Kryo kryo, Output out, QueryBatch b) {
       out.writeLong(b.number());
-      kryo.writeObject(out, b.expansionIds());
-      kryo.writeObject(out, b.kindOf());
-      kryo.writeObject(out, b.keysOf());
-      kryo.writeObject(out, b.queries());
-      kryo.writeObject(out, b.keyBlobs());
-      kryo.writeObject(out, b.keyDigests());
+      String[] ids = b.expansionIds();
+      out.writeVarInt(ids.length, true);
+      for (String id : ids) {
+        byte[] a = id.getBytes(StandardCharsets.US_ASCII);
+        out.writeVarInt(a.length, true);
+        out.writeBytes(a);
+      }
+      int n = b.size();
+      out.writeVarInt(n, true);
+      for (int i = 0; i < n; i++) {
+        out.writeVarInt(b.kindOf()[i], true);
+        out.writeVarInt(b.keysOf()[i] + 1, true);
+      }
+      long total = 0;
+      for (byte[] q : b.queries()) {
+        total += q.length;
+      }
+      out.writeVarLong(total, true);
+      for (byte[] q : b.queries()) {
+        out.writeVarInt(q.length, true);
+        out.writeBytes(q);
+      }
+      String[] digests = b.keyDigests();
+      out.writeVarInt(digests.length, true);
+      HexFormat hex = HexFormat.of();
+      for (String d : digests) {
+        out.writeBytes(hex.parseHex(d));
+      }
     }
 
     @Override
     public QueryBatch read(Kryo kryo, Input in, Class<QueryBatch> type) {
       long number = in.readLong();
-      String[] ids = kryo.readObject(in, String[].class);
-      int[] kindOf = kryo.readObject(in, int[].class);
-      int[] keysOf = kryo.readObject(in, int[].class);
-      byte[][] queries = kryo.readObject(in, byte[][].class);
-      byte[][] keys = kryo.readObject(in, byte[][].class);
-      return new QueryBatch(number, ids, kindOf, queries, keysOf, keys,
-          kryo.readObject(in, String[].class));
+      String[] ids = new String[checked(in.readVarInt(true), QueryBatch.MAX_KINDS, "kinds")];
+      for (int k = 0; k < ids.length; k++) {
+        ids[k] = new String(in.readBytes(checked(in.readVarInt(true), QueryBatch.MAX_ID_CHARS,
+            "characters of an expansion id")), StandardCharsets.US_ASCII);
+      }
+      int n = checked(in.readVarInt(true), QueryBatch.MAX_QUERIES, "queries");
+      int[] kindOf = new int[n];
+      int[] keysOf = new int[n];
+      for (int i = 0; i < n; i++) {
+        kindOf[i] = in.readVarInt(true);
+        keysOf[i] = in.readVarInt(true) - 1;
+      }
+      long total = in.readVarLong(true);
+      if (total < 0 || total > QueryBatch.MAX_QUERY_BYTES) {
+        throw new IllegalArgumentException("query batch declares " + total + " bytes of queries"
+            + " (at most " + QueryBatch.MAX_QUERY_BYTES + ")");
+      }
+      byte[][] queries = new byte[n][];
+      long left = total;
+      for (int i = 0; i < n; i++) {
+        int len = in.readVarInt(true);
+        if (len < 0 || len > left) {
+          throw new IllegalArgumentException("query " + i + " of the batch declares " + len
+              + " bytes, more than the " + left + " left of the " + total + " declared");
+        }
+        left -= len;
+        queries[i] = in.readBytes(len);
+      }
+      HexFormat hex = HexFormat.of();
+      String[] digests = new String[checked(in.readVarInt(true), n, "key fingerprints")];
+      for (int k = 0; k < digests.length; k++) {
+        digests[k] = hex.formatHex(in.readBytes(QueryBatch.DIGEST_BYTES));
+      }
+      return new QueryBatch(number, ids, kindOf, queries, keysOf, digests);
+    }
+
+    private static int checked(int count, int max, String what) {
+      if (count < 0 || count > max) {
+        throw new IllegalArgumentException("query batch declares " + count + " " + what
+            + " (at most " + max + ")");
+      }
+      return count;
     }
   }
 }
