@@ -496,6 +496,10 @@ public final class Vmp {
     final int half = n / 2;
     final int re = resOff + 4 * b;
     int c = 0;
+    for (; c + 3 < cols; c += 4) {
+      k.mac4Out(rows, u, uOff, v, vb + c * 8 * nrows, 16 * nrows, res, re + c * n,
+          re + (c + 1) * n, re + (c + 2) * n, re + (c + 3) * n, half, add, tmp);
+    }
     for (; c + 1 < cols; c += 2) {
       k.mac2Out(rows, u, uOff, v, vb + c * 8 * nrows, res, re + c * n, re + (c + 1) * n, half,
           add, tmp);

@@ -135,6 +135,17 @@ interface VmpKernel {
     finishState(st, 16, res, re1, half, add);
   }
 
+  /**
+   * {@link #mac2Out} on two consecutive PMAT column pairs, the second at {@code vOff +
+   * pairStride}, into {@code re0, re1} and {@code re2, re3}: bitwise the two calls (kernels with
+   * enough registers keep the 16 accumulators of one call).
+   */
+  default void mac4Out(int rows, double[] u, int uOff, double[] v, int vOff, int pairStride,
+      double[] res, int re0, int re1, int re2, int re3, int half, boolean add, double[] st) {
+    mac2Out(rows, u, uOff, v, vOff, res, re0, re1, half, add, st);
+    mac2Out(rows, u, uOff, v, vOff + pairStride, res, re2, re3, half, add, st);
+  }
+
   /** {@link #mac2Out} for one column with row stride vStride (as {@link #mac1}). */
   default void mac1Out(int rows, double[] u, int uOff, double[] v, int vOff, int vStride,
       double[] res, int re0, int half, boolean add, double[] st) {

@@ -485,6 +485,63 @@ final class Mac256 {
     finish(a00rr.sub(a00ii), a00ri.add(a00ir), res, re0, half, add);
   }
 
+  /** 1 vector x 4 columns at vOff + pairStride*(j/2) + 8*(j%2), row stride 16: 16 accumulators, from zero into res. */
+  static void pairs1x4Out(int rows, double[] u, int uOff, double[] v, int vOff, int pairStride,
+      double[] res, int re0, int re1, int re2, int re3, int half, boolean add) {
+    final DoubleVector zero = DoubleVector.zero(S);
+    DoubleVector a00rr = zero;
+    DoubleVector a00ri = zero;
+    DoubleVector a00ir = zero;
+    DoubleVector a00ii = zero;
+    DoubleVector a01rr = zero;
+    DoubleVector a01ri = zero;
+    DoubleVector a01ir = zero;
+    DoubleVector a01ii = zero;
+    DoubleVector a02rr = zero;
+    DoubleVector a02ri = zero;
+    DoubleVector a02ir = zero;
+    DoubleVector a02ii = zero;
+    DoubleVector a03rr = zero;
+    DoubleVector a03ri = zero;
+    DoubleVector a03ir = zero;
+    DoubleVector a03ii = zero;
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 16 * r;
+      final int vr1 = vr + pairStride;
+      final DoubleVector x0r = DoubleVector.fromArray(S, u, uo);
+      final DoubleVector x0i = DoubleVector.fromArray(S, u, uo + 4);
+      final DoubleVector y0r = DoubleVector.fromArray(S, v, vr + 0);
+      final DoubleVector y0i = DoubleVector.fromArray(S, v, vr + 4);
+      a00rr = x0r.fma(y0r, a00rr);
+      a00ri = x0r.fma(y0i, a00ri);
+      a00ir = x0i.fma(y0r, a00ir);
+      a00ii = x0i.fma(y0i, a00ii);
+      final DoubleVector y1r = DoubleVector.fromArray(S, v, vr + 8);
+      final DoubleVector y1i = DoubleVector.fromArray(S, v, vr + 12);
+      a01rr = x0r.fma(y1r, a01rr);
+      a01ri = x0r.fma(y1i, a01ri);
+      a01ir = x0i.fma(y1r, a01ir);
+      a01ii = x0i.fma(y1i, a01ii);
+      final DoubleVector y2r = DoubleVector.fromArray(S, v, vr1 + 0);
+      final DoubleVector y2i = DoubleVector.fromArray(S, v, vr1 + 4);
+      a02rr = x0r.fma(y2r, a02rr);
+      a02ri = x0r.fma(y2i, a02ri);
+      a02ir = x0i.fma(y2r, a02ir);
+      a02ii = x0i.fma(y2i, a02ii);
+      final DoubleVector y3r = DoubleVector.fromArray(S, v, vr1 + 8);
+      final DoubleVector y3i = DoubleVector.fromArray(S, v, vr1 + 12);
+      a03rr = x0r.fma(y3r, a03rr);
+      a03ri = x0r.fma(y3i, a03ri);
+      a03ir = x0i.fma(y3r, a03ir);
+      a03ii = x0i.fma(y3i, a03ii);
+    }
+    finish(a00rr.sub(a00ii), a00ri.add(a00ir), res, re0, half, add);
+    finish(a01rr.sub(a01ii), a01ri.add(a01ir), res, re1, half, add);
+    finish(a02rr.sub(a02ii), a02ri.add(a02ir), res, re2, half, add);
+    finish(a03rr.sub(a03ii), a03ri.add(a03ir), res, re3, half, add);
+  }
+
   /** {@code res[at ..] = re}, {@code res[at + half ..] = im}; {@code +=} when add. */
   private static void finish(DoubleVector re, DoubleVector im, double[] res, int at,
       int half, boolean add) {

@@ -37,6 +37,8 @@ final class PanamaVmp implements VmpKernel {
   private static final VectorSpecies<Double> S4 = DoubleVector.SPECIES_256;
 
   private final boolean wide;
+  /** Whether the block implies 32 vector registers (two column pairs per apply call). */
+  private final boolean quad;
   private final VmpBlock block;
 
   /** The kernel with register block {@code block}, a 256- or 512-bit one of SUPPORTED. */
@@ -47,6 +49,7 @@ final class PanamaVmp implements VmpKernel {
     }
     this.block = block;
     this.wide = block.bits() == 512;
+    this.quad = wide || block.equals(VmpBlock.B256_2X3);
   }
 
   @Override
@@ -114,6 +117,21 @@ final class PanamaVmp implements VmpKernel {
   public void mac2Out(int rows, double[] u, int uOff, double[] v, int vOff, double[] res,
       int re0, int re1, int half, boolean add, double[] st) {
     Mac256.pair1x2Out(rows, u, uOff, v, vOff, res, re0, re1, half, add);
+  }
+
+  /**
+   * With 32 vector registers (the 512-bit and {@code 256:2x3} blocks) one call keeps both
+   * pairs' 16 accumulators ({@code Mac256.pairs1x4Out}); with 16 it calls {@link #mac2Out} twice.
+   */
+  @Override
+  public void mac4Out(int rows, double[] u, int uOff, double[] v, int vOff, int pairStride,
+      double[] res, int re0, int re1, int re2, int re3, int half, boolean add, double[] st) {
+    if (quad) {
+      Mac256.pairs1x4Out(rows, u, uOff, v, vOff, pairStride, res, re0, re1, re2, re3, half, add);
+    } else {
+      VmpKernel.super.mac4Out(rows, u, uOff, v, vOff, pairStride, res, re0, re1, re2, re3, half,
+          add, st);
+    }
   }
 
   @Override

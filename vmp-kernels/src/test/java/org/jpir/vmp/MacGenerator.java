@@ -9,15 +9,17 @@ import java.util.Map;
  * Writes the straight-line four-product kernels of the 256- and 128-bit multi-column pass
  * ({@code Mac256}, {@code Mac128}; package {@code org.jpir.vmp}, source root {@code
  * src/main/panama}; 512-bit blocks use the three-product {@link GaussGenerator} bodies) and the
- * per-column applies ({@code VmpKernel.mac1}, {@code mac2}, {@code mac2Out}, {@code mac1Out})
+ * per-column applies ({@code VmpKernel.mac1}, {@code mac2}, {@code mac2Out}, {@code mac4Out},
+ * {@code mac1Out})
  * from one template: a block of {@code V} database vectors x {@code C} matrix columns at a vector
  * width of {@code L} doubles (4 or 2).
  *
  * <p>State of (vector q, column j) at {@code st[stOff + q*stStride + 16*j ..]} in quarters
  * {@code rr, ri, ir, ii} (offsets 0, 4, 8, 12); database vector q row r at {@code
  * u_q[uOff + 8r ..]} as a reim4 block {@code [re0..3 | im0..3]}; matrix column j row r at {@code
- * v[vOff + 8*C*r + 8*j ..]} (packed panel), {@code v[vOff + 16r + 8j ..]} (a PMAT column pair)
- * or {@code v[vOff + vStride*r + 8j ..]} (any row stride; the row offsets are induction
+ * v[vOff + 8*C*r + 8*j ..]} (packed panel), {@code v[vOff + 16r + 8j ..]} (a PMAT column pair),
+ * {@code v[vOff + pairStride*(j/2) + 16r + 8*(j%2) ..]} (consecutive PMAT column pairs) or {@code
+ * v[vOff + vStride*r + 8j ..]} (any row stride; the row offsets are induction
  * variables, as the stride is not a constant). The applies ({@link Layout#apply}) take one vector {@code u} and keep the state at
  * {@code st[stOff ..]} or, {@code *Out}, start from zero states and write the finished sums to a
  * result ({@code VmpKernel.mac2Out}). Every accumulator is one FMA chain over the rows in order,
@@ -34,7 +36,7 @@ public final class MacGenerator {
 
   /** Where a method's matrix columns lie (the layouts of the class comment). */
   enum Layout {
-    PACKED("packed"), PAIR("pair"), STRIDED("strided");
+    PACKED("packed"), PAIR("pair"), PAIRS("pairs"), STRIDED("strided");
 
     final String prefix;
 
@@ -44,7 +46,7 @@ public final class MacGenerator {
 
     /** True for the per-column applies: one vector, no state stride. */
     boolean apply() {
-      return this == PAIR || this == STRIDED;
+      return this == PAIR || this == PAIRS || this == STRIDED;
     }
   }
 
@@ -71,7 +73,9 @@ public final class MacGenerator {
           // mac1 (row stride 16 or any), mac2, mac2Out, mac1Out of PanamaVmp
           new Shape(4, 1, 1, Layout.PAIR, false), new Shape(4, 1, 1, Layout.STRIDED, false),
           new Shape(4, 1, 2, Layout.PAIR, false), new Shape(4, 1, 2, Layout.PAIR, true),
-          new Shape(4, 1, 1, Layout.STRIDED, true)),
+          new Shape(4, 1, 1, Layout.STRIDED, true),
+          // mac4Out of PanamaVmp with 32 registers (two column pairs per call)
+          new Shape(4, 1, 4, Layout.PAIRS, true)),
       "Mac128", shapes(2, new int[][] {{1, 3}, {1, 2}},
           // mac1 of Panama128Vmp
           new Shape(2, 1, 1, Layout.STRIDED, false)));
@@ -158,8 +162,9 @@ public final class MacGenerator {
     int per = 4 * (4 / s.lanes());
     if (apply) {
       b.append("  /** 1 vector x ").append(c).append(c == 1 ? " column" : " columns")
-          .append(" at vOff + 8j, row stride ")
-          .append(s.layout() == Layout.PAIR ? "16" : "vStride").append(": ").append(per * c)
+          .append(s.layout() == Layout.PAIRS ? " at vOff + pairStride*(j/2) + 8*(j%2)"
+              : " at vOff + 8j").append(", row stride ")
+          .append(s.layout() == Layout.STRIDED ? "vStride" : "16").append(": ").append(per * c)
           .append(" accumulators, ").append(s.out() ? "from zero into res" : "states at stOff")
           .append(". */\n");
     } else {
@@ -170,7 +175,8 @@ public final class MacGenerator {
     b.append("  static void ").append(s.name());
     if (apply) {
       b.append("(int rows, double[] u, int uOff, double[] v, int vOff")
-          .append(s.layout() == Layout.STRIDED ? ", int vStride" : "").append(",\n      ");
+          .append(s.layout() == Layout.STRIDED ? ", int vStride"
+              : s.layout() == Layout.PAIRS ? ", int pairStride" : "").append(",\n      ");
       if (s.out()) {
         b.append("double[] res");
         for (int j = 0; j < c; j++) {
@@ -207,8 +213,12 @@ public final class MacGenerator {
       default -> {
         b.append("    for (int r = 0; r < rows; r++) {\n");
         b.append("      final int uo = uOff + 8 * r;\n");
-        b.append(s.layout() == Layout.PAIR ? "      final int vr = vOff + 16 * r;\n"
-            : "      final int vr = vOff + " + 8 * c + " * r;\n");
+        b.append(s.layout() == Layout.PACKED ? "      final int vr = vOff + " + 8 * c + " * r;\n"
+            : "      final int vr = vOff + 16 * r;\n");
+        for (int p = 1; s.layout() == Layout.PAIRS && p < (c + 1) / 2; p++) {
+          b.append("      final int vr").append(p).append(" = vr + ").append(p == 1 ? ""
+              : p + " * ").append("pairStride;\n");
+        }
       }
     }
     String[] half = {"r", "i"};
@@ -302,6 +312,9 @@ public final class MacGenerator {
 
   /** The index of matrix column j's row r, plus {@code off}, in the method's variables. */
   private static String column(Shape s, int j, int off) {
+    if (s.layout() == Layout.PAIRS) {
+      return "vr" + (j / 2 == 0 ? "" : String.valueOf(j / 2)) + " + " + (8 * (j % 2) + off);
+    }
     return "vr + " + (8 * j + off);
   }
 
