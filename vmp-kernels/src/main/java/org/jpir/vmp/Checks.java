@@ -17,9 +17,20 @@ final class Checks {
 
   /**
    * {@link #range(String, double[], long, long)} naming the array {@code op + " " + part}; the
-   * name is concatenated only when the check fails (no allocation on the hot path).
+   * name is concatenated only when the check fails (built eagerly, it allocated per call wherever
+   * C2 did not remove the concatenation).
    */
   static void range(String op, String part, double[] a, long off, long len) {
+    if (a == null || off < 0 || len < 0 || off + len > a.length) {
+      range(op + " " + part, a, off, len);
+    }
+  }
+
+  /**
+   * {@link #range(String, long[], long, long)} naming the array {@code op + " " + part}, built only
+   * when the check fails.
+   */
+  static void range(String op, String part, long[] a, long off, long len) {
     if (a == null || off < 0 || len < 0 || off + len > a.length) {
       range(op + " " + part, a, off, len);
     }

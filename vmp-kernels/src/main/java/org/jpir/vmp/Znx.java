@@ -211,30 +211,20 @@ public final class Znx {
 
   private static void check2(int n, String op, long[] a, int aOff, long[] res, int resOff) {
     Checks.ringDegree(n);
-    range(op, " input", a, aOff, n);
-    range(op, " result", res, resOff, n);
+    Checks.range(op, "input", a, aOff, n);
+    Checks.range(op, "result", res, resOff, n);
   }
 
   private static void check3(int n, String op, long[] a, int aOff, long[] b, int bOff, long[] res,
       int resOff) {
     check2(n, op, a, aOff, res, resOff);
-    range(op, " second input", b, bOff, n);
+    Checks.range(op, "second input", b, bOff, n);
   }
 
   private static void requireDistinct(String op, long[] a, int aOff, long[] res, int resOff,
       int n) {
     if (a == res && Math.abs((long) aOff - resOff) < n) {
       throw new IllegalArgumentException(op + ": result overlaps the input; use another buffer");
-    }
-  }
-
-  /**
-   * {@link Checks#range} with the name {@code op + part} built only when the check fails (built
-   * eagerly, it allocated per call wherever C2 did not remove the concatenation).
-   */
-  private static void range(String op, String part, long[] a, int off, int n) {
-    if (a == null || off < 0 || (long) off + n > a.length) {
-      Checks.range(op + part, a, off, n);
     }
   }
 }
