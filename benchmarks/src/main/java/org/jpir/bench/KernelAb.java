@@ -27,8 +27,8 @@ import picocli.CommandLine.Parameters;
  * fft:N}, {@code ifft:N}, {@code pvec:N:nrows:ncols} (per-column apply), {@code
  * multi:N:nrows:ncols:columns[:distinct]} (the database pass; with distinct, only that many
  * distinct PVECs, so the database comes from the caches), {@code
- * batch:N:nrows:ncols:columns:queries[:distinct]} (the pass of several queries in one); implementations as {@link
- * FftPlan#of(int, String)} or {@link Vmp#of(String)}.
+ * batch:N:nrows:ncols:columns:queries[:distinct]} (the pass of several queries in one);
+ * implementations as {@link FftPlan#of(int, String)} or {@link Vmp#of(String)}.
  */
 @Command(name = "KernelAb", mixinStandardHelpOptions = true, versionProvider = JpirVersion.class,
     description = "Interleaved A/B timing of kernel implementations in one JVM.")
@@ -174,16 +174,8 @@ public final class KernelAb implements Callable<Integer> {
         Vmp ops = Vmp.of(impl);
         Pmat pm = Pmat.allocate(n, nrows, ncols);
         VmpBench.fill(pm, 1);
-        Pvec[] cols = new Pvec[nc];
+        Pvec[] cols = columns(n, nrows, nc, distinct);
         double[][] res = new double[nc][n * ncols];
-        for (int c = 0; c < nc; c++) {
-          if (c < distinct) {
-            cols[c] = Pvec.allocate(n, nrows);
-            VmpBench.fill(cols[c], 7L * c + 3);
-          } else {
-            cols[c] = cols[c % distinct];
-          }
-        }
         double[] tmp = new double[Vmp.applyPvecMultiTmpLength(n, nrows, ncols, nc)];
         Op op = () -> {
           ops.applyPvecMulti(pm, cols, res, tmp);
@@ -212,15 +204,7 @@ public final class KernelAb implements Callable<Integer> {
           pms[q] = Pmat.allocate(n, nrows, ncols);
           VmpBench.fill(pms[q], 1 + 13L * q);
         }
-        Pvec[] cols = new Pvec[nc];
-        for (int c = 0; c < nc; c++) {
-          if (c < distinct) {
-            cols[c] = Pvec.allocate(n, nrows);
-            VmpBench.fill(cols[c], 7L * c + 3);
-          } else {
-            cols[c] = cols[c % distinct];
-          }
-        }
+        Pvec[] cols = columns(n, nrows, nc, distinct);
         double[][][] res = new double[nq][nc][n * ncols];
         double[] tmp = new double[Vmp.applyPvecBatchTmpLength(nq, n, nrows, ncols, nc)];
         Op op = () -> {
@@ -241,6 +225,23 @@ public final class KernelAb implements Callable<Integer> {
             + " pvec:N:nrows:ncols, multi:N:nrows:ncols:columns[:distinct] or"
             + " batch:N:nrows:ncols:columns:queries[:distinct]");
     }
+  }
+
+  /**
+   * {@code nc} database columns of {@code nrows} rows, only {@code distinct} of them made (filled
+   * by seed): column c aliases column {@code c % distinct}.
+   */
+  private static Pvec[] columns(int n, int nrows, int nc, int distinct) {
+    Pvec[] cols = new Pvec[nc];
+    for (int c = 0; c < nc; c++) {
+      if (c < distinct) {
+        cols[c] = Pvec.allocate(n, nrows);
+        VmpBench.fill(cols[c], 7L * c + 3);
+      } else {
+        cols[c] = cols[c % distinct];
+      }
+    }
+    return cols;
   }
 
   private static void check(String spec, String impl, double[] want, double[] got) {
