@@ -175,40 +175,21 @@ final class LoadClients implements AutoCloseable {
       throws InterruptedException {
     Ledger ledger = new Ledger();
     AtomicInteger dry = new AtomicInteger();
-    CountDownLatch go = new CountDownLatch(1);
-    long[] start = new long[1];
-    List<Thread> threads = new ArrayList<>();
-    for (int c = 0; c < clients.size(); c++) {
-      int cc = c;
-      Thread t = new Thread(() -> {
-        try {
-          go.await();
-        } catch (InterruptedException e) {
-          return;
+    long start = together("load-client-", (c, opened) -> {
+      List<Planned> mine = pool.get(c);
+      int k = 0;
+      for (; k < mine.size(); k++) {
+        long now = System.nanoTime();
+        if (now - opened >= windowNanos) {
+          break;
         }
-        List<Planned> mine = pool.get(cc);
-        int k = 0;
-        for (; k < mine.size(); k++) {
-          long now = System.nanoTime();
-          if (now - start[0] >= windowNanos) {
-            break;
-          }
-          send(ledger, tag, mine.get(k), now);
-        }
-        if (k == mine.size() && System.nanoTime() - start[0] < windowNanos) {
-          dry.incrementAndGet();
-        }
-      }, "load-client-" + c);
-      t.setDaemon(true);
-      threads.add(t);
-      t.start();
-    }
-    start[0] = System.nanoTime();
-    go.countDown();
-    for (Thread t : threads) {
-      t.join();
-    }
-    return new Run(ledger, start[0], windowNanos, ledger.lastDoneNanos(start[0]), dry.get());
+        send(ledger, tag, mine.get(k), now);
+      }
+      if (k == mine.size() && System.nanoTime() - opened < windowNanos) {
+        dry.incrementAndGet();
+      }
+    });
+    return new Run(ledger, start, windowNanos, ledger.lastDoneNanos(start), dry.get());
   }
 
   /**
@@ -224,6 +205,36 @@ final class LoadClients implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    long start = together("load-pacer-", (c, opened) -> {
+      List<Planned> mine = pool.get(c);
+      int n = schedule.sends(c);
+      for (int k = 0; k < n; k++) {
+        long at = opened + schedule.offsetNanos(c, k);
+        long wait = at - System.nanoTime();
+        if (wait > 0) {
+          TimeUnit.NANOSECONDS.sleep(wait);
+        }
+        Planned q = mine.get(k);
+        calls.execute(() -> send(ledger, tag, q, at));
+      }
+    });
+    calls.shutdown();
+    if (!calls.awaitTermination(deadlineMillis + 60_000, TimeUnit.MILLISECONDS)) {
+      calls.shutdownNow();
+    }
+    return new Run(ledger, start, schedule.windowNanos(), ledger.lastDoneNanos(start), 0);
+  }
+
+  /** One client's part of a run, given when the window opened ({@link System#nanoTime}). */
+  private interface ClientPart {
+    void run(int client, long openedNanos) throws InterruptedException;
+  }
+
+  /**
+   * Runs {@code part} for every client on a daemon thread of its own ({@code name + c}), all
+   * released at once when the window opens; returns that moment once every thread has ended.
+   */
+  private long together(String name, ClientPart part) throws InterruptedException {
     CountDownLatch go = new CountDownLatch(1);
     long[] start = new long[1];
     List<Thread> threads = new ArrayList<>();
@@ -232,21 +243,11 @@ final class LoadClients implements AutoCloseable {
       Thread t = new Thread(() -> {
         try {
           go.await();
-          List<Planned> mine = pool.get(cc);
-          int n = schedule.sends(cc);
-          for (int k = 0; k < n; k++) {
-            long at = start[0] + schedule.offsetNanos(cc, k);
-            long wait = at - System.nanoTime();
-            if (wait > 0) {
-              TimeUnit.NANOSECONDS.sleep(wait);
-            }
-            Planned q = mine.get(k);
-            calls.execute(() -> send(ledger, tag, q, at));
-          }
+          part.run(cc, start[0]);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
-      }, "load-pacer-" + c);
+      }, name + c);
       t.setDaemon(true);
       threads.add(t);
       t.start();
@@ -256,11 +257,7 @@ final class LoadClients implements AutoCloseable {
     for (Thread t : threads) {
       t.join();
     }
-    calls.shutdown();
-    if (!calls.awaitTermination(deadlineMillis + 60_000, TimeUnit.MILLISECONDS)) {
-      calls.shutdownNow();
-    }
-    return new Run(ledger, start[0], schedule.windowNanos(), ledger.lastDoneNanos(start[0]), 0);
+    return start[0];
   }
 
   /** One query in one call, tried again while the service says so; the result into the ledger. */
