@@ -25,7 +25,6 @@ import org.jpir.service.keys.KeySettings;
 import org.jpir.service.keys.StoredServiceKeys;
 import org.jpir.spark.SparkSetup;
 import org.jpir.spark.source.Storage;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -254,25 +253,6 @@ public final class ServeMain implements Callable<Integer> {
 
   /** Runs {@code serve} and exits with its code; refused input prints {@code pir: <why>}. */
   public static void main(String[] args) {
-    int code;
-    try {
-      CommandLine cl = new CommandLine(new ServeMain());
-      Exception[] failed = {null};
-      cl.setExecutionExceptionHandler((e, line, parsed) -> {
-        failed[0] = e;
-        return 2;
-      });
-      code = cl.execute(args);
-      if (failed[0] != null) {
-        throw failed[0];
-      }
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      System.err.println("pir: " + e.getMessage());
-      code = 2;
-    } catch (Exception e) {
-      System.err.println("pir: " + e);
-      code = 1;
-    }
-    System.exit(code);
+    System.exit(CommandExit.run(new ServeMain(), args, false));
   }
 }

@@ -24,6 +24,7 @@ import org.jpir.core.server.SyntheticRecords;
 import org.jpir.core.wire.Sizes;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
+import org.jpir.service.CommandExit;
 import org.jpir.service.PirNetworkServer;
 import org.jpir.service.batch.BatchSettings;
 import org.jpir.service.db.ServedDatabase;
@@ -31,7 +32,6 @@ import org.jpir.service.keys.StoredServiceKeys;
 import org.jpir.service.rpc.ClientIdInterceptor;
 import org.jpir.spark.AnswerJob;
 import org.jpir.spark.SparkSetup;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -304,28 +304,8 @@ public final class LoadHarness implements Callable<Integer> {
 
   /** Runs the harness and exits with its code; refused input prints {@code pir: <why>}. */
   public static void main(String[] args) {
-    int code;
-    try {
-      LoadHarness h = new LoadHarness();
-      h.args = args.clone();
-      CommandLine cl = new CommandLine(h);
-      Exception[] failed = {null};
-      cl.setExecutionExceptionHandler((e, line, parsed) -> {
-        failed[0] = e;
-        return 2;
-      });
-      code = cl.execute(args);
-      if (failed[0] != null) {
-        throw failed[0];
-      }
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      System.err.println("pir: " + e.getMessage());
-      code = 2;
-    } catch (Exception e) {
-      System.err.println("pir: " + e);
-      e.printStackTrace();
-      code = 1;
-    }
-    System.exit(code);
+    LoadHarness h = new LoadHarness();
+    h.args = args.clone();
+    System.exit(CommandExit.run(h, args, true));
   }
 }
