@@ -295,8 +295,8 @@ public final class ServerBench implements Callable<Integer> {
   static double phase1Flops(Params p, Geometry g, CompactParams cp) {
     double f = 0;
     for (int pl = 0; pl < g.planes(); pl++) {
-      f += 8.0 * g.planeRows(pl) * p.plaintextLimbs() * (p.n() / 2) * cp.phase1().columns()
-          * g.cols();
+      f += 8.0 * g.rows() * p.plaintextLimbs() * (p.n() / 2) * cp.phase1().columns()
+          * g.planeColumns(pl);
     }
     return f;
   }

@@ -35,8 +35,8 @@ final class CompactGeometry {
     cp.checkGeometry(out.rows(), out.cols());
     if (Geometry.PAIR_TAILS_BY_DEFAULT && out.canPairTail()) {
       out = out.withPairedTail();
-      why += ", the half-used last plane paired (rows 2k and 2k + 1 share a polynomial: "
-          + out.planeRows(out.planes() - 1) + " rows)";
+      why += ", the half-used last plane paired (columns 2j and 2j + 1 share a polynomial: "
+          + out.planeColumns(out.planes() - 1) + " columns)";
     }
     CompactParams.Layout l = cp.layout(out.rows(), out.cols());
     why += String.format(Locale.ROOT, ": %d x %d x %d, query %s", out.rows(),

@@ -15,14 +15,17 @@ import java.io.Serializable;
  * consecutive records).
  *
  * <p>With {@code pairedTail} (one record per slot, its last plane at most half used) the last
- * plane has {@code ceil(rows / 2)} rows: its polynomial at row k of column c holds the tail of
- * slot {@code (2k, c)} in bytes {@code [0, tailBytes)} and that of slot {@code (2k + 1, c)} in
- * bytes {@code [polyBytes / 2, polyBytes / 2 + tailBytes)}; phase 1 selects it with {@code
- * sel(2k) + X^(-N/2) sel(2k + 1)}, which brings the wanted tail to the low coefficients.
+ * plane pairs columns: it has {@code ceil(cols / 2)} columns ({@link #planeColumns}), and its
+ * polynomial at row r of pair j holds the tail of slot {@code (r, 2j)} in bytes {@code [0,
+ * tailBytes)} and that of slot {@code (r, 2j + 1)} (when {@code 2j + 1 < cols}) in bytes {@code
+ * [polyBytes / 2, polyBytes / 2 + tailBytes)}. Phase 1 selects its row as in the other planes;
+ * the CMux tree folds the pairs from level 1 (column bit 0 left out), and its root R becomes
+ * {@code CMux(bit 0, R, R X^(-N/2))}, which brings the wanted tail to the low coefficients: one
+ * CMux instead of a level of {@code cols / 2}.
  *
  * @param polyBytes bytes per polynomial ({@link
  *     org.jpir.core.lwe.PlaintextCodec#polynomialBytes()})
- * @param pairedTail whether the last plane pairs the tails of rows 2k and 2k + 1
+ * @param pairedTail whether the last plane pairs the tails of columns 2j and 2j + 1
  */
 public record Geometry(long recordCount, int recordSize, int polyBytes, int recordsPerPoly,
     int planes, int rows, int cols, boolean pairedTail) implements Serializable {
@@ -99,7 +102,7 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
   /**
    * Whether the compact geometry chooser pairs the tails of a half-used last plane ({@link
    * #withPairedTail}): yes; the answer and the client are unchanged, and the server streams the
-   * last plane's polynomials once per two rows.
+   * last plane's polynomials once per two columns and folds half as many of them.
    */
   public static final boolean PAIR_TAILS_BY_DEFAULT = true;
 
@@ -315,16 +318,31 @@ public record Geometry(long recordCount, int recordSize, int polyBytes, int reco
     return (int) (recordSize - (long) (planes - 1) * polyBytes);
   }
 
-  /** Rows of plane {@code plane}: {@code ceil(rows / 2)} for a paired last plane, else rows. */
-  public int planeRows(int plane) {
-    return isPairedPlane(plane) ? (rows + 1) / 2 : rows;
+  /** Columns of plane {@code plane}: {@code ceil(cols / 2)} pairs for a paired last plane, else cols. */
+  public int planeColumns(int plane) {
+    return isPairedPlane(plane) ? (cols + 1) / 2 : cols;
   }
 
-  /** Polynomials of one column over all planes: the sum of {@link #planeRows}. */
-  public long rowsOverPlanes() {
+  /**
+   * The columns of plane {@code plane} that hold grid columns {@code [first, first + count)}:
+   * {@code {from, to}}, the pairs {@code [first / 2, (first + count - 1) / 2 + 1)} for a paired
+   * last plane, else the same range.
+   */
+  public int[] planeColumnRange(int plane, int first, int count) {
+    if (first < 0 || count < 1 || (long) first + count > cols) {
+      throw new IllegalArgumentException("column range [" + first + ", " + ((long) first + count)
+          + ") is not inside [0, " + cols + ")");
+    }
+    return isPairedPlane(plane) ? new int[] {first / 2, (first + count - 1) / 2 + 1}
+        : new int[] {first, first + count};
+  }
+
+  /** Polynomials of grid columns {@code [first, first + count)} over every plane. */
+  public long polynomials(int first, int count) {
     long s = 0;
     for (int pl = 0; pl < planes; pl++) {
-      s += planeRows(pl);
+      int[] r = planeColumnRange(pl, first, count);
+      s += (long) rows * (r[1] - r[0]);
     }
     return s;
   }

@@ -144,33 +144,25 @@ public final class CompactExpander {
       throw new IllegalArgumentException("compact query was made for " + q.rows() + " rows x "
           + q.cols() + " columns, the database has " + g.rows() + " x " + g.cols());
     }
-    return expand(q, store.keysFor(q), t, g.pairedTail());
-  }
-
-  /** The prepared query of a compact query with the given (matching) prepared keys. */
-  public PreparedQuery expand(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
-    return expand(q, keys, t, false);
+    return expand(q, store.keysFor(q), t);
   }
 
   /**
-   * {@link #expand(CompactQuery, PreparedEvaluationKeys, Timings)}, with the phase-1 matrix of a
-   * paired tail plane too when {@code pairedTail} ({@link TailPairs}).
+   * The prepared query of a compact query with the given (matching) prepared keys (any geometry:
+   * a paired tail plane uses the same phase-1 matrix).
    */
-  public PreparedQuery expand(CompactQuery q, PreparedEvaluationKeys keys, Timings t,
-      boolean pairedTail) {
+  public PreparedQuery expand(CompactQuery q, PreparedEvaluationKeys keys, Timings t) {
     checkKeys(q, keys);
     long t0 = System.nanoTime();
     CompactParams.Layout layout = cp.layout(q.rows(), q.cols());
     Phase1Digits digits = cp.phase1();
     Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), digits.columns());
     Glwe[][] rows = new Glwe[Geometry.levels(q.cols())][2 * sp.ggswLevels()];
-    TailPairs tails = pairedTail ? new TailPairs(n, q.rows(), sp.plaintextLimbs(),
-        digits.limbs()) : null;
     if (layout.packed()) {
       int p1 = cp.phase1Slots(q.rows());
       int p2 = cp.phase2Slots(q.cols());
       Glwe c = q.phase1(cp).expand();
-      Sink one = sinks.phase1(layout, phase1, tails);
+      Sink one = sinks.phase1(layout, phase1);
       Sink two = sinks.phase2(layout, rows, keys, t);
       expand(c, layout.phase1Depth(), s -> ExpansionSinks.wanted(layout, s, p1, p2, true, true),
           s -> ExpansionSinks.wanted(layout, s, p1, p2, true, true), keys.ksk(), (slot, g) -> {
@@ -181,15 +173,14 @@ public final class CompactExpander {
             }
           }, t);
     } else {
-      fillPhase1(q, keys, layout, phase1, tails, t);
+      fillPhase1(q, keys, layout, phase1, t);
       fillPhase2(q, keys, layout, rows, -1L, t);
     }
     PreparedGgsw[] ggsw = sinks.prepare(rows, -1L);
-    Pmat tail = tails == null ? null : tails.finish();
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }
-    return new PreparedQuery(sp.id(), q.rows(), q.cols(), phase1, ggsw, tail,
+    return new PreparedQuery(sp.id(), q.rows(), q.cols(), phase1, ggsw,
         digits.isLimbsOf(sp) ? null : digits);
   }
 
@@ -209,16 +200,16 @@ public final class CompactExpander {
   }
 
   private void fillPhase1(CompactQuery q, PreparedEvaluationKeys keys,
-      CompactParams.Layout layout, Pmat phase1, TailPairs tails, Timings t) {
+      CompactParams.Layout layout, Pmat phase1, Timings t) {
     Glwe c1 = q.phase1(cp).expand();
     int p1 = cp.phase1Slots(q.rows());
     if (layout.packed()) {
       int p2 = cp.phase2Slots(q.cols());
       expand(c1, layout.phase1Depth(), s -> ExpansionSinks.wanted(layout, s, p1, p2, true, false),
-          s -> ExpansionSinks.wanted(layout, s, p1, p2, true, true), keys.ksk(), sinks.phase1(layout, phase1, tails),
-          t);
+          s -> ExpansionSinks.wanted(layout, s, p1, p2, true, true), keys.ksk(),
+          sinks.phase1(layout, phase1), t);
     } else {
-      expand(c1, p1, keys.ksk(), sinks.phase1(layout, phase1, tails), t);
+      expand(c1, p1, keys.ksk(), sinks.phase1(layout, phase1), t);
     }
   }
 
@@ -244,7 +235,7 @@ public final class CompactExpander {
     checkKeys(q, keys);
     long t0 = System.nanoTime();
     Pmat phase1 = Pmat.allocate(n, q.rows() * sp.plaintextLimbs(), cp.phase1().columns());
-    fillPhase1(q, keys, cp.layout(q.rows(), q.cols()), phase1, null, t);
+    fillPhase1(q, keys, cp.layout(q.rows(), q.cols()), phase1, t);
     if (t != null) {
       t.expandNanos += System.nanoTime() - t0;
     }
@@ -311,7 +302,7 @@ public final class CompactExpander {
     }
 
     /** The sink that lays each phase-1 value, rounded to the phase-1 digits, into its PMAT row. */
-    Sink phase1(CompactParams.Layout layout, Pmat phase1, TailPairs tails) {
+    Sink phase1(CompactParams.Layout layout, Pmat phase1) {
       // one rounded GLWE and one transform per sink, reused row after row: prepareRow copies out
       // (allocating them per row was half of the expansion's allocation, each page a fresh fault)
       Phase1Digits digits = cp.phase1();
@@ -321,9 +312,6 @@ public final class CompactExpander {
         int row = layout.phase1Index(slot);
         double[] x = sops.transformInto(kops.toDigits(c, digits, rounded), reim);
         phase1.prepareRow(row, x, 0);
-        if (tails != null) {
-          tails.accept(row, x);
-        }
       };
     }
 

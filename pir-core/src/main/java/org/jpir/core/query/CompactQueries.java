@@ -67,7 +67,7 @@ public final class CompactQueries implements QueryKind {
           PreparedGgsw[] ggsw = ex.expandPhase2(q, k, null, levels);
           QueryCounters.expandedLevels(wire, ggsw);
           return ggsw;
-        }, () -> ex.expand(q, k, null, g.pairedTail()));
+        }, () -> ex.expand(q, k, null));
   }
 
   /** {@link #accept} of a query held in memory (its wire form is what travels). */
@@ -125,7 +125,7 @@ public final class CompactQueries implements QueryKind {
       }
       CompactQuery q = Wire.readCompactQuery(query, cp, g);
       QueryCounters.decoded(query);
-      return new CompactExpander(cp).expand(q, keys, null, g.pairedTail());
+      return new CompactExpander(cp).expand(q, keys, null);
     }
   }
 }

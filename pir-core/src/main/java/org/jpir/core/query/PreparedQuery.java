@@ -8,39 +8,32 @@ import org.jpir.vmp.Pmat;
  * The expanded query the server computes with: the phase-1 prepared matrix (nrows = rows *
  * plaintextLimbs, ncols = 2 * digits; row {@code r*plaintextLimbs + l} encrypts {@code [r ==
  * target row] * 2^(-K(l+1))}, each part (b, a) as {@code phase1Digits}: column {@code part *
- * digits + i} holds digit i, most significant first) and one prepared GGSW per column bit, least
- * significant first; for a geometry with paired tails also {@code phase1Tail}, the matrix of its
- * last plane ({@link TailPairs}), else null. {@code phase1Digits} null: the server's limbs.
+ * digits + i} holds digit i, most significant first), for every plane (a paired tail plane too),
+ * and one prepared GGSW per column bit, least significant first. {@code phase1Digits} null: the
+ * server's limbs.
  */
 public record PreparedQuery(String paramsId, int rows, int cols, Pmat phase1,
-    PreparedGgsw[] ggsw, Pmat phase1Tail, Phase1Digits phase1Digits) {
-  /** A prepared query without a paired tail matrix, its phase-1 rows in the server's limbs. */
-  public PreparedQuery(String paramsId, int rows, int cols, Pmat phase1, PreparedGgsw[] ggsw) {
-    this(paramsId, rows, cols, phase1, ggsw, null, null);
-  }
-
+    PreparedGgsw[] ggsw, Phase1Digits phase1Digits) {
   /** A prepared query whose phase-1 rows are in the server's limbs. */
-  public PreparedQuery(String paramsId, int rows, int cols, Pmat phase1, PreparedGgsw[] ggsw,
-      Pmat phase1Tail) {
-    this(paramsId, rows, cols, phase1, ggsw, phase1Tail, null);
+  public PreparedQuery(String paramsId, int rows, int cols, Pmat phase1, PreparedGgsw[] ggsw) {
+    this(paramsId, rows, cols, phase1, ggsw, null);
   }
 
   /**
-   * Checks that the phase-1 matrices have the columns of their digits.
+   * Checks that the phase-1 matrix has the columns of its digits.
    *
-   * @throws IllegalArgumentException when they do not
+   * @throws IllegalArgumentException when it does not
    */
   public PreparedQuery {
-    if (phase1Digits != null && phase1 != null && (phase1.ncols() != phase1Digits.columns()
-        || (phase1Tail != null && phase1Tail.ncols() != phase1Digits.columns()))) {
+    if (phase1Digits != null && phase1 != null && phase1.ncols() != phase1Digits.columns()) {
       throw new IllegalArgumentException("phase-1 matrix of " + phase1.ncols() + " columns, its"
           + " digits (" + phase1Digits + ") need " + phase1Digits.columns());
     }
   }
 
-  /** Bytes held: {@code 8 N (nrows*ncols + levels * 2L * ncols)}, plus the tail matrix. */
+  /** Bytes held: {@code 8 N (nrows*ncols + levels * 2L * ncols)}. */
   public long sizeBytes() {
-    long s = phase1.sizeBytes() + (phase1Tail == null ? 0 : phase1Tail.sizeBytes());
+    long s = phase1.sizeBytes();
     for (PreparedGgsw g : ggsw) {
       s += g.sizeBytes();
     }

@@ -2,7 +2,6 @@ package org.jpir.core.server;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.jpir.core.lwe.Glwe;
@@ -14,7 +13,6 @@ import org.jpir.core.query.AcceptedQuery;
 import org.jpir.core.query.PreparedQuery;
 import org.jpir.core.query.QueryKind;
 import org.jpir.core.wire.Answer;
-import org.jpir.vmp.Pvec;
 
 /**
  * The one path that answers a batch of accepted queries ({@link QueryKind#accept}, which decodes
@@ -129,7 +127,8 @@ public final class BatchSteps implements Serializable {
   }
 
   /**
-   * The root of the tree from the last spans (the driver's step): the GGSWs of this JVM's
+   * The root of the tree from the last spans (the driver's step), the paired tail's half selected
+   * ({@link PirServer#selectTailHalf}): the GGSWs of this JVM's
    * expansions where it holds them (it answered ranges too), else each accepted query's phase-2
    * GGSWs of only the levels this fold uses ({@link #foldLevels}; {@link
    * AcceptedQuery#phase2Expander}, computed here; the time joins {@code expandNanos[0]}).
@@ -140,18 +139,33 @@ public final class BatchSteps implements Serializable {
     List<FoldSpan> ordered = ordered(spans);
     long t0 = System.nanoTime();
     long levels = foldLevels(geometry.cols(), ordered);
+    if (geometry.pairedTail() && geometry.cols() > 1) {
+      levels |= 1L; // column bit 0 selects the paired tail's half (PirServer.selectTailHalf)
+    }
     PreparedGgsw[][] ggsw = new PreparedGgsw[b.size()][];
     for (int q = 0; q < ggsw.length; q++) {
       PreparedQuery held = b.cachedExpansion(q);
       ggsw[q] = held != null ? held.ggsw() : b.accepted(q).phase2Expander().apply(levels);
     }
     expandNanos[0] += System.nanoTime() - t0;
-    FoldSpan root = mergeSpans(server(), geometry.cols(), ordered, 0, ggsw, "driver");
+    PirServer server = server();
+    FoldSpan root = mergeSpans(server, geometry.cols(), ordered, 0, ggsw, "driver");
     if (root.first() != 0 || root.end() != geometry.cols() || root.nodeCount() != 1) {
       throw new IllegalStateException("the fold ended with " + root.nodeCount() + " nodes over"
           + " columns [" + root.first() + ", " + root.end() + ") of " + geometry.cols());
     }
-    return root;
+    long t1 = System.nanoTime();
+    for (int q = 0; q < ggsw.length; q++) { // the root is this method's own: its nodes change here
+      Glwe[] planeRoots = new Glwe[geometry.planes()];
+      for (int pl = 0; pl < planeRoots.length; pl++) {
+        planeRoots[pl] = root.nodes()[q][pl][0];
+      }
+      server.selectTailHalf(planeRoots, geometry, ggsw[q]);
+      root.nodes()[q][geometry.planes() - 1][0] = planeRoots[geometry.planes() - 1];
+    }
+    return new FoldSpan(root.index(), root.first(), root.end(), root.levels(), root.starts(),
+        root.nodes(), root.phase1Nanos(), root.phase2Nanos(), root.expandNanos(),
+        root.foldNanos() + System.nanoTime() - t1, root.executor());
   }
 
   private PirServer server() {
@@ -213,12 +227,7 @@ public final class BatchSteps implements Serializable {
     for (int k = 0; k < bl.size(); k++) {
       int s = bl.get(k)[1];
       int len = (int) Math.min(cols, (long) s + (1L << bl.get(k)[0])) - s;
-      Pvec[][] sub = new Pvec[planes][];
-      for (int pl = 0; pl < planes; pl++) {
-        sub[pl] = Arrays.copyOfRange(db.plane(pl), s - first, s - first + len);
-      }
-      PreparedDatabase part = db.columnCount() == len ? db
-          : PreparedDatabase.of(db.params(), db.geometry(), s, sub);
+      PreparedDatabase part = db.slice(s, len);
       Glwe[][] r = server.answerRange(part, qs, t);
       levels[k] = bl.get(k)[0];
       starts[k] = s;

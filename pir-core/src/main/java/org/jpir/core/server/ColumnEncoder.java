@@ -70,14 +70,14 @@ public final class ColumnEncoder {
   }
 
   /**
-   * The plaintext digits of column {@code col} of {@code plane} (layout above; {@link
-   * Geometry#planeRows} rows, a paired tail plane holding the tails of rows 2k and 2k + 1 in
-   * row k).
+   * The plaintext digits of column {@code col} of {@code plane} (layout above; rows rows): for a
+   * paired tail plane col is a pair j ({@link Geometry#planeColumns}), row r holding the tails of
+   * slots (r, 2j) and (r, 2j + 1).
    */
   public long[] digits(int plane, int col) {
     int n = p.n();
     int lim = p.plaintextLimbs();
-    for (int r = 0; r < g.planeRows(plane); r++) {
+    for (int r = 0; r < g.rows(); r++) {
       if (g.isPairedPlane(plane)) {
         pairedTailBytes(plane, col, r);
       } else {
@@ -88,19 +88,22 @@ public final class ColumnEncoder {
     return digits;
   }
 
-  /** polyBuf = the tail of slot (2k, col) at byte 0 and that of slot (2k + 1, col) at polyBytes / 2. */
-  private void pairedTailBytes(int plane, int col, int k) {
-    long even = (long) col * g.rows() + 2L * k;
+  /**
+   * polyBuf = the tail of slot (r, 2j) at byte 0 and that of slot (r, 2j + 1), when that column
+   * exists, at polyBytes / 2.
+   */
+  private void pairedTailBytes(int plane, int j, int r) {
+    long even = 2L * j * g.rows() + r;
     polynomialBytes(plane, even, polyBuf);
-    if (2 * k + 1 < g.rows()) {
-      polynomialBytes(plane, even + 1, pairBuf);
+    if (2L * j + 1 < g.cols()) {
+      polynomialBytes(plane, even + g.rows(), pairBuf);
       System.arraycopy(pairBuf, 0, polyBuf, polyBuf.length / 2, g.tailBytes());
     }
   }
 
   /** The prepared (PVEC) form of column {@code col} of {@code plane}. */
   public Pvec prepare(int plane, int col) {
-    Pvec v = Pvec.allocate(p.n(), g.planeRows(plane) * p.plaintextLimbs());
+    Pvec v = Pvec.allocate(p.n(), g.rows() * p.plaintextLimbs());
     v.prepareFromZnx(digits(plane, col), 0);
     return v;
   }

@@ -97,6 +97,11 @@ public final class PirServer {
     Glwe[][] roots = answerRange(db, qs, t);
     Answer[] out = new Answer[qs.length];
     for (int qi = 0; qi < qs.length; qi++) {
+      long t0 = System.nanoTime();
+      selectTailHalf(roots[qi], g, qs[qi].ggsw());
+      if (t != null) {
+        t.phase2Nanos += System.nanoTime() - t0;
+      }
       out[qi] = toAnswer(roots[qi], g);
     }
     return out;
@@ -203,23 +208,26 @@ public final class PirServer {
           + " is not aligned to 2^" + top);
     }
     int chunk = chunkSize(top);
-    int chunkLevel = Integer.numberOfTrailingZeros(chunk);
-    Phase1 full = new Phase1(g, qs, chunk, false);
-    Phase1 paired = g.pairedTail() ? new Phase1(g, qs, chunk, true) : null;
+    Phase1 ph1 = new Phase1(g, qs, chunk);
     Glwe[][] out = new Glwe[qs.length][g.planes()];
     for (int pl = 0; pl < g.planes(); pl++) {
-      Phase1 ph1 = g.isPairedPlane(pl) ? paired : full;
+      // a paired plane's columns are pairs: nodes of level 1 (of level 0 when the range is one
+      // column, whose pair then stands for it: a CMux of two equal nodes is that node)
+      int base = g.isPairedPlane(pl) && count > 1 ? 1 : 0;
+      Pvec[] units = db.plane(pl);
+      int unitChunk = Math.max(1, chunk >> base);
+      int chunkLevel = Integer.numberOfTrailingZeros(unitChunk) + base; // a chunk root's level
       List<List<Glwe>> chunkRoots = new ArrayList<>();
       for (int qi = 0; qi < qs.length; qi++) {
         chunkRoots.add(new ArrayList<>());
       }
-      for (int c0 = 0; c0 < count; c0 += chunk) {
-        int len = Math.min(chunk, count - c0);
+      for (int c0 = 0; c0 < units.length; c0 += unitChunk) {
+        int len = Math.min(unitChunk, units.length - c0);
         long t0 = System.nanoTime();
-        List<List<Glwe>> leaves = ph1.run(db.plane(pl), c0, len);
+        List<List<Glwe>> leaves = ph1.run(units, c0, len);
         long t1 = System.nanoTime();
         for (int qi = 0; qi < qs.length; qi++) {
-          chunkRoots.get(qi).add(fold(leaves.get(qi), 0, chunkLevel, qs[qi].ggsw()).get(0));
+          chunkRoots.get(qi).add(fold(leaves.get(qi), base, chunkLevel, qs[qi].ggsw()).get(0));
         }
         long t2 = System.nanoTime();
         if (t != null) {
@@ -231,7 +239,7 @@ public final class PirServer {
       long t3 = System.nanoTime();
       for (int qi = 0; qi < qs.length; qi++) {
         out[qi][pl] = fold(chunkRoots.get(qi), chunkLevel, top, qs[qi].ggsw()).get(0);
-        if (count == 1) { // the root is then the scratch leaf itself, which the next pass reuses
+        if (units.length == 1) { // the root is then the scratch leaf itself, which the next pass reuses
           out[qi][pl] = out[qi][pl].copy();
         }
       }
@@ -242,16 +250,44 @@ public final class PirServer {
     return out;
   }
 
+  /**
+   * The last step of a root with paired tails ({@link Geometry}): the paired plane's root R holds
+   * the tails of columns 2j and 2j + 1 in its two halves; it becomes {@code CMux(ggsw[0], R, R
+   * X^(-N/2))}, the wanted tail at the low coefficients (in place in {@code planeRoots}). Nothing
+   * to do without paired tails or with one column. Call it once per root, before the answer.
+   */
+  public void selectTailHalf(Glwe[] planeRoots, Geometry g, PreparedGgsw[] ggsw) {
+    if (!g.pairedTail() || g.cols() < 2) {
+      return;
+    }
+    if (ggsw == null || ggsw.length < 1 || ggsw[0] == null) {
+      throw new IllegalArgumentException("the paired tail's half needs the query's GGSW of"
+          + " column bit 0");
+    }
+    int last = g.planes() - 1;
+    Glwe r = planeRoots[last];
+    int n = p.n();
+    int half = n / 2;
+    long[] src = r.data();
+    Glwe rot = new Glwe(n, r.limbs());
+    long[] dst = rot.data();
+    for (int o = 0; o < src.length; o += n) { // X^(-N/2): x_i moves to i - N/2, negated below 0
+      for (int i = 0; i < half; i++) {
+        dst[o + i] = src[o + half + i];
+        dst[o + half + i] = -src[o + i];
+      }
+    }
+    Glwe sel = new Glwe(n, r.limbs());
+    ops.cmux(ggsw[0], r, rot, sel);
+    planeRoots[last] = sel;
+  }
+
   private void checkQueries(Geometry g, PreparedQuery[] qs) {
     for (PreparedQuery q : qs) {
       if (!q.paramsId().equals(p.id()) || q.rows() != g.rows() || q.cols() != g.cols()) {
         throw new IllegalArgumentException("prepared query (" + q.paramsId() + ", " + q.rows()
             + "x" + q.cols() + ") does not match the database (" + p.id() + ", " + g.rows() + "x"
             + g.cols() + ")");
-      }
-      if (g.pairedTail() && q.phase1Tail() == null) {
-        throw new IllegalArgumentException("the database pairs the tails of its last plane;"
-            + " the prepared query has no paired phase-1 matrix (expand it for this geometry)");
       }
     }
   }
@@ -278,7 +314,7 @@ public final class PirServer {
     // the chunk answerRange uses: scratch for 64 columns on a 9-column database was 25 MB
     // allocated and zeroed per call, slower than the whole answer
     int chunk = chunkSize(rangeLevel(db.geometry().cols(), db.columnCount()));
-    Phase1 ph1 = new Phase1(db.geometry(), qs, chunk, false);
+    Phase1 ph1 = new Phase1(db.geometry(), qs, chunk);
     long produced = 0;
     for (int c0 = 0; c0 < db.columnCount(); c0 += chunk) {
       int len = Math.min(chunk, db.columnCount() - c0);
@@ -350,8 +386,8 @@ public final class PirServer {
     private final int n;
     private final Phase1Digits digits;
 
-    /** The pass of the full planes, or of the paired tail plane when {@code tail}. */
-    Phase1(Geometry g, PreparedQuery[] qs, int chunk, boolean tail) {
+    /** The pass of every plane (a paired tail plane's pairs too: same rows). */
+    Phase1(Geometry g, PreparedQuery[] qs, int chunk) {
       n = p.n();
       digits = digitsOf(qs[0]);
       for (PreparedQuery q : qs) {
@@ -361,10 +397,10 @@ public final class PirServer {
         }
       }
       int cols12 = digits.columns();
-      int nrows = g.planeRows(tail ? g.planes() - 1 : 0) * p.plaintextLimbs();
+      int nrows = g.rows() * p.plaintextLimbs();
       pm = new Pmat[qs.length];
       for (int i = 0; i < qs.length; i++) {
-        pm[i] = tail ? qs[i].phase1Tail() : qs[i].phase1();
+        pm[i] = qs[i].phase1();
       }
       sc = Scratch.of(n, p.glweLimbs(), cols12, qs.length, chunk,
           Vmp.applyPvecBatchTmpLength(qs.length, n, nrows, cols12, chunk));

@@ -197,17 +197,17 @@ public final class Sizes {
   }
 
   /**
-   * Bytes of one prepared database column over every plane: {@code 8 N plaintextLimbs
-   * rowsOverPlanes} (a paired tail plane holds its halved rows).
+   * Bytes of the prepared grid columns {@code [first, first + count)} over every plane: {@code 8
+   * N plaintextLimbs} per polynomial ({@link Geometry#polynomials}; a paired tail plane holds
+   * column pairs).
    */
-  public static long preparedColumn(Params p, Geometry g) {
-    return 8L * p.n() * p.plaintextLimbs() * g.rowsOverPlanes();
+  public static long preparedColumns(Params p, Geometry g, int first, int count) {
+    return 8L * p.n() * p.plaintextLimbs() * g.polynomials(first, count);
   }
 
   /**
    * Bytes of the expanded classic query of preset {@code p} for geometry {@code g}: {@code 8 N
-   * (rows*limbs*2L + levels*2*ggswLevels*2L)}, L = glweLimbs, plus {@code 8 N
-   * ceil(rows/2)*limbs*2L} for a paired tail plane's matrix.
+   * (rows*limbs*2L + levels*2*ggswLevels*2L)}, L = glweLimbs.
    */
   public static long preparedQuery(Params p, Geometry g) {
     return preparedQuery(p, Phase1Digits.limbsOf(p), g);
@@ -224,8 +224,7 @@ public final class Sizes {
 
   private static long preparedQuery(Params p, Phase1Digits digits, Geometry g) {
     long ncols = 2L * p.glweLimbs();
-    long rows = g.rows() + (g.pairedTail() ? g.planeRows(g.planes() - 1) : 0);
-    return 8L * p.n() * (rows * p.plaintextLimbs() * digits.columns()
+    return 8L * p.n() * ((long) g.rows() * p.plaintextLimbs() * digits.columns()
         + (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
   }
 

@@ -59,7 +59,7 @@ class Phase1DigitsTest {
     assertThrows(IllegalArgumentException.class, () -> new Phase1Digits(0, 2));
     Pmat six = Pmat.allocate(16, 2, 6);
     e = assertThrows(IllegalArgumentException.class, () -> new PreparedQuery("x", 2, 1, six,
-        new org.jpir.core.lwe.PreparedGgsw[0], null, new Phase1Digits(21, 2)));
+        new org.jpir.core.lwe.PreparedGgsw[0], new Phase1Digits(21, 2)));
     assertTrue(e.getMessage().contains("need 4"), e.getMessage());
   }
 }

@@ -535,23 +535,31 @@ class CompactQueryTest {
       Params p = cp.server();
       int pb = p.bytesPerPolynomial();
       int size = pb + pb / 2 - 3;
-      // 5 rows (the last pair has one member) x 3 columns, 2 planes, the last one paired
-      Geometry g = Geometry.of(p, 14, size, 5).withPairedTail();
-      assertEquals(2, g.planes());
-      assertEquals(3, g.planeRows(1));
-      assertEquals(5, g.planeRows(0));
-      SyntheticRecords src = new SyntheticRecords(14, size, 21);
-      long[] all = java.util.stream.LongStream.range(0, 14).toArray();
-      roundTrip(cp, g, src, all);
-      PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
-      assertEquals(3 * p.plaintextLimbs(), db.plane(1)[0].nrows());
-      assertEquals(8L * p.n() * p.plaintextLimbs() * (5 + 3) * g.cols(), db.sizeBytes());
-      assertEquals(8, g.rowsOverPlanes());
+      // 5 rows x 3 columns (the last pair has one member), 2 planes, the last one paired;
+      // then 4 columns (pairs full) and 1 column (no column bit to select the half with)
+      for (int records : new int[] {14, 20, 3}) {
+        Geometry g = Geometry.of(p, records, size, 5).withPairedTail();
+        int rows = Math.min(5, records);
+        int cols = (records + rows - 1) / rows;
+        assertEquals(rows, g.rows());
+        assertEquals(cols, g.cols());
+        assertEquals(2, g.planes());
+        assertEquals((cols + 1) / 2, g.planeColumns(1));
+        assertEquals(cols, g.planeColumns(0));
+        SyntheticRecords src = new SyntheticRecords(records, size, 21);
+        long[] all = java.util.stream.LongStream.range(0, records).toArray();
+        roundTrip(cp, g, src, all);
+        PreparedDatabase db = PreparedDatabase.prepare(p, g, src);
+        assertEquals(rows * p.plaintextLimbs(), db.plane(1)[0].nrows());
+        assertEquals((cols + 1) / 2, db.plane(1).length);
+        assertEquals((long) rows * (cols + (cols + 1) / 2), g.polynomials(0, cols));
+        assertEquals(8L * p.n() * p.plaintextLimbs() * g.polynomials(0, cols), db.sizeBytes());
+      }
     }
   }
 
   @Test
-  void pairedTailsAreRefusedWhereTheyDoNotFitOrTheQueryLacksThem() {
+  void pairedTailsAreRefusedWhereTheyDoNotFit() {
     Params p = CP.server();
     int pb = p.bytesPerPolynomial();
     IllegalArgumentException big = assertThrows(IllegalArgumentException.class,
@@ -560,16 +568,9 @@ class CompactQueryTest {
     assertThrows(IllegalArgumentException.class, () -> Geometry.of(p, 10, pb / 2, 4)
         .withPairedTail());
     Geometry g = Geometry.of(p, 8, pb + 10, 4).withPairedTail();
-    SyntheticRecords src = new SyntheticRecords(8, pb + 10, 22);
-    CompactClient client = new CompactClient(CP, g, CompactClient.generateSecret(CP, RANDOM),
-        "dave", RANDOM);
-    EvaluationKeyStore store = new EvaluationKeyStore(CP);
-    store.register(client.clientId(), Wire.writeEvaluationKeys(client.evaluationKeys()));
-    PreparedQuery plain = new CompactExpander(CP).expand(client.query(3),
-        store.keysFor(client.query(3)), null);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new PirServer(p).answer(PreparedDatabase.prepare(p, g, src), plain, null));
-    assertTrue(e.getMessage().contains("paired"), e.getMessage());
+    IllegalArgumentException range = assertThrows(IllegalArgumentException.class,
+        () -> g.planeColumnRange(1, 1, 2));
+    assertTrue(range.getMessage().contains("not inside [0, 2)"), range.getMessage());
   }
 
   @Test

@@ -51,15 +51,32 @@ class ColumnTreeTest {
 
   @Test
   void anyCutAndAnyGroupingOfContiguousSpansGivesTheSingleJvmAnswerBitForBit() {
-    SecureRandom rnd = new SecureRandom();
     int rows = 2;
     int cols = 45;
     Geometry g = Geometry.of(P, (long) rows * cols, 1792, rows);
     assertEquals(cols, g.cols());
-    SyntheticRecords src = new SyntheticRecords((long) rows * cols, 1792, 9);
+    cutsAndGroupings(g, new long[] {0, 77, (long) rows * cols - 1});
+  }
+
+  /**
+   * The same with a paired tail plane (column pairs): cuts inside a pair fold the pair's two
+   * copies, and the root's half is selected once.
+   */
+  @Test
+  void anyCutOfAPairedTailPlaneGivesTheSingleJvmAnswerBitForBit() {
+    int pb = P.bytesPerPolynomial();
+    Geometry g = Geometry.of(P, 2L * 45, pb + pb / 2 - 5, 2).withPairedTail();
+    assertEquals(45, g.cols());
+    assertEquals(23, g.planeColumns(1));
+    cutsAndGroupings(g, new long[] {0, 3, 77, 2L * 45 - 1});
+  }
+
+  private static void cutsAndGroupings(Geometry g, long[] idx) {
+    SecureRandom rnd = new SecureRandom();
+    int cols = g.cols();
+    SyntheticRecords src = new SyntheticRecords(g.recordCount(), g.recordSize(), 9);
     PreparedDatabase whole = PreparedDatabase.prepare(P, g, src);
     PirClient client = new PirClient(P, g, SecretKey.generate(P, rnd), rnd);
-    long[] idx = {0, 77, (long) rows * cols - 1};
     PreparedQuery[] qs = new PreparedQuery[idx.length];
     PreparedGgsw[][] ggsw = new PreparedGgsw[idx.length][];
     for (int i = 0; i < idx.length; i++) {
@@ -75,7 +92,8 @@ class ColumnTreeTest {
       List<FoldSpan> spans = new ArrayList<>();
       for (int a = 0; a < cols; ) {
         int b = Math.min(cols, a + 1 + cut.nextInt(12));
-        PreparedDatabase part = PreparedDatabase.prepare(P, g, src, a, b - a, null);
+        PreparedDatabase part = trial % 2 == 0 ? PreparedDatabase.prepare(P, g, src, a, b - a,
+            null) : whole.slice(a, b - a);
         FoldSpan s = BatchSteps.answerSpan(server, part, qs, spans.size(), new PirServer.Timings(),
             0, "t");
         assertTrue(s.nodeCount() <= 2 * tree.height() + 1, s.nodeCount() + " nodes");
@@ -99,7 +117,12 @@ class ColumnTreeTest {
       assertEquals(1, root.nodeCount());
       assertEquals(Geometry.levels(cols), root.levels()[0]);
       for (int q = 0; q < qs.length; q++) {
-        Answer a = server.toAnswer(new Glwe[] {root.nodes()[q][0][0]});
+        Glwe[] roots = new Glwe[g.planes()];
+        for (int pl = 0; pl < roots.length; pl++) {
+          roots[pl] = root.nodes()[q][pl][0];
+        }
+        server.selectTailHalf(roots, g, ggsw[q]);
+        Answer a = server.toAnswer(roots, g);
         assertArrayEquals(expected[q].data(), a.data(), "trial " + trial + ", query " + q);
         assertArrayEquals(src.record(idx[q]), client.decode(a, idx[q]));
       }

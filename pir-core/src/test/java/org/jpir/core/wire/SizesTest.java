@@ -46,7 +46,7 @@ class SizesTest {
       PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(cp, c.evaluationKeys());
       PreparedQuery pq = new CompactExpander(cp).expand(c.query(1), keys, null);
       // the memory formulas against the real objects
-      assertEquals(Sizes.preparedColumn(cp.server(), g) * g.cols(), db.sizeBytes());
+      assertEquals(Sizes.preparedColumns(cp.server(), g, 0, g.cols()), db.sizeBytes());
       assertEquals(Sizes.preparedQuery(cp, g), pq.sizeBytes(), "expanded query");
       assertEquals(Sizes.preparedKeys(cp, cp.keyDepth(g.rows(), g.cols())), keys.sizeBytes());
       assertTrue(keys.sizeBytes() <= Sizes.preparedKeys(cp));
@@ -69,7 +69,7 @@ class SizesTest {
         null));
     assertEquals(a.length, Sizes.answer(p, g).total());
     assertTrue(g.planes() > 1);
-    assertEquals(Sizes.preparedColumn(p, g) * g.cols(), db.sizeBytes());
+    assertEquals(Sizes.preparedColumns(p, g, 0, g.cols()), db.sizeBytes());
     assertEquals(Sizes.preparedColumnPlane(p, g) * g.cols() * g.planes(), db.sizeBytes());
     assertEquals(Sizes.preparedQuery(p, g), new QueryExpander(p).expand(q, g).sizeBytes());
   }
@@ -96,7 +96,7 @@ class SizesTest {
     CompactClient c = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM), "dana",
         RANDOM);
     PreparedEvaluationKeys keys = PreparedEvaluationKeys.prepare(cp, c.evaluationKeys());
-    PreparedQuery pq = new CompactExpander(cp).expand(c.query(7), keys, null, g.pairedTail());
+    PreparedQuery pq = new CompactExpander(cp).expand(c.query(7), keys, null);
     assertEquals(Sizes.preparedQuery(cp, g), pq.sizeBytes());
     assertTrue(Sizes.preparedQuery(cp, g) < Sizes.preparedQuery(cp.server(), g),
         "fewer phase-1 digits than a classic query's limbs");

@@ -99,7 +99,7 @@ public record MemoryPlan(int executors, int coresPerExecutor, long usableHeap, l
     // the busiest executor: the perExec widest partitions
     long[] sizes = new long[parts.count()];
     for (int i = 0; i < sizes.length; i++) {
-      sizes[i] = Sizes.preparedColumn(p, g) * parts.size(i);
+      sizes[i] = Sizes.preparedColumns(p, g, parts.first(i), parts.size(i));
     }
     Arrays.sort(sizes);
     long pvecExec = 0;

@@ -139,7 +139,6 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       out.writeInt(q.cols());
       kryo.writeObject(out, q.phase1());
       kryo.writeObject(out, q.ggsw());
-      kryo.writeObjectOrNull(out, q.phase1Tail(), Pmat.class);
       Phase1Digits d = q.phase1Digits();
       out.writeInt(d == null ? 0 : d.limbBits());
       out.writeInt(d == null ? 0 : d.limbs());
@@ -152,10 +151,9 @@ public final class PirKryoRegistrator implements KryoRegistrator {
       int cols = in.readInt();
       Pmat p1 = kryo.readObject(in, Pmat.class);
       PreparedGgsw[] g = kryo.readObject(in, PreparedGgsw[].class);
-      Pmat tail = kryo.readObjectOrNull(in, Pmat.class);
       int bits = in.readInt();
       int limbs = in.readInt();
-      return new PreparedQuery(id, rows, cols, p1, g, tail,
+      return new PreparedQuery(id, rows, cols, p1, g,
           bits == 0 ? null : new Phase1Digits(bits, limbs));
     }
   }

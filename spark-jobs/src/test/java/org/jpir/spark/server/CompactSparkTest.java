@@ -126,20 +126,22 @@ class CompactSparkTest extends SparkTestBase {
 
   /**
    * A paired tail plane on Spark (the compact chooser's default for 3 KiB records at N = 2048):
-   * records in even and odd rows decode exactly, per plane and with a shared mask.
+   * records in even and odd columns (7 columns in 3 partitions, so partitions may split a pair)
+   * decode exactly, per plane and with a shared mask.
    */
   @Test
   void pairedTailPlanesDecodePerPlaneAndWithASharedMask() {
     CompactParams cp = CompactParams.ONIONPIR_2048_COMPACT;
     SyntheticSourceFactory src = new SyntheticSourceFactory(45, 3072, 23);
     Geometry g = Geometry.of(cp.server(), 45, 3072, 7).withPairedTail();
-    assertEquals(4, g.planeRows(1));
+    assertEquals(7, g.cols());
+    assertEquals(4, g.planeColumns(1));
     DistributedPirServer server = DistributedPirServer.prepare(sc, cp.server(), g, src, 3);
     CompactClient erin = new CompactClient(cp, g, CompactClient.generateSecret(cp, RANDOM),
         "erin", RANDOM);
     EvaluationKeyStore store = new EvaluationKeyStore(cp);
     store.register(erin.evaluationKeys());
-    long[] idx = {0, 1, 6, 13, 44};
+    long[] idx = {0, 1, 6, 7, 13, 20, 27, 38, 44};
     List<CompactQuery> qs = java.util.Arrays.stream(idx).mapToObj(erin::query).toList();
     SyntheticRecords truth = (SyntheticRecords) src.open();
     for (int pass = 0; pass < 2; pass++) {
