@@ -268,6 +268,30 @@ public final class GlweOps {
   }
 
   /**
+   * {@link #prepare} for the CMux tree: each row rounded to {@link Params#foldLimbs} limbs (its
+   * PMAT has {@code 2 foldLimbs} columns), as {@code new GlweOps(p.foldParams())} computes with;
+   * {@link #prepare} itself where the tree keeps every limb.
+   *
+   * @throws IllegalArgumentException when its levels are not the preset's
+   */
+  public PreparedGgsw prepareForFold(Ggsw g) {
+    int f = p.foldLimbs();
+    if (f == p.glweLimbs()) {
+      return prepare(g);
+    }
+    int lg = p.ggswLevels();
+    if (g.levels() != lg) {
+      throw new IllegalArgumentException("GGSW has " + g.rowCount() + " rows, preset " + p.id()
+          + " needs " + 2 * lg);
+    }
+    Pmat pm = Pmat.allocate(n, 2 * lg, 2 * f);
+    for (int r = 0; r < g.rowCount(); r++) {
+      pm.prepareRow(r, transform(round(g.row(r), f)), 0);
+    }
+    return new PreparedGgsw(pm);
+  }
+
+  /**
    * The external product {@code x (.) G}: a GLWE of glweLimbs limbs whose phase is {@code mu *
    * phase(x)} plus noise, where G (prepared) encrypts mu. x is decomposed by the preset's GGSW
    * gadget ({@link Params#ggswGadget}: rounded to {@code ggswBits * ggswLevels} bits per

@@ -229,15 +229,27 @@ public final class Noise {
         cp.phase2Slots(cols))));
   }
 
-  /** {@link #compactExternalProduct} with GGSW rows expanded at depth l. */
+  /**
+   * {@link #compactExternalProduct} with GGSW rows expanded at depth l: the GGSW rows rounded to
+   * the CMux tree's limbs ({@link Params#foldLimbs}), and the CMux's output rounded to them
+   * ({@link #foldRounding}).
+   */
   public static double compactExternalProductAtDepth(Compact cp, int l) {
     Params s = cp.server();
     double v0 = expansionAtDepth(cp, l);
-    double r = rounding(s, s.glweLimbs());
+    double r = rounding(s, s.foldLimbs());
     double v1 = ggswConversion(cp, v0) + r;
     int lg = s.ggswLevels();
     return lg * s.n() * uniformDigitSquare(s.ggswBits()) * (v0 + r + v1)
-        + roundingToBits(s, s.ggswBits() * lg);
+        + roundingToBits(s, s.ggswBits() * lg) + foldRounding(s);
+  }
+
+  /**
+   * Rounding a ciphertext of the CMux tree to its limbs ({@link Params#foldLimbs}): {@link
+   * #rounding} at those limbs, or 0 where they are all of the server's limbs (nothing is cut).
+   */
+  public static double foldRounding(Params s) {
+    return s.foldLimbs() < s.glweLimbs() ? rounding(s, s.foldLimbs()) : 0;
   }
 
   /**
@@ -277,7 +289,8 @@ public final class Noise {
   /** {@link #compactAnswerAt} before the modulus switch. */
   public static double compactAnswerBeforeSwitchAt(Compact cp, int rows, int cols, int l1,
       int l2) {
-    return compactPhase1AtDepth(cp, rows, l1)
+    // the phase-1 outputs are rounded once to the CMux tree's limbs
+    return compactPhase1AtDepth(cp, rows, l1) + foldRounding(cp.server())
         + Geometry.levels(cols) * compactExternalProductAtDepth(cp, l2);
   }
 

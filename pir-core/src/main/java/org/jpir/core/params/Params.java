@@ -157,6 +157,38 @@ public record Params(String id, int n, int base2k, int plaintextBits, int plaint
     return n * bytesPerCoefficient();
   }
 
+  /** Guard bits the CMux tree keeps below the bits its GGSW decomposition reads. */
+  public static final int FOLD_GUARD_BITS = 8;
+
+  /**
+   * Limbs of the CMux tree's ciphertexts (phase 2): the fewest whole limbs holding the {@code
+   * ggswBits * ggswLevels} bits an external product decomposes plus {@value #FOLD_GUARD_BITS}
+   * guard bits, at most glweLimbs (glweLimbs wherever the GGSW digits are the limbs). A CMux
+   * reads only those top bits of its input's difference, and the phase-1 noise its inputs carry
+   * lies far above the rest; the rounding to them is in the noise estimates ({@link
+   * Noise#foldRounding}).
+   */
+  public int foldLimbs() {
+    int bits = ggswBits * ggswLevels + FOLD_GUARD_BITS;
+    return Math.min(glweLimbs, (bits + base2k - 1) / base2k);
+  }
+
+  /**
+   * The parameters the CMux tree computes with: these with glweLimbs = {@link #foldLimbs} (and
+   * the answer's limbs and bits capped to them; this object itself when nothing is cut). Same
+   * id: only the CMux tree's ciphertexts and scratch follow from it, never a wire format.
+   */
+  public Params foldParams() {
+    int f = foldLimbs();
+    if (f == glweLimbs) {
+      return this;
+    }
+    int al = Math.min(answerLimbs, f);
+    return new Params(id, n, base2k, plaintextBits, plaintextLimbs, f, ggswLevels, al, sigma,
+        securityBits, Math.min(answerBitsB, base2k * al), Math.min(answerBitsA, base2k * al),
+        ggswBits, scaledPlaintext);
+  }
+
   /** Columns of the phase-1 prepared matrix and of every GLWE in limb form: 2 * glweLimbs. */
   public int glweColumns() {
     return 2 * glweLimbs;

@@ -267,6 +267,7 @@ public final class CompactExpander {
     private final CompactParams cp;
     private final GlweOps kops;
     private final GlweOps sops;
+    private final GlweOps fops;
     private final Params sp;
     private final int n;
     private final int limbs;
@@ -275,6 +276,8 @@ public final class CompactExpander {
       this.cp = cp;
       this.kops = kops;
       this.sops = sops;
+      // the GGSWs are the CMux tree's: rows in its limbs (Params#foldLimbs)
+      this.fops = new GlweOps(cp.server().foldParams());
       this.sp = cp.server();
       this.n = cp.keys().n();
       this.limbs = cp.keys().glweLimbs();
@@ -317,11 +320,11 @@ public final class CompactExpander {
 
     /**
      * The sink that makes each phase-2 value a GGSW row pair: the value and its external product
-     * with the GGSW of s, both rounded to the server's limbs.
+     * with the GGSW of s, both rounded to the CMux tree's limbs ({@link Params#foldLimbs}).
      */
     Sink phase2(CompactParams.Layout layout, Glwe[][] rows,
         PreparedEvaluationKeys keys, Timings t) {
-      int sl = sp.glweLimbs();
+      int sl = sp.foldLimbs();
       int lg = sp.ggswLevels();
       Glwe prod = new Glwe(n, limbs);
       return (slot, c) -> {
@@ -341,7 +344,7 @@ public final class CompactExpander {
     PreparedGgsw[] prepare(Glwe[][] rows, long levels) {
       PreparedGgsw[] ggsw = new PreparedGgsw[rows.length];
       for (int b = 0; b < rows.length; b++) {
-        ggsw[b] = (levels >>> b & 1) == 0 ? null : sops.prepare(new Ggsw(rows[b]));
+        ggsw[b] = (levels >>> b & 1) == 0 ? null : fops.prepare(new Ggsw(rows[b]));
       }
       return ggsw;
     }

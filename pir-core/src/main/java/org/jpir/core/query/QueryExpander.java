@@ -79,7 +79,7 @@ public final class QueryExpander {
     PreparedGgsw[] ggsw = new PreparedGgsw[Geometry.levels(q.cols())];
     for (int t = 0; t < ggsw.length; t++) {
       if ((levels >>> t & 1) != 0) {
-        ggsw[t] = ops.prepare(q.ggsw(p, t).expand());
+        ggsw[t] = ops.prepareForFold(q.ggsw(p, t).expand());
       }
     }
     return ggsw;

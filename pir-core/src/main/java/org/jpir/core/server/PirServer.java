@@ -21,7 +21,8 @@ import org.jpir.vmp.Vmp;
 /**
  * The server's computation. Phase 1: for a chunk of columns, the batched multi-column VMP pass
  * ({@link Vmp#applyPvecBatch}) of every query's phase-1 PMAT over the chunk's PVECs, then the
- * inverse FFT, rounding and normalization of each column's GLWE. Phase 2: the CMux tree over
+ * inverse FFT, rounding and normalization of each column's GLWE, in the CMux tree's limbs
+ * ({@link Params#foldLimbs}). Phase 2: the CMux tree over
  * columns, bit t of the column index selecting at level t; a node without a right sibling rises
  * unchanged, so any column count works. Chunks are aligned powers of two, so each chunk folds to
  * one node that the next levels combine; a column range (a Spark partition) folds the same way
@@ -67,6 +68,8 @@ public final class PirServer {
 
   private final Params p;
   private final GlweOps ops;
+  /** The CMux tree's operations, in its limbs ({@link Params#foldParams}). */
+  private final GlweOps foldOps;
   private final CmuxFold folds;
 
   /** Time spent in each phase since construction, in nanoseconds. */
@@ -79,7 +82,9 @@ public final class PirServer {
   public PirServer(Params p) {
     this.p = p;
     this.ops = new GlweOps(p);
-    this.folds = new CmuxFold(p, ops);
+    Params fp = p.foldParams();
+    this.foldOps = fp == p ? ops : new GlweOps(fp);
+    this.folds = new CmuxFold(fp, foldOps);
   }
 
   /** Answers one query over a whole database. */
@@ -130,7 +135,11 @@ public final class PirServer {
    */
   public Answer toSharedAnswer(Glwe[] planeRoots, Geometry g, Pmat packingKey) {
     PlanePacking pk = new PlanePacking(p, planeRoots.length);
-    return sharedAnswer(pk.pack(planeRoots, packingKey), planeRoots.length,
+    Glwe[] wide = new Glwe[planeRoots.length];
+    for (int pl = 0; pl < wide.length; pl++) {
+      wide[pl] = widen(planeRoots[pl]);
+    }
+    return sharedAnswer(pk.pack(wide, packingKey), planeRoots.length,
         AnswerSwitch.bCoefficients(p, g));
   }
 
@@ -167,7 +176,28 @@ public final class PirServer {
           + (db.firstColumn() + db.columnCount()) + "), not the whole grid of " + g.cols());
     }
     Glwe[] roots = answerRange(db, new PreparedQuery[] {q}, t)[0];
+    selectTailHalf(roots, g, q.ggsw());
     return toSharedAnswer(roots, g, packingKey);
+  }
+
+  /**
+   * c with the server's glweLimbs limbs: c itself, or (a root of the CMux tree, {@link
+   * Params#foldLimbs}) its limbs followed by zero limbs, the same torus values.
+   */
+  private Glwe widen(Glwe c) {
+    int limbs = p.glweLimbs();
+    if (c.limbs() == limbs) {
+      return c;
+    }
+    if (c.limbs() > limbs) {
+      throw new IllegalArgumentException("a root of " + c.limbs() + " limbs, more than the "
+          + limbs + " of preset " + p.id());
+    }
+    Glwe w = new Glwe(c.n(), limbs);
+    for (int kk = 0; kk < 2; kk++) {
+      System.arraycopy(c.data(), c.offset(kk, 0), w.data(), w.offset(kk, 0), c.limbs() * c.n());
+    }
+    return w;
   }
 
   /** The switched answer; the last plane's b keeps {@code nb} coefficients, the others N. */
@@ -278,7 +308,7 @@ public final class PirServer {
       }
     }
     Glwe sel = new Glwe(n, r.limbs());
-    ops.cmux(ggsw[0], r, rot, sel);
+    foldOps.cmux(ggsw[0], r, rot, sel);
     planeRoots[last] = sel;
   }
 
@@ -402,7 +432,7 @@ public final class PirServer {
       for (int i = 0; i < qs.length; i++) {
         pm[i] = qs[i].phase1();
       }
-      sc = Scratch.of(n, p.glweLimbs(), cols12, qs.length, chunk,
+      sc = Scratch.of(n, p.foldLimbs(), cols12, qs.length, chunk,
           Vmp.applyPvecBatchTmpLength(qs.length, n, nrows, cols12, chunk));
     }
 

@@ -207,7 +207,7 @@ public final class Sizes {
 
   /**
    * Bytes of the expanded classic query of preset {@code p} for geometry {@code g}: {@code 8 N
-   * (rows*limbs*2L + levels*2*ggswLevels*2L)}, L = glweLimbs.
+   * (rows*limbs*2L + levels*2*ggswLevels*2F)}, L = glweLimbs, F = foldLimbs.
    */
   public static long preparedQuery(Params p, Geometry g) {
     return preparedQuery(p, Phase1Digits.limbsOf(p), g);
@@ -223,7 +223,7 @@ public final class Sizes {
   }
 
   private static long preparedQuery(Params p, Phase1Digits digits, Geometry g) {
-    long ncols = 2L * p.glweLimbs();
+    long ncols = 2L * p.foldLimbs(); // the GGSWs are the CMux tree's (Params#foldLimbs)
     return 8L * p.n() * ((long) g.rows() * p.plaintextLimbs() * digits.columns()
         + (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
   }
