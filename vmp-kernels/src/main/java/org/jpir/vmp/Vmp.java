@@ -617,7 +617,9 @@ public final class Vmp {
    * doubles per column) and take 3/8 of the L2 (figures in
    * {@code benchmarks/results/kernel-choices-20261204-06.md}), and on AMD one
    * panel spans the whole tile (the
-   * accumulators stay in registers across it; on Intel the panel keeps the L1d rule). Groups
+   * accumulators stay in registers across it; on Intel the panel keeps the L1d rule, and with
+   * several queries shares half the L1d with the group's row segments, {@code 64 B x}
+   * {@link #GROUP_STREAMS} per row). Groups
    * of {@link #GROUP_STREAMS} database columns (the pass
    * rounds them down to whole register blocks: 6 for 3-vector blocks, 311-317 ms against 322 for
    * 9), fewer when their segments of an L1d-sized panel ({@code 64 B x} the panel rows the L1d
@@ -648,6 +650,17 @@ public final class Vmp {
       // Intel: the panel stays in L1, the hardware prefetchers alone feed the pass (measured
       // against one panel per tile with read-ahead: benchmarks/results/phase1-tiling-intel-*)
       why += " (Intel: L1 panels)";
+      if (queries > 1) {
+        // each query's panel meets the same rows of the group's columns: panel and segments
+        // together in half the L1d (4 queries, 48 KiB: 24 rows, 4% faster than 64;
+        // benchmarks/results/batch-panel-20261207.md)
+        panel = Math.max(8, (cpu.l1dBytes() / 2) / (panelRowBytes + 64 * GROUP_STREAMS) / 8
+            * 8);
+        tile = (int) Math.max(panel, tileBytes / perRow / panel * panel);
+        cols = (int) Math.max(2, Math.min(GROUP_STREAMS, (cpu.l2Bytes() / 4) / (64L * panel)));
+        why += "; " + queries + " queries: panel rows = L1d / 2 / (" + panelRowBytes + " B + 64 B x "
+            + GROUP_STREAMS + " database columns)";
+      }
     }
     why += "; tile rows = L2 " + (cpu.l2Bytes() >> 10) + " KiB x " + (gauss ? "3/8" : "1/4")
         + " / (" + columnRowBytes + " B x " + ncols

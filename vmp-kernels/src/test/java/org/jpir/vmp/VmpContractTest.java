@@ -832,6 +832,13 @@ class VmpContractTest {
     assertEquals(640, xt.tileRows());
     assertEquals(64, xt.panelRows()); // 24 KiB / (8 B x gaussRow(4) = 384 B)
     assertTrue(xt.reason().contains("Intel"), xt.reason());
+    // several queries: one query's panel and the group's row segments share half the L1d
+    Vmp.Tiling xb = Vmp.tiling(VmpBlock.B512_3X4, x, 4, 4);
+    int l1 = x.l1dBytes() / 2 / (384 + 64 * Vmp.GROUP_STREAMS) / 8 * 8;
+    assertEquals(Math.max(8, l1), xb.panelRows(), xb.reason());
+    assertTrue(xb.panelRows() < Vmp.tiling(VmpBlock.B512_3X4, x, 4, 1).panelRows(), xb.reason());
+    assertEquals(0, xb.tileRows() % xb.panelRows(), xb.reason());
+    assertTrue(xb.reason().contains("4 queries"), xb.reason());
     assertFalse(Vmp.readAhead(null, x));
     assertTrue(Vmp.readAhead(null, a));
     assertTrue(Vmp.readAhead(null, c));
