@@ -255,38 +255,32 @@ public final class GlweOps {
    * @throws IllegalArgumentException when its levels are not the preset's
    */
   public PreparedGgsw prepare(Ggsw g) {
-    int lg = p.ggswLevels();
-    if (g.levels() != lg) {
-      throw new IllegalArgumentException("GGSW has " + g.rowCount() + " rows, preset " + p.id()
-          + " needs " + 2 * lg);
-    }
-    Pmat pm = Pmat.allocate(n, 2 * lg, p.glweColumns());
-    for (int r = 0; r < g.rowCount(); r++) {
-      pm.prepareRow(r, transform(g.row(r)), 0);
-    }
-    return new PreparedGgsw(pm);
+    return prepare(g, p.glweLimbs());
   }
 
   /**
-   * {@link #prepare} for the CMux tree: each row rounded to {@link Params#foldLimbs} limbs (its
-   * PMAT has {@code 2 foldLimbs} columns), as {@code new GlweOps(p.foldParams())} computes with;
-   * {@link #prepare} itself where the tree keeps every limb.
+   * {@link #prepare} for the CMux tree: each row in {@link Params#foldLimbs} limbs (rounded to
+   * them when it has more; its PMAT has {@code 2 foldLimbs} columns), as {@code new
+   * GlweOps(p.foldParams())} computes with; {@link #prepare} itself where the tree keeps every
+   * limb.
    *
    * @throws IllegalArgumentException when its levels are not the preset's
    */
   public PreparedGgsw prepareForFold(Ggsw g) {
-    int f = p.foldLimbs();
-    if (f == p.glweLimbs()) {
-      return prepare(g);
-    }
+    return prepare(g, p.foldLimbs());
+  }
+
+  /** The PMAT of g's rows in {@code limbs} limbs, a row of more limbs rounded to them. */
+  private PreparedGgsw prepare(Ggsw g, int limbs) {
     int lg = p.ggswLevels();
     if (g.levels() != lg) {
       throw new IllegalArgumentException("GGSW has " + g.rowCount() + " rows, preset " + p.id()
           + " needs " + 2 * lg);
     }
-    Pmat pm = Pmat.allocate(n, 2 * lg, 2 * f);
+    Pmat pm = Pmat.allocate(n, 2 * lg, 2 * limbs);
     for (int r = 0; r < g.rowCount(); r++) {
-      pm.prepareRow(r, transform(round(g.row(r), f)), 0);
+      Glwe row = g.row(r);
+      pm.prepareRow(r, transform(row.limbs() > limbs ? round(row, limbs) : row), 0);
     }
     return new PreparedGgsw(pm);
   }

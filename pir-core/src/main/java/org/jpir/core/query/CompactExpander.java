@@ -267,7 +267,6 @@ public final class CompactExpander {
     private final CompactParams cp;
     private final GlweOps kops;
     private final GlweOps sops;
-    private final GlweOps fops;
     private final Params sp;
     private final int n;
     private final int limbs;
@@ -276,8 +275,6 @@ public final class CompactExpander {
       this.cp = cp;
       this.kops = kops;
       this.sops = sops;
-      // the GGSWs are the CMux tree's: rows in its limbs (Params#foldLimbs)
-      this.fops = new GlweOps(cp.server().foldParams());
       this.sp = cp.server();
       this.n = cp.keys().n();
       this.limbs = cp.keys().glweLimbs();
@@ -344,7 +341,7 @@ public final class CompactExpander {
     PreparedGgsw[] prepare(Glwe[][] rows, long levels) {
       PreparedGgsw[] ggsw = new PreparedGgsw[rows.length];
       for (int b = 0; b < rows.length; b++) {
-        ggsw[b] = (levels >>> b & 1) == 0 ? null : fops.prepare(new Ggsw(rows[b]));
+        ggsw[b] = (levels >>> b & 1) == 0 ? null : sops.prepareForFold(new Ggsw(rows[b]));
       }
       return ggsw;
     }
