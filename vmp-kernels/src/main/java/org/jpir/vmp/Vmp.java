@@ -631,7 +631,12 @@ public final class Vmp {
     final boolean gauss = block.gauss();
     final int panelRowBytes =
         gauss ? 8 * VmpKernel.gaussRow(block.columns()) : 64 * block.columns();
-    int panel = Math.max(8, (cpu.l1dBytes() / 2) / panelRowBytes / 8 * 8);
+    // Intel, several queries: each query's panel meets the same rows of the group's columns, so
+    // panel and row segments share the half of the L1d (4 queries, 48 KiB: 24 rows, 4% faster
+    // than 64; benchmarks/results/batch-panel-20261207.md)
+    final boolean batchPanel = gauss && cpu.intel() && queries > 1;
+    final int l1RowBytes = panelRowBytes + (batchPanel ? 64 * GROUP_STREAMS : 0);
+    int panel = Math.max(8, (cpu.l1dBytes() / 2) / l1RowBytes / 8 * 8);
     // packed bytes per row and matrix column: 12 doubles in the Gauss form, 8 in four products
     final int columnRowBytes = gauss ? 96 : 64;
     long perRow = (long) columnRowBytes * Math.max(1, ncols) * Math.max(1, queries);
@@ -639,7 +644,9 @@ public final class Vmp {
     int tile = (int) Math.max(panel, tileBytes / perRow / panel * panel);
     int cols = (int) Math.max(2, Math.min(GROUP_STREAMS, (cpu.l2Bytes() / 4) / (64L * panel)));
     String why = "panel rows = L1d " + (cpu.l1dBytes() >> 10) + " KiB / 2 / (" + panelRowBytes
-        + " B per " + (gauss ? "Gauss " : "") + "row of " + block.columns() + " columns)";
+        + " B per " + (gauss ? "Gauss " : "") + "row of " + block.columns() + " columns"
+        + (batchPanel ? " + 64 B x " + GROUP_STREAMS + " database columns, " + queries
+        + " queries" : "") + ")";
     if (gauss && !cpu.intel()) {
       // one panel per tile: the accumulators stay in registers across the tile's rows, the
       // panel is read from L2 (measured faster on AMD:
@@ -650,17 +657,6 @@ public final class Vmp {
       // Intel: the panel stays in L1, the hardware prefetchers alone feed the pass (measured
       // against one panel per tile with read-ahead: benchmarks/results/phase1-tiling-intel-*)
       why += " (Intel: L1 panels)";
-      if (queries > 1) {
-        // each query's panel meets the same rows of the group's columns: panel and segments
-        // together in half the L1d (4 queries, 48 KiB: 24 rows, 4% faster than 64;
-        // benchmarks/results/batch-panel-20261207.md)
-        panel = Math.max(8, (cpu.l1dBytes() / 2) / (panelRowBytes + 64 * GROUP_STREAMS) / 8
-            * 8);
-        tile = (int) Math.max(panel, tileBytes / perRow / panel * panel);
-        cols = (int) Math.max(2, Math.min(GROUP_STREAMS, (cpu.l2Bytes() / 4) / (64L * panel)));
-        why += "; " + queries + " queries: panel rows = L1d / 2 / (" + panelRowBytes + " B + 64 B x "
-            + GROUP_STREAMS + " database columns)";
-      }
     }
     why += "; tile rows = L2 " + (cpu.l2Bytes() >> 10) + " KiB x " + (gauss ? "3/8" : "1/4")
         + " / (" + columnRowBytes + " B x " + ncols
