@@ -217,7 +217,7 @@ public final class PresetMeasurement {
           ? new CompactExpander(cp).expand(Wire.readCompactQuery(Wire.writeCompactQuery(
               cc.query(index)), cp), g, store, null)
           : new QueryExpander(p).expand(Wire.readQuery(Wire.writeQuery(pc.query(index)), p), g);
-      Glwe[] roots = server.answerRange(db, new PreparedQuery[] {pq}, null)[0];
+      Glwe[] roots = server.answerRoots(db, new PreparedQuery[] {pq}, null)[0];
       long c0 = mx.getCurrentThreadCpuTime();
       Answer shared = server.toSharedAnswer(roots, g, key);
       long c1 = mx.getCurrentThreadCpuTime();

@@ -94,22 +94,36 @@ public final class PirServer {
 
   /** Answers a batch of queries over a whole database in one pass over its columns. */
   public Answer[] answerBatch(PreparedDatabase db, PreparedQuery[] qs, Timings t) {
+    Glwe[][] roots = answerRoots(db, qs, t);
+    Answer[] out = new Answer[qs.length];
+    for (int qi = 0; qi < qs.length; qi++) {
+      out[qi] = toAnswer(roots[qi], db.geometry());
+    }
+    return out;
+  }
+
+  /**
+   * The plane roots of each query over a whole database, ready for {@link #toAnswer(Glwe[],
+   * Geometry)} or {@link #toSharedAnswer}: {@link #answerRange} over the whole grid, then the
+   * paired tail's half selected ({@link #selectTailHalf}, timed as phase 2).
+   *
+   * @throws IllegalArgumentException when db does not hold the whole grid
+   */
+  public Glwe[][] answerRoots(PreparedDatabase db, PreparedQuery[] qs, Timings t) {
     Geometry g = db.geometry();
     if (db.firstColumn() != 0 || db.columnCount() != g.cols()) {
       throw new IllegalArgumentException("database holds columns [" + db.firstColumn() + ", "
           + (db.firstColumn() + db.columnCount()) + "), not the whole grid of " + g.cols());
     }
     Glwe[][] roots = answerRange(db, qs, t);
-    Answer[] out = new Answer[qs.length];
     for (int qi = 0; qi < qs.length; qi++) {
       long t0 = System.nanoTime();
       selectTailHalf(roots[qi], g, qs[qi].ggsw());
       if (t != null) {
         t.phase2Nanos += System.nanoTime() - t0;
       }
-      out[qi] = toAnswer(roots[qi], g);
     }
-    return out;
+    return roots;
   }
 
   /**
@@ -170,14 +184,8 @@ public final class PirServer {
 
   /** {@link #answer} with a shared-mask answer ({@link #toSharedAnswer}). */
   public Answer answerShared(PreparedDatabase db, PreparedQuery q, Timings t, Pmat packingKey) {
-    Geometry g = db.geometry();
-    if (db.firstColumn() != 0 || db.columnCount() != g.cols()) {
-      throw new IllegalArgumentException("database holds columns [" + db.firstColumn() + ", "
-          + (db.firstColumn() + db.columnCount()) + "), not the whole grid of " + g.cols());
-    }
-    Glwe[] roots = answerRange(db, new PreparedQuery[] {q}, t)[0];
-    selectTailHalf(roots, g, q.ggsw());
-    return toSharedAnswer(roots, g, packingKey);
+    Glwe[] roots = answerRoots(db, new PreparedQuery[] {q}, t)[0];
+    return toSharedAnswer(roots, db.geometry(), packingKey);
   }
 
   /**
@@ -226,7 +234,9 @@ public final class PirServer {
   /**
    * Phase 1 and the part of phase 2 inside the held column range: for each query and plane, the
    * node at level {@link #rangeLevel} covering the range. The range must start at a multiple of
-   * 2^rangeLevel (true for the whole grid and for power-of-two partitions).
+   * 2^rangeLevel (true for the whole grid and for power-of-two partitions). Over the whole grid
+   * these are not yet the roots an answer is made of where the tail is paired: use {@link
+   * #answerRoots}, or {@link #selectTailHalf} after merging partitions' nodes.
    */
   public Glwe[][] answerRange(PreparedDatabase db, PreparedQuery[] qs, Timings t) {
     Geometry g = db.geometry();
