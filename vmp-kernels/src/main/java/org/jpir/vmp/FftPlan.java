@@ -42,6 +42,26 @@ public final class FftPlan {
   static final int BLOCK = 2048;
   /** See the class comment: {@code A + B + log2(N)} up to this gives exact products. */
   public static final int EXACT_PRODUCT_BITS = 47;
+  /**
+   * Beyond {@link #EXACT_PRODUCT_BITS}, up to this many bits ({@code A + B + log2(N) +
+   * log2(K)}, so that every sum still fits a long), product sums round back to within {@code
+   * 2^(T - EXACT_PRODUCT_BITS - 1)} of the exact integer ({@link #roundedProductError}): the
+   * error of the doubles grows with the sums' magnitude. Exact digits are not needed where that
+   * error lies far below a ciphertext's noise (a phase-1 row of one wide digit).
+   */
+  public static final int ROUNDED_PRODUCT_BITS = 62;
+
+  /**
+   * The bound on |rounded - exact| of a product sum of {@code t} bits ({@link
+   * #ROUNDED_PRODUCT_BITS}): 0 up to {@link #EXACT_PRODUCT_BITS}, else {@code 2^(t - 48)}.
+   */
+  public static double roundedProductError(int t) {
+    if (t > ROUNDED_PRODUCT_BITS) {
+      throw new IllegalArgumentException("product sums of " + t + " bits exceed "
+          + ROUNDED_PRODUCT_BITS);
+    }
+    return t <= EXACT_PRODUCT_BITS ? 0 : Math.scalb(1.0, t - EXACT_PRODUCT_BITS - 1);
+  }
 
   /**
    * The cached plans by log2(N): a lookup boxes nothing, so that {@link #of(int)} (and every

@@ -36,13 +36,13 @@ public final class CompactBudget implements Runnable {
     out("preset %s: N=%d, keys q=2^%d sigma=%.1f (torus std 2^%.2f, 128-bit floor 2^%.2f),"
         + " server q=2^%d, %d-bit plaintexts in %d limbs%s, GGSW %d x %d-bit digits, CMux tree in"
         + " %d limbs, answer %d limbs, key switching %d x %d-bit digits, GGSW(s) %d x %d-bit"
-        + " digits", cp.id(), s.n(),
+        + " digits, phase-1 rows in %s", cp.id(), s.n(),
         k.logQ(), k.sigma(), lg(k.noiseStdTorus()),
         lg(Security.minNoiseStdTorus(s.n())), s.logQ(), s.plaintextBits(),
         s.plaintextLimbs(), s.scaledPlaintext() ? " (scaled: the digit is the value)" : "",
         s.ggswLevels(), s.ggswBits(), s.foldLimbs(), s.answerLimbs(), cp.ksLevels(),
         cp.ksBits(),
-        k.ggswLevels(), k.ggswBits());
+        k.ggswLevels(), k.ggswBits(), cp.phase1());
     out("fresh (keys, query)          2^%.1f", lg2v(Noise.fresh(k)));
     out("one key switch               2^%.1f", lg2v(Noise.keySwitch(cp)));
     out("margin (decoding)            2^%.1f", lg(Noise.margin(s)));

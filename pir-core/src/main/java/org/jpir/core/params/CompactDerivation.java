@@ -29,18 +29,21 @@ final class CompactDerivation {
   /**
    * The fewest phase-1 digits per GLWE part whose rounding keeps {@link CompactParams#maxRows} and
    * the failure probability at {@code maxRows} x {@link CompactParams#BUDGET_COLS} within 2^{@value
-   * CompactParams#MAX_LOG2_FAILURE}: digits as wide as {@link Phase1Digits#maxLimbBits} allows at
-   * {@code maxRows} (every product exact; at most 64 bits in all), or K-bit limbs where that is
-   * narrower (products as exact as the server's own limbs); the server's own limbs when no fewer
-   * digits close.
+   * CompactParams#MAX_LOG2_FAILURE}: one digit as wide as {@link Phase1Digits#maxRoundedLimbBits}
+   * allows at {@code maxRows} (sums within a long, rounded by the FFT within {@link
+   * Phase1Digits#productError}, which the budget adds), else several as wide as {@link
+   * Phase1Digits#maxLimbBits} allows (every product exact; at most 64 bits in all), or K-bit limbs
+   * where that is narrower (products as exact as the server's own limbs); the server's own limbs
+   * when no fewer digits close.
    */
   static Phase1Digits derivePhase1(CompactParams cp) {
     Phase1Digits own = Phase1Digits.limbsOf(cp.server());
     int k = cp.server().base2k();
     int rows = cp.maxRows();
     int widest = Math.min(Phase1Digits.maxLimbBits(cp.server(), rows), 62);
+    int widestOne = Math.min(Phase1Digits.maxRoundedLimbBits(cp.server(), rows), 62);
     for (int limbs = 1; limbs < own.limbs(); limbs++) {
-      int bits = Math.max(k, Math.min(widest, 64 / limbs));
+      int bits = Math.max(k, Math.min(limbs == 1 ? widestOne : widest, 64 / limbs));
       if (bits * limbs > cp.keys().logQ() || (bits > k && bits * limbs > 64)) {
         continue;
       }

@@ -132,6 +132,12 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
     return phase1.bits();
   }
 
+  /** {@link Phase1Digits#productError} of the server at {@code rows} rows. */
+  @Override
+  public double phase1ProductError(int rows) {
+    return phase1.productError(server, rows);
+  }
+
   /** Validates the pairing; messages name the rule. */
   public CompactParams {
     if (server == null || keys == null || phase1 == null) {

@@ -42,6 +42,14 @@ public final class Noise {
       return server().base2k() * server().glweLimbs();
     }
 
+    /**
+     * The bound on the FFT's error in a phase-1 output coefficient at {@code rows} rows ({@link
+     * Phase1Digits#productError}; 0 where the products are exact).
+     */
+    default double phase1ProductError(int rows) {
+      return 0;
+    }
+
     /** Expansion depth of the phase-1 rows of a rows x cols query (at its layout). */
     int phase1Depth(int rows, int cols);
 
@@ -254,7 +262,9 @@ public final class Noise {
 
   /**
    * Phase 1 of a compact query: {@code rows * plaintextLimbs * N * 2^(2(databaseDigitBits-1))}
-   * times a row's.
+   * times a row's, plus the FFT's rounding of the sums where they are not exact ({@link
+   * Compact#phase1ProductError} E, counted as a variance: {@code E^2 (1 + N 2/3)}, the a part's
+   * times the secret as for a rounding).
    */
   public static double compactPhase1(Compact cp, int rows) {
     return compactPhase1AtDepth(cp, rows, Compact.depth(cp.phase1Slots(rows)));
@@ -263,8 +273,9 @@ public final class Noise {
   /** {@link #compactPhase1} with rows expanded at depth l. */
   public static double compactPhase1AtDepth(Compact cp, int rows, int l) {
     Params s = cp.server();
+    double e = cp.phase1ProductError(rows);
     return (double) rows * s.plaintextLimbs() * s.n() * databaseDigitSquare(s)
-        * compactRowAtDepth(cp, l);
+        * compactRowAtDepth(cp, l) + e * e * (1 + s.n() * 2.0 / 3);
   }
 
   /** The noise variance of a decrypted answer to a compact query on a rows x cols database. */

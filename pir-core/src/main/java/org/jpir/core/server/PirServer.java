@@ -430,6 +430,7 @@ public final class PirServer {
     Phase1(Geometry g, PreparedQuery[] qs, int chunk) {
       n = p.n();
       digits = digitsOf(qs[0]);
+      digits.checkProducts(p, g.rows());
       for (PreparedQuery q : qs) {
         if (!digitsOf(q).equals(digits)) {
           throw new IllegalArgumentException("queries of one pass must share their phase-1"
