@@ -622,7 +622,8 @@ public final class Vmp {
    * {@link #GROUP_STREAMS} per row). Groups
    * of {@link #GROUP_STREAMS} database columns (the pass
    * rounds them down to whole register blocks: 6 for 3-vector blocks, 311-317 ms against 322 for
-   * 9), fewer when their segments of an L1d-sized panel ({@code 64 B x} the panel rows the L1d
+   * 9; 8 for the wide Gauss blocks of PMATs of at most 2 columns, {@link
+   * VmpKernel#gaussWideVectors}), fewer when their segments of an L1d-sized panel ({@code 64 B x} the panel rows the L1d
    * rule gives, also for 512-bit blocks, whose larger panel is then read from L2) would exceed a
    * quarter of the L2. {@code -Djpir.vmp.tileRows}, {@code -Djpir.vmp.panelRows}, {@code
    * -Djpir.vmp.groupColumns} force the fields.
@@ -698,7 +699,8 @@ public final class Vmp {
    * ({@link VmpKernel#packGauss} for {@link VmpBlock#gauss()} blocks, else {@link
    * VmpKernel#packPanels}); then per group of database columns, per panel of rows, per query, per
    * panel of matrix columns, the database columns of the group stream through it in register
-   * blocks ({@link VmpKernel#macGauss}, {@link VmpKernel#macTile}). State of (query q, column c)
+   * blocks ({@link VmpKernel#macGauss}, {@link VmpKernel#macTile}; {@link
+   * VmpKernel#macGaussWide} where the kernel has a wider block for the PMAT's columns). State of (query q, column c)
    * at {@code tmp[a0 + S*(q*nc + c)]} (S = {@link #gaussState}, or {@code 16*ncols} for four
    * products, matrix column j at {@code 16j}), carried across tiles, so each sum is one FMA
    * chain over the rows in order whatever the tiling.
@@ -731,8 +733,16 @@ public final class Vmp {
     // row length of a full panel of nr columns (panels of columns [j, j+nr) start at tr*j/nr
     // full rows), and of a panel of w columns
     final int fullRow = gauss ? VmpKernel.gaussRow(nr) : 8 * nr;
+    // a wider Gauss block where the kernel has one for these panels (every panel of columns
+    // [j, j + nr) is then at most that wide): more database streams per call
+    final int wideV = gauss && ncols <= nr ? k.gaussWideVectors(ncols) : 0;
+    final int unit = wideV > 0 ? wideV : mr;
     // groups of whole register blocks where the group allows it
-    final int cg = Math.max(mr, tiling.groupColumns() / mr * mr);
+    final int cg = Math.max(unit, tiling.groupColumns() / unit * unit);
+    final double[][] colData = new double[wideV > 0 ? nc : 0][];
+    for (int c = 0; c < colData.length; c++) {
+      colData[c] = cols[c].data();
+    }
     // the runs one readAhead call streams together (a group's columns, or a PMAT tile's pairs)
     final int maxRuns = Math.max(cg, (ncols + 1) / 2);
     final double[][] runs = new double[maxRuns][];
@@ -784,7 +794,9 @@ public final class Vmp {
             for (int p0 = 0; p0 < tr; p0 += panel) {
               chunks += (Math.min(panel, tr - p0) + chunk - 1) / chunk;
             }
-            final int perColumn = (c1 - c0 + mr - 1) / mr;
+            final int perColumn = wideV > 0
+                ? (c1 - c0) / wideV + ((c1 - c0) % wideV + mr - 1) / mr
+                : (c1 - c0 + mr - 1) / mr;
             chunks *= (long) nq * ((ncols + nr - 1) / nr) * perColumn;
             quota = (int) Math.max(1, (next.total() + chunks - 1) / chunks);
           }
@@ -800,6 +812,19 @@ public final class Vmp {
                 final int rowLen = gauss ? VmpKernel.gaussRow(wj) : 8 * wj;
                 final int vOff = tOff + tr * (j / nr) * fullRow + rowLen * p0;
                 for (int c = c0; c < c1; ) {
+                  if (wideV > 0 && c + wideV <= c1) {
+                    final int s0 = st + stStride * c;
+                    for (int r0 = 0; r0 < pr; r0 += chunk) {
+                      final int h = Math.min(chunk, pr - r0);
+                      if (next != null) {
+                        next.step(quota);
+                      }
+                      k.macGaussWide(wideV, wj, h, colData, c, uOff + 8 * r0, tmp,
+                          vOff + rowLen * r0, tmp, s0 + 8 * j, s0 + kRegion + 4 * j, stStride);
+                    }
+                    c += wideV;
+                    continue;
+                  }
                   // one register block of database columns, gauss: up to mr, else 2 or 1
                   final int w = gauss ? Math.min(mr, c1 - c) : (mr == 2 && c + 2 <= c1 ? 2 : 1);
                   final int s0 = st + stStride * c;

@@ -282,6 +282,32 @@ interface VmpKernel {
   }
 
   /**
+   * Database vectors per {@link #macGaussWide} call for Gauss panels of {@code cols} columns, or
+   * 0 where this kernel has no wider block than {@link #macGauss}'s three (the pass then uses
+   * that). A wide block keeps more database columns' streams in flight per call, and reads each
+   * panel row once for all of them.
+   */
+  default int gaussWideVectors(int cols) {
+    return 0;
+  }
+
+  /**
+   * {@link #macGauss} for {@code vectors} database columns {@code us[u0 .. u0 + vectors)} at once
+   * (vector q row r at {@code us[u0 + q][uOff + 8r ..]}, state of vector q at {@code q*stStride}
+   * as there); bitwise the same sums (each accumulator lane is the same FMA chain). This default
+   * calls {@link #macGauss} three vectors at a time.
+   */
+  default void macGaussWide(int vectors, int cols, int rows, double[][] us, int u0, int uOff,
+      double[] v, int vOff, double[] st, int gOff, int kOff, int stStride) {
+    for (int q = 0; q < vectors; q += 3) {
+      int w = Math.min(3, vectors - q);
+      macGauss(w, cols, rows, us[u0 + q], w > 1 ? us[u0 + q + 1] : null,
+          w > 2 ? us[u0 + q + 2] : null, uOff, v, vOff, st, gOff + q * stStride,
+          kOff + q * stStride, stStride);
+    }
+  }
+
+  /**
    * Writes the complex sums of a Gauss state ({@link #macGauss}): {@code dst[re + k] = K1[k] -
    * K3[k]}, {@code dst[re + half + k] = K1[k] + K2[k]} with K2, K3 at {@code st[g ..+8]} and K1
    * at {@code st[kk ..+4]}.

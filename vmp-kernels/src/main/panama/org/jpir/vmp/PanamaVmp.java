@@ -167,6 +167,29 @@ final class PanamaVmp implements VmpKernel {
     }
   }
 
+  /** 8 database vectors for panels of 1 or 2 columns on 512-bit vectors ({@code Gauss512.g8x<C>}). */
+  @Override
+  public int gaussWideVectors(int cols) {
+    return wide && cols <= 2 ? 8 : 0;
+  }
+
+  @Override
+  public void macGaussWide(int vectors, int cols, int rows, double[][] us, int u0, int uOff,
+      double[] v, int vOff, double[] st, int gOff, int kOff, int ss) {
+    if (wide && vectors == 8 && cols <= 2) {
+      if (cols == 2) {
+        Gauss512.g8x2(rows, us[u0], us[u0 + 1], us[u0 + 2], us[u0 + 3], us[u0 + 4], us[u0 + 5],
+            us[u0 + 6], us[u0 + 7], uOff, v, vOff, st, gOff, kOff, ss);
+      } else {
+        Gauss512.g8x1(rows, us[u0], us[u0 + 1], us[u0 + 2], us[u0 + 3], us[u0 + 4], us[u0 + 5],
+            us[u0 + 6], us[u0 + 7], uOff, v, vOff, st, gOff, kOff, ss);
+      }
+    } else {
+      VmpKernel.super.macGaussWide(vectors, cols, rows, us, u0, uOff, v, vOff, st, gOff, kOff,
+          ss);
+    }
+  }
+
   private static void gauss512(int vectors, int w, int rows, double[] u0, double[] u1,
       double[] u2, int uOff, double[] v, int vo, double[] st, int go, int ko, int ss) {
     switch (vectors * 8 + w) {

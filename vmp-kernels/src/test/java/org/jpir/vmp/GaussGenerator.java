@@ -35,6 +35,12 @@ public final class GaussGenerator {
   /** Class name -> {lanes, max vectors, max columns}. */
   static final Map<String, int[]> CLASSES = Map.of("Gauss512", new int[] {8, 3, 4});
 
+  /**
+   * The wide 512-bit bodies ({@code VmpKernel.macGaussWide}): this many vectors x 1 and 2
+   * columns, 3 accumulators per vector at 2 columns (24 of the 32 registers).
+   */
+  static final int WIDE_VECTORS = 8;
+
   /** The source text of class {@code name}. */
   static String source(String name) {
     int[] spec = CLASSES.get(name);
@@ -72,6 +78,12 @@ public final class GaussGenerator {
         }
       }
     }
+    if (lanes == 8) {
+      for (int c = 1; c <= 2; c++) {
+        b.append('\n');
+        method512(b, WIDE_VECTORS, c);
+      }
+    }
     b.append("}\n");
     return b.toString();
   }
@@ -79,9 +91,15 @@ public final class GaussGenerator {
   private static void header(StringBuilder b, int v, int c) {
     b.append("  /** ").append(v).append(" vector").append(v > 1 ? "s" : "").append(" x ")
         .append(c).append(" column").append(c > 1 ? "s" : "").append(". */\n");
-    b.append("  static void g").append(v).append('x').append(c)
-        .append("(int rows, double[] u0, double[] u1, double[] u2, int uOff,\n"
-            + "      double[] v, int vOff, double[] st, int gOff, int kOff, int ss) {\n");
+    b.append("  static void g").append(v).append('x').append(c).append("(int rows, ");
+    int arrays = Math.max(3, v);
+    for (int q = 0; q < arrays; q++) {
+      // four arrays per line where there are more than three
+      boolean wrap = arrays > 3 && (q % 4 == 3 || q == arrays - 1);
+      b.append("double[] u").append(q).append(wrap ? ",\n      " : ", ");
+    }
+    b.append(arrays > 3 ? "int uOff, " : "int uOff,\n      ")
+        .append("double[] v, int vOff, double[] st, int gOff, int kOff, int ss) {\n");
   }
 
   private static void method512(StringBuilder b, int nv, int nc) {

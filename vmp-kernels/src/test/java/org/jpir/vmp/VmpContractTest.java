@@ -426,7 +426,9 @@ class VmpContractTest {
     long seed = SEED * 7 + n * 131L + nrows * 17L + ncols;
     SplittableRandom rnd = new SplittableRandom(seed);
     int nq = 2;
-    int nc = nrows == 513 ? 4 : 7; // 7 = two groups of 3 plus one single
+    // 7 = two groups of 3 plus one single; 19 = two wide blocks of 8 plus 3 (PMATs of at most
+    // 2 columns: VmpKernel.gaussWideVectors)
+    int nc = nrows == 513 ? 4 : ncols <= 2 ? 19 : 7;
     Pmat[] qs = new Pmat[nq];
     for (int q = 0; q < nq; q++) {
       qs[q] = randomPmat(rnd, n, nrows, ncols);
@@ -473,7 +475,7 @@ class VmpContractTest {
       }
       // every split of the database columns into groups (1 .. nc, odd and even), and row
       // panels inside the tile with remainders
-      for (int group : new int[] {1, 2, 3, nc}) {
+      for (int group : new int[] {1, 2, 3, 8, 16, nc}) {
         double[][][] g = new double[nq][nc][n * ncols];
         if (tile > 2) {
           o.applyPvecBatch(qs, cols, g, tmp, new Vmp.Tiling(2 + group % 2, tile, group, "t"));
@@ -596,6 +598,51 @@ class VmpContractTest {
             }
           }
         }
+      }
+    }
+  }
+
+  /**
+   * The wide Gauss tiles ({@link VmpKernel#macGaussWide}: 8 vectors at 1 and 2 columns where a
+   * kernel has them, the three-at-a-time default elsewhere) against the reference {@code
+   * macGauss} of each vector on the same panel and states, bitwise.
+   */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void macGaussWideEqualsTheReferenceTiles(String kernel) {
+    VmpKernel k = KernelProvider.vmpKernel(kernel);
+    VmpKernel ref = KernelProvider.ref().vmpKernel();
+    SplittableRandom rnd = new SplittableRandom(SEED * 3 + kernel.hashCode());
+    for (int rows : new int[] {0, 1, 3, 17}) {
+      double[][] u = new double[11][];
+      for (int q = 0; q < u.length; q++) {
+        u[q] = randomDoubles(rnd, 3 + 8 * rows);
+      }
+      for (int vectors : new int[] {8, 5}) {
+        for (int cols = 1; cols <= 3; cols++) {
+          double[] v = randomDoubles(rnd, 5 + VmpKernel.gaussRow(cols) * Math.max(rows, 1));
+          int stStride = 12 * cols + 12;
+          double[] st0 = randomDoubles(rnd, 7 + vectors * stStride);
+          double[] got = st0.clone();
+          k.macGaussWide(vectors, cols, rows, u, 2, 3, v, 5, got, 7, 7 + 8 * cols, stStride);
+          double[] want = st0.clone();
+          for (int q = 0; q < vectors; q++) {
+            ref.macGauss(1, cols, rows, u[2 + q], null, null, 3, v, 5, want, 7 + q * stStride,
+                7 + 8 * cols + q * stStride, stStride);
+          }
+          if ((cols & 1) == 1) {
+            for (int q = 0; q < vectors; q++) {
+              int spare = 7 + 8 * cols + q * stStride + 4 * cols;
+              System.arraycopy(want, spare, got, spare, 4);
+            }
+          }
+          assertArrayEquals(want, got, kernel + " wide " + vectors + "x" + cols + " rows="
+              + rows);
+        }
+      }
+      if (k.gaussWideVectors(2) > 0) {
+        assertEquals(8, k.gaussWideVectors(2), kernel);
+        assertEquals(0, k.gaussWideVectors(3), kernel);
       }
     }
   }
