@@ -167,10 +167,20 @@ final class PanamaVmp implements VmpKernel {
     }
   }
 
-  /** 8 database vectors for panels of 1 or 2 columns on 512-bit vectors ({@code Gauss512.g8x<C>}). */
+  /**
+   * Whether the wide Gauss blocks run here: from Java 25 (measured); C2 of Java 17 does not keep
+   * their 24 accumulators in registers (a pass of {@code KernelAb multi:2048:448:2:128:8} took
+   * 1000 ms against 16 ms with the 3-vector blocks), so it keeps those.
+   */
+  static final boolean WIDE_GAUSS = Runtime.version().feature() >= 25;
+
+  /**
+   * 8 database vectors for panels of 1 or 2 columns on 512-bit vectors ({@code Gauss512.g8x<C>})
+   * where {@link #WIDE_GAUSS}, else none.
+   */
   @Override
   public int gaussWideVectors(int cols) {
-    return wide && cols <= 2 ? 8 : 0;
+    return wide && WIDE_GAUSS && cols <= 2 ? 8 : 0;
   }
 
   @Override
