@@ -622,7 +622,7 @@ public final class Vmp {
    * {@link #GROUP_STREAMS} per row). Groups
    * of {@link #GROUP_STREAMS} database columns (the pass
    * rounds them down to whole register blocks: 6 for 3-vector blocks, 311-317 ms against 322 for
-   * 9; 8 for the wide Gauss blocks of PMATs of at most 2 columns, {@link
+   * 9; 8 or 6 for the wide Gauss blocks of PMATs of at most 2 columns, {@link
    * VmpKernel#gaussWideVectors}), fewer when their segments of an L1d-sized panel ({@code 64 B x} the panel rows the L1d
    * rule gives, also for 512-bit blocks, whose larger panel is then read from L2) would exceed a
    * quarter of the L2. {@code -Djpir.vmp.tileRows}, {@code -Djpir.vmp.panelRows}, {@code

@@ -522,6 +522,147 @@ final class Gauss512 {
     h21.intoArray(st, kOff + 2 * ss + 8);
   }
 
+  /** 6 vectors x 1 column. */
+  static void g6x1(int rows, double[] u0, double[] u1, double[] u2, double[] u3,
+      double[] u4, double[] u5,
+      int uOff, double[] v, int vOff, double[] st, int gOff, int kOff, int ss) {
+    DoubleVector g00 = DoubleVector.fromArray(S, st, gOff + 0 * ss + 0);
+    DoubleVector h00 = DoubleVector.fromArray(S, st, kOff + 0 * ss + 0);
+    DoubleVector g10 = DoubleVector.fromArray(S, st, gOff + 1 * ss + 0);
+    DoubleVector h10 = DoubleVector.fromArray(S, st, kOff + 1 * ss + 0);
+    DoubleVector g20 = DoubleVector.fromArray(S, st, gOff + 2 * ss + 0);
+    DoubleVector h20 = DoubleVector.fromArray(S, st, kOff + 2 * ss + 0);
+    DoubleVector g30 = DoubleVector.fromArray(S, st, gOff + 3 * ss + 0);
+    DoubleVector h30 = DoubleVector.fromArray(S, st, kOff + 3 * ss + 0);
+    DoubleVector g40 = DoubleVector.fromArray(S, st, gOff + 4 * ss + 0);
+    DoubleVector h40 = DoubleVector.fromArray(S, st, kOff + 4 * ss + 0);
+    DoubleVector g50 = DoubleVector.fromArray(S, st, gOff + 5 * ss + 0);
+    DoubleVector h50 = DoubleVector.fromArray(S, st, kOff + 5 * ss + 0);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 16 * r;
+      final DoubleVector x0 = DoubleVector.fromArray(S, u0, uo);
+      final DoubleVector s0 = x0.add(x0.rearrange(SWAP));
+      final DoubleVector x1 = DoubleVector.fromArray(S, u1, uo);
+      final DoubleVector s1 = x1.add(x1.rearrange(SWAP));
+      final DoubleVector x2 = DoubleVector.fromArray(S, u2, uo);
+      final DoubleVector s2 = x2.add(x2.rearrange(SWAP));
+      final DoubleVector x3 = DoubleVector.fromArray(S, u3, uo);
+      final DoubleVector s3 = x3.add(x3.rearrange(SWAP));
+      final DoubleVector x4 = DoubleVector.fromArray(S, u4, uo);
+      final DoubleVector s4 = x4.add(x4.rearrange(SWAP));
+      final DoubleVector x5 = DoubleVector.fromArray(S, u5, uo);
+      final DoubleVector s5 = x5.add(x5.rearrange(SWAP));
+      DoubleVector y;
+      y = DoubleVector.fromArray(S, v, vr + 0);
+      g00 = x0.fma(y, g00);
+      g10 = x1.fma(y, g10);
+      g20 = x2.fma(y, g20);
+      g30 = x3.fma(y, g30);
+      g40 = x4.fma(y, g40);
+      g50 = x5.fma(y, g50);
+      y = DoubleVector.fromArray(S, v, vr + 8);
+      h00 = s0.fma(y, h00);
+      h10 = s1.fma(y, h10);
+      h20 = s2.fma(y, h20);
+      h30 = s3.fma(y, h30);
+      h40 = s4.fma(y, h40);
+      h50 = s5.fma(y, h50);
+    }
+    g00.intoArray(st, gOff + 0 * ss + 0);
+    h00.intoArray(st, kOff + 0 * ss + 0);
+    g10.intoArray(st, gOff + 1 * ss + 0);
+    h10.intoArray(st, kOff + 1 * ss + 0);
+    g20.intoArray(st, gOff + 2 * ss + 0);
+    h20.intoArray(st, kOff + 2 * ss + 0);
+    g30.intoArray(st, gOff + 3 * ss + 0);
+    h30.intoArray(st, kOff + 3 * ss + 0);
+    g40.intoArray(st, gOff + 4 * ss + 0);
+    h40.intoArray(st, kOff + 4 * ss + 0);
+    g50.intoArray(st, gOff + 5 * ss + 0);
+    h50.intoArray(st, kOff + 5 * ss + 0);
+  }
+
+  /** 6 vectors x 2 columns. */
+  static void g6x2(int rows, double[] u0, double[] u1, double[] u2, double[] u3,
+      double[] u4, double[] u5,
+      int uOff, double[] v, int vOff, double[] st, int gOff, int kOff, int ss) {
+    DoubleVector g00 = DoubleVector.fromArray(S, st, gOff + 0 * ss + 0);
+    DoubleVector g01 = DoubleVector.fromArray(S, st, gOff + 0 * ss + 8);
+    DoubleVector h00 = DoubleVector.fromArray(S, st, kOff + 0 * ss + 0);
+    DoubleVector g10 = DoubleVector.fromArray(S, st, gOff + 1 * ss + 0);
+    DoubleVector g11 = DoubleVector.fromArray(S, st, gOff + 1 * ss + 8);
+    DoubleVector h10 = DoubleVector.fromArray(S, st, kOff + 1 * ss + 0);
+    DoubleVector g20 = DoubleVector.fromArray(S, st, gOff + 2 * ss + 0);
+    DoubleVector g21 = DoubleVector.fromArray(S, st, gOff + 2 * ss + 8);
+    DoubleVector h20 = DoubleVector.fromArray(S, st, kOff + 2 * ss + 0);
+    DoubleVector g30 = DoubleVector.fromArray(S, st, gOff + 3 * ss + 0);
+    DoubleVector g31 = DoubleVector.fromArray(S, st, gOff + 3 * ss + 8);
+    DoubleVector h30 = DoubleVector.fromArray(S, st, kOff + 3 * ss + 0);
+    DoubleVector g40 = DoubleVector.fromArray(S, st, gOff + 4 * ss + 0);
+    DoubleVector g41 = DoubleVector.fromArray(S, st, gOff + 4 * ss + 8);
+    DoubleVector h40 = DoubleVector.fromArray(S, st, kOff + 4 * ss + 0);
+    DoubleVector g50 = DoubleVector.fromArray(S, st, gOff + 5 * ss + 0);
+    DoubleVector g51 = DoubleVector.fromArray(S, st, gOff + 5 * ss + 8);
+    DoubleVector h50 = DoubleVector.fromArray(S, st, kOff + 5 * ss + 0);
+    for (int r = 0; r < rows; r++) {
+      final int uo = uOff + 8 * r;
+      final int vr = vOff + 24 * r;
+      final DoubleVector x0 = DoubleVector.fromArray(S, u0, uo);
+      final DoubleVector s0 = x0.add(x0.rearrange(SWAP));
+      final DoubleVector x1 = DoubleVector.fromArray(S, u1, uo);
+      final DoubleVector s1 = x1.add(x1.rearrange(SWAP));
+      final DoubleVector x2 = DoubleVector.fromArray(S, u2, uo);
+      final DoubleVector s2 = x2.add(x2.rearrange(SWAP));
+      final DoubleVector x3 = DoubleVector.fromArray(S, u3, uo);
+      final DoubleVector s3 = x3.add(x3.rearrange(SWAP));
+      final DoubleVector x4 = DoubleVector.fromArray(S, u4, uo);
+      final DoubleVector s4 = x4.add(x4.rearrange(SWAP));
+      final DoubleVector x5 = DoubleVector.fromArray(S, u5, uo);
+      final DoubleVector s5 = x5.add(x5.rearrange(SWAP));
+      DoubleVector y;
+      y = DoubleVector.fromArray(S, v, vr + 0);
+      g00 = x0.fma(y, g00);
+      g10 = x1.fma(y, g10);
+      g20 = x2.fma(y, g20);
+      g30 = x3.fma(y, g30);
+      g40 = x4.fma(y, g40);
+      g50 = x5.fma(y, g50);
+      y = DoubleVector.fromArray(S, v, vr + 8);
+      g01 = x0.fma(y, g01);
+      g11 = x1.fma(y, g11);
+      g21 = x2.fma(y, g21);
+      g31 = x3.fma(y, g31);
+      g41 = x4.fma(y, g41);
+      g51 = x5.fma(y, g51);
+      y = DoubleVector.fromArray(S, v, vr + 16);
+      h00 = s0.fma(y, h00);
+      h10 = s1.fma(y, h10);
+      h20 = s2.fma(y, h20);
+      h30 = s3.fma(y, h30);
+      h40 = s4.fma(y, h40);
+      h50 = s5.fma(y, h50);
+    }
+    g00.intoArray(st, gOff + 0 * ss + 0);
+    g01.intoArray(st, gOff + 0 * ss + 8);
+    h00.intoArray(st, kOff + 0 * ss + 0);
+    g10.intoArray(st, gOff + 1 * ss + 0);
+    g11.intoArray(st, gOff + 1 * ss + 8);
+    h10.intoArray(st, kOff + 1 * ss + 0);
+    g20.intoArray(st, gOff + 2 * ss + 0);
+    g21.intoArray(st, gOff + 2 * ss + 8);
+    h20.intoArray(st, kOff + 2 * ss + 0);
+    g30.intoArray(st, gOff + 3 * ss + 0);
+    g31.intoArray(st, gOff + 3 * ss + 8);
+    h30.intoArray(st, kOff + 3 * ss + 0);
+    g40.intoArray(st, gOff + 4 * ss + 0);
+    g41.intoArray(st, gOff + 4 * ss + 8);
+    h40.intoArray(st, kOff + 4 * ss + 0);
+    g50.intoArray(st, gOff + 5 * ss + 0);
+    g51.intoArray(st, gOff + 5 * ss + 8);
+    h50.intoArray(st, kOff + 5 * ss + 0);
+  }
+
   /** 8 vectors x 1 column. */
   static void g8x1(int rows, double[] u0, double[] u1, double[] u2, double[] u3,
       double[] u4, double[] u5, double[] u6, double[] u7,

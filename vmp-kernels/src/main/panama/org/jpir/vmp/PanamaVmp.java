@@ -168,19 +168,20 @@ final class PanamaVmp implements VmpKernel {
   }
 
   /**
-   * Whether the wide Gauss blocks run here: from Java 25 (measured); C2 of Java 17 does not keep
-   * their 24 accumulators in registers (a pass of {@code KernelAb multi:2048:448:2:128:8} took
-   * 1000 ms against 16 ms with the 3-vector blocks), so it keeps those.
+   * Database vectors of the wide Gauss blocks on this JDK: 8 from Java 25; 6 before, whose C2
+   * spills the 8-vector block's 24 accumulators (a pass of {@code KernelAb
+   * multi:2048:448:2:128:8} took 1000 ms against 16 ms with the 3-vector blocks on Java 17) but
+   * keeps the 6-vector block's 18, as it keeps {@code g3x4}'s.
    */
-  static final boolean WIDE_GAUSS = Runtime.version().feature() >= 25;
+  static final int WIDE_GAUSS = Runtime.version().feature() >= 25 ? 8 : 6;
 
   /**
-   * 8 database vectors for panels of 1 or 2 columns on 512-bit vectors ({@code Gauss512.g8x<C>})
-   * where {@link #WIDE_GAUSS}, else none.
+   * {@link #WIDE_GAUSS} database vectors for panels of 1 or 2 columns on 512-bit vectors
+   * ({@code Gauss512.g<V>x<C>}), else none.
    */
   @Override
   public int gaussWideVectors(int cols) {
-    return wide && WIDE_GAUSS && cols <= 2 ? 8 : 0;
+    return wide && cols <= 2 ? WIDE_GAUSS : 0;
   }
 
   @Override
@@ -193,6 +194,14 @@ final class PanamaVmp implements VmpKernel {
       } else {
         Gauss512.g8x1(rows, us[u0], us[u0 + 1], us[u0 + 2], us[u0 + 3], us[u0 + 4], us[u0 + 5],
             us[u0 + 6], us[u0 + 7], uOff, v, vOff, st, gOff, kOff, ss);
+      }
+    } else if (wide && vectors == 6 && cols <= 2) {
+      if (cols == 2) {
+        Gauss512.g6x2(rows, us[u0], us[u0 + 1], us[u0 + 2], us[u0 + 3], us[u0 + 4], us[u0 + 5],
+            uOff, v, vOff, st, gOff, kOff, ss);
+      } else {
+        Gauss512.g6x1(rows, us[u0], us[u0 + 1], us[u0 + 2], us[u0 + 3], us[u0 + 4], us[u0 + 5],
+            uOff, v, vOff, st, gOff, kOff, ss);
       }
     } else {
       VmpKernel.super.macGaussWide(vectors, cols, rows, us, u0, uOff, v, vOff, st, gOff, kOff,

@@ -36,10 +36,10 @@ public final class GaussGenerator {
   static final Map<String, int[]> CLASSES = Map.of("Gauss512", new int[] {8, 3, 4});
 
   /**
-   * The wide 512-bit bodies ({@code VmpKernel.macGaussWide}): this many vectors x 1 and 2
-   * columns, 3 accumulators per vector at 2 columns (24 of the 32 registers).
+   * The wide 512-bit bodies ({@code VmpKernel.macGaussWide}): these many vectors x 1 and 2
+   * columns, 3 accumulators per vector at 2 columns (18 or 24 of the 32 registers).
    */
-  static final int WIDE_VECTORS = 8;
+  static final int[] WIDE_VECTORS = {6, 8};
 
   /** The source text of class {@code name}. */
   static String source(String name) {
@@ -79,9 +79,11 @@ public final class GaussGenerator {
       }
     }
     if (lanes == 8) {
-      for (int c = 1; c <= 2; c++) {
-        b.append('\n');
-        method512(b, WIDE_VECTORS, c);
+      for (int wv : WIDE_VECTORS) {
+        for (int c = 1; c <= 2; c++) {
+          b.append('\n');
+          method512(b, wv, c);
+        }
       }
     }
     b.append("}\n");

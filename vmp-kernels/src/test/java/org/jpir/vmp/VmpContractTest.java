@@ -603,8 +603,8 @@ class VmpContractTest {
   }
 
   /**
-   * The wide Gauss tiles ({@link VmpKernel#macGaussWide}: 8 vectors at 1 and 2 columns where a
-   * kernel has them, the three-at-a-time default elsewhere) against the reference {@code
+   * The wide Gauss tiles ({@link VmpKernel#macGaussWide}: 8 and 6 vectors at 1 and 2 columns
+   * where a kernel has them, the three-at-a-time default elsewhere) against the reference {@code
    * macGauss} of each vector on the same panel and states, bitwise.
    */
   @ParameterizedTest
@@ -618,7 +618,7 @@ class VmpContractTest {
       for (int q = 0; q < u.length; q++) {
         u[q] = randomDoubles(rnd, 3 + 8 * rows);
       }
-      for (int vectors : new int[] {8, 5}) {
+      for (int vectors : new int[] {8, 6, 5}) {
         for (int cols = 1; cols <= 3; cols++) {
           double[] v = randomDoubles(rnd, 5 + VmpKernel.gaussRow(cols) * Math.max(rows, 1));
           int stStride = 12 * cols + 12;
@@ -640,10 +640,9 @@ class VmpContractTest {
               + rows);
         }
       }
-      if (k.gaussWideVectors(2) > 0) {
-        assertEquals(8, k.gaussWideVectors(2), kernel);
-        assertEquals(0, k.gaussWideVectors(3), kernel);
-      }
+      int wide = k.gaussWideVectors(2);
+      assertTrue(wide == 0 || wide == 6 || wide == 8, kernel + ": " + wide);
+      assertEquals(0, k.gaussWideVectors(3), kernel);
     }
   }
 
