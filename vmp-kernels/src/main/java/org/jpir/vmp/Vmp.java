@@ -618,15 +618,14 @@ public final class Vmp {
    * {@code benchmarks/results/kernel-choices-20261204-06.md}), and on AMD one
    * panel spans the whole tile (the
    * accumulators stay in registers across it; on Intel the panel keeps the L1d rule, and with
-   * several queries shares half the L1d with the group's row segments, {@code 64 B x}
-   * {@link #GROUP_STREAMS} per row). Groups
-   * of {@link #GROUP_STREAMS} database columns (the pass
-   * rounds them down to whole register blocks: 6 for 3-vector blocks, 311-317 ms against 322 for
-   * 9; 8 or 6 for the wide Gauss blocks of PMATs of at most 2 columns, {@link
-   * VmpKernel#gaussWideVectors}), fewer when their segments of an L1d-sized panel ({@code 64 B x} the panel rows the L1d
-   * rule gives, also for 512-bit blocks, whose larger panel is then read from L2) would exceed a
-   * quarter of the L2. {@code -Djpir.vmp.tileRows}, {@code -Djpir.vmp.panelRows}, {@code
-   * -Djpir.vmp.groupColumns} force the fields.
+   * several queries shares half the L1d with the group's row segments, {@code 64 B x} {@link
+   * #GROUP_STREAMS} per row). Groups of {@link #GROUP_STREAMS} database columns (the pass rounds
+   * them down to whole register blocks: 6 for 3-vector blocks, 311-317 ms against 322 for 9; 8
+   * or 6 for the wide Gauss blocks of PMATs of at most 2 columns, {@link
+   * VmpKernel#gaussWideVectors}), fewer when their segments of an L1d-sized panel ({@code 64 B
+   * x} the panel rows the L1d rule gives, also for 512-bit blocks, whose larger panel is then
+   * read from L2) would exceed a quarter of the L2. {@code -Djpir.vmp.tileRows}, {@code
+   * -Djpir.vmp.panelRows}, {@code -Djpir.vmp.groupColumns} force the fields.
    */
   public static Tiling tiling(VmpBlock block, CpuInfo cpu, int ncols, int queries) {
     final boolean gauss = block.gauss();
@@ -700,10 +699,10 @@ public final class Vmp {
    * VmpKernel#packPanels}); then per group of database columns, per panel of rows, per query, per
    * panel of matrix columns, the database columns of the group stream through it in register
    * blocks ({@link VmpKernel#macGauss}, {@link VmpKernel#macTile}; {@link
-   * VmpKernel#macGaussWide} where the kernel has a wider block for the PMAT's columns). State of (query q, column c)
-   * at {@code tmp[a0 + S*(q*nc + c)]} (S = {@link #gaussState}, or {@code 16*ncols} for four
-   * products, matrix column j at {@code 16j}), carried across tiles, so each sum is one FMA
-   * chain over the rows in order whatever the tiling.
+   * VmpKernel#macGaussWide} where the kernel has a wider block for the PMAT's columns). State of
+   * (query q, column c) at {@code tmp[a0 + S*(q*nc + c)]} (S = {@link #gaussState}, or {@code
+   * 16*ncols} for four products, matrix column j at {@code 16j}), carried across tiles, so each
+   * sum is one FMA chain over the rows in order whatever the tiling.
    */
   private void batch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp, int rows,
       int pvRows, Tiling tiling, int fb) {

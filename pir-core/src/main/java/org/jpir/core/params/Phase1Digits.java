@@ -65,7 +65,10 @@ public record Phase1Digits(int limbBits, int limbs) {
     return FftPlan.ROUNDED_PRODUCT_BITS - sumBits(server, rows) + 1;
   }
 
-  /** Bits of a phase-1 product sum of these digits at {@code rows} rows: {@code (w-1) + B + log2 N + log2 K}. */
+  /**
+   * Bits of a phase-1 product sum of these digits at {@code rows} rows: {@code (w-1) + B + log2 N
+   * + log2 K}.
+   */
   public int productBits(Params server, int rows) {
     return limbBits - 1 + sumBits(server, rows);
   }
@@ -82,33 +85,42 @@ public record Phase1Digits(int limbBits, int limbs) {
       return 0;
     }
     int t = productBits(server, rows);
-    if (t <= FftPlan.EXACT_PRODUCT_BITS) {
-      return 0;
-    }
-    if (limbs > 1 || t > FftPlan.ROUNDED_PRODUCT_BITS) {
+    if (t > maxProductBits()) {
       return Double.POSITIVE_INFINITY;
     }
     return FftPlan.roundedProductError(t) * Math.scalb(1.0, -limbBits);
   }
 
   /**
-   * Throws unless the pass can run these digits at {@code rows} rows: several digits need exact
-   * products ({@link #maxLimbBits}), one digit sums within a long ({@link #maxRoundedLimbBits}).
+   * Throws unless the pass can run these digits at {@code rows} rows ({@link #maxProductBits}):
+   * several digits need exact products ({@link #maxLimbBits}), one digit sums within a long
+   * ({@link #maxRoundedLimbBits}).
    */
   public void checkProducts(Params server, int rows) {
     if (isLimbsOf(server)) {
       return;
     }
     int t = productBits(server, rows);
-    int max = limbs > 1 ? FftPlan.EXACT_PRODUCT_BITS : FftPlan.ROUNDED_PRODUCT_BITS;
-    if (t > max) {
+    if (t > maxProductBits()) {
       throw new IllegalArgumentException("phase-1 rows in " + this + " at " + rows + " rows:"
-          + " product sums of " + t + " bits, above the " + max + " that "
+          + " product sums of " + t + " bits, above the " + maxProductBits() + " that "
           + (limbs > 1 ? "keep several digits exact" : "fit a long"));
     }
   }
 
-  /** {@code B + log2 N + ceil(log2(rows plaintextLimbs))}: a product sum's bits beyond the digit's. */
+  /**
+   * The most bits the pass runs these digits' product sums at: {@link
+   * FftPlan#EXACT_PRODUCT_BITS} for several digits (each exact), {@link
+   * FftPlan#ROUNDED_PRODUCT_BITS} for one (within a long).
+   */
+  private int maxProductBits() {
+    return limbs > 1 ? FftPlan.EXACT_PRODUCT_BITS : FftPlan.ROUNDED_PRODUCT_BITS;
+  }
+
+  /**
+   * {@code B + log2 N + ceil(log2(rows plaintextLimbs))}: a product sum's bits beyond the
+   * digit's.
+   */
   private static int sumBits(Params server, int rows) {
     int b = server.scaledPlaintext() ? server.plaintextBits() - 1 : server.base2k() - 1;
     int logN = Integer.numberOfTrailingZeros(server.n());

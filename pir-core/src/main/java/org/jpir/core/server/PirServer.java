@@ -279,7 +279,8 @@ public final class PirServer {
       long t3 = System.nanoTime();
       for (int qi = 0; qi < qs.length; qi++) {
         out[qi][pl] = fold(chunkRoots.get(qi), chunkLevel, top, qs[qi].ggsw()).get(0);
-        if (units.length == 1) { // the root is then the scratch leaf itself, which the next pass reuses
+        // one column: the root is then the scratch leaf itself, which the next pass reuses
+        if (units.length == 1) {
           out[qi][pl] = out[qi][pl].copy();
         }
       }
