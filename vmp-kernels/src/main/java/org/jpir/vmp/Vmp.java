@@ -91,6 +91,15 @@ public final class Vmp {
     return k.block();
   }
 
+  /**
+   * Whether the multi-column pass multiplies PMATs of {@code ncols} columns in the three-product
+   * (Gauss) form, equal to the reference's Gauss pass bitwise; otherwise in the four-product form,
+   * equal to {@link #applyPvecToDft} bitwise ({@link VmpKernel#fourWideVectors}).
+   */
+  public boolean gaussPass(int ncols) {
+    return k.block().gauss() && k.fourWideVectors(ncols) == 0;
+  }
+
   /** Scratch doubles for {@link #applyDftToDft}: {@code 40 + 8*min(8, N/8)*nrows}. */
   public static int applyDftToDftTmpLength(int n, int nrows, int ncols) {
     return EXTRACTED + 8 + 8 * extractGroup(n) * nrows;
@@ -311,9 +320,12 @@ public final class Vmp {
     Tiling t = tiling(k.block(), CpuInfo.get(), queries[0].ncols(), queries.length);
     if (tileRows == 0 && groupColumns == 0
         && LOGGED.add(k.block() + "/" + queries[0].ncols() + "/" + queries.length)) {
+      int four = k.block().gauss() ? k.fourWideVectors(queries[0].ncols()) : 0;
       LOG.info("vmp tiling for block {}, {} matrix columns, {} queries: panels of {} rows, tiles"
-          + " of {} rows, groups of {} database columns ({})", k.block(), queries[0].ncols(),
-          queries.length, t.panelRows(), t.tileRows(), t.groupColumns(), t.reason());
+          + " of {} rows, groups of {} database columns ({}){}", k.block(), queries[0].ncols(),
+          queries.length, t.panelRows(), t.tileRows(), t.groupColumns(), t.reason(), four == 0
+          ? "" : "; four-product form, " + four + " database columns per call (no per-row"
+          + " shuffle of the database side)");
     }
     applyPvecBatch(queries, cols, res, tmp, new Tiling(tileRows > 0 ? Math.min(tileRows,
         t.panelRows()) : t.panelRows(), tileRows > 0 ? tileRows : t.tileRows(),
@@ -713,7 +725,9 @@ public final class Vmp {
     final int ncols = queries[0].ncols();
     final int blocks = n / 8;
     final VmpBlock blk = k.block();
-    final boolean gauss = blk.gauss();
+    // a Gauss block's kernel may multiply these panels faster in the four-product form
+    final int fourV = blk.gauss() ? k.fourWideVectors(ncols) : 0;
+    final boolean gauss = blk.gauss() && fourV == 0;
     final int mr = blk.vectors();
     final int nr = blk.columns();
     // states, then the finished sums, then the packed tiles, from the first 64-byte boundary
@@ -735,10 +749,10 @@ public final class Vmp {
     // a wider Gauss block where the kernel has one for these panels (every panel of columns
     // [j, j + nr) is then at most that wide): more database streams per call
     final int wideV = gauss && ncols <= nr ? k.gaussWideVectors(ncols) : 0;
-    final int unit = wideV > 0 ? wideV : mr;
+    final int unit = wideV > 0 ? wideV : fourV > 0 ? fourV : mr;
     // groups of whole register blocks where the group allows it
     final int cg = Math.max(unit, tiling.groupColumns() / unit * unit);
-    final double[][] colData = new double[wideV > 0 ? nc : 0][];
+    final double[][] colData = new double[wideV > 0 || fourV > 0 ? nc : 0][];
     for (int c = 0; c < colData.length; c++) {
       colData[c] = cols[c].data();
     }
@@ -795,6 +809,7 @@ public final class Vmp {
             }
             final int perColumn = wideV > 0
                 ? (c1 - c0) / wideV + ((c1 - c0) % wideV + mr - 1) / mr
+                : fourV > 0 ? (c1 - c0) / fourV + (c1 - c0) % fourV
                 : (c1 - c0 + mr - 1) / mr;
             chunks *= (long) nq * ((ncols + nr - 1) / nr) * perColumn;
             quota = (int) Math.max(1, (next.total() + chunks - 1) / chunks);
@@ -822,6 +837,21 @@ public final class Vmp {
                           vOff + rowLen * r0, tmp, s0 + 8 * j, s0 + kRegion + 4 * j, stStride);
                     }
                     c += wideV;
+                    continue;
+                  }
+                  if (fourV > 0) {
+                    // four-product panels: fourV columns at a time, the rest one by one
+                    final int w = c + fourV <= c1 ? fourV : 1;
+                    final int s0 = st + stStride * c;
+                    for (int r0 = 0; r0 < pr; r0 += chunk) {
+                      final int h = Math.min(chunk, pr - r0);
+                      if (next != null) {
+                        next.step(quota);
+                      }
+                      k.macFourWide(w, wj, h, colData, c, uOff + 8 * r0, tmp, vOff + rowLen * r0,
+                          tmp, s0 + 16 * j, stStride);
+                    }
+                    c += w;
                     continue;
                   }
                   // one register block of database columns, gauss: up to mr, else 2 or 1
@@ -859,6 +889,8 @@ public final class Vmp {
           final int dst = fin + 8 * fb * (x * ncols + j) + 4 * g;
           if (gauss) {
             k.finishGauss(tmp, s + 8 * j, s + kRegion + 4 * j, tmp, dst, 4 * fb);
+          } else if (fourV > 0) {
+            k.finishFourWide(tmp, s + 16 * j, tmp, dst, 4 * fb);
           } else {
             k.finish(tmp, s + 16 * j, tmp, dst, 4 * fb);
           }

@@ -308,6 +308,59 @@ interface VmpKernel {
   }
 
   /**
+   * Database vectors per {@link #macFourWide} call for four-product panels of {@code cols}
+   * columns where this kernel multiplies such panels faster in the four-product form than in its
+   * Gauss block, or 0 (the pass then keeps the Gauss form for its Gauss blocks). A 512-bit Gauss
+   * block spends an add and a shuffle per row on each database vector; with two matrix columns
+   * that is a fifth of its vector operations, more than the fourth product costs.
+   */
+  default int fourWideVectors(int cols) {
+    return 0;
+  }
+
+  /**
+   * The four-product sums of {@code vectors} database columns {@code us[u0 .. u0 + vectors)}
+   * (vector q row r at {@code us[u0 + q][uOff + 8r ..]}) against a panel of {@code cols} columns
+   * laid out as for {@link #macTile} (row r, column j at {@code v[vOff + 8*cols*r + 8j ..]}),
+   * accumulated into states of 16 doubles at {@code s = stOff + q*stStride + 16j}: {@code
+   * st[s+k] += x_re*y_re}, {@code st[s+4+k] += x_im*y_im}, {@code st[s+8+k] += x_re*y_im},
+   * {@code st[s+12+k] += x_im*y_re} (lane k &lt; 4, one fused multiply-add per row, rows in
+   * order), so each sum is the one {@link #mac1} makes, in another place. {@link
+   * #finishFourWide} reads them.
+   */
+  default void macFourWide(int vectors, int cols, int rows, double[][] us, int u0, int uOff,
+      double[] v, int vOff, double[] st, int stOff, int stStride) {
+    for (int q = 0; q < vectors; q++) {
+      double[] u = us[u0 + q];
+      for (int j = 0; j < cols; j++) {
+        int s = stOff + q * stStride + 16 * j;
+        for (int r = 0; r < rows; r++) {
+          int x = uOff + 8 * r;
+          int y = vOff + 8 * cols * r + 8 * j;
+          for (int k = 0; k < 4; k++) {
+            st[s + k] = Math.fma(u[x + k], v[y + k], st[s + k]);
+            st[s + 4 + k] = Math.fma(u[x + 4 + k], v[y + 4 + k], st[s + 4 + k]);
+            st[s + 8 + k] = Math.fma(u[x + k], v[y + 4 + k], st[s + 8 + k]);
+            st[s + 12 + k] = Math.fma(u[x + 4 + k], v[y + k], st[s + 12 + k]);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Writes the complex sums of a {@link #macFourWide} state: {@code dst[re + k] = st[s+k] -
+   * st[s+4+k]}, {@code dst[re + half + k] = st[s+8+k] + st[s+12+k]}: what {@link #finish} writes
+   * for the same sums.
+   */
+  default void finishFourWide(double[] st, int s, double[] dst, int re, int half) {
+    for (int k = 0; k < 4; k++) {
+      dst[re + k] = st[s + k] - st[s + 4 + k];
+      dst[re + half + k] = st[s + 8 + k] + st[s + 12 + k];
+    }
+  }
+
+  /**
    * Writes the complex sums of a Gauss state ({@link #macGauss}): {@code dst[re + k] = K1[k] -
    * K3[k]}, {@code dst[re + half + k] = K1[k] + K2[k]} with K2, K3 at {@code st[g ..+8]} and K1
    * at {@code st[kk ..+4]}.

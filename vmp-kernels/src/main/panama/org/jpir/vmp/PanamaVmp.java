@@ -184,6 +184,34 @@ final class PanamaVmp implements VmpKernel {
     return wide && cols <= 2 ? WIDE_GAUSS : 0;
   }
 
+  /**
+   * Whether two-column panels on 512-bit vectors go through the four-product {@code
+   * Four512.f6x2} instead of the Gauss blocks: from Java 25 ({@code -Djpir.vmp.fourWide=false}
+   * keeps Gauss). Before 25, C1 cannot compile f6x2 at tier 3 ("out of virtual registers") and
+   * C2 never took it over: the batched pass ran 70x slower, so Java 17 keeps the Gauss blocks.
+   */
+  static final boolean FOUR_WIDE = Runtime.version().feature() >= 25
+      && !"false".equals(System.getProperty("jpir.vmp.fourWide"));
+
+  /** 6 database vectors for two-column panels on 512-bit vectors ({@link #FOUR_WIDE}), else 0. */
+  @Override
+  public int fourWideVectors(int cols) {
+    return wide && FOUR_WIDE && cols == 2 ? 6 : 0;
+  }
+
+  @Override
+  public void macFourWide(int vectors, int cols, int rows, double[][] us, int u0, int uOff,
+      double[] v, int vOff, double[] st, int stOff, int ss) {
+    if (wide && cols == 2 && vectors == 6) {
+      Four512.f6x2(rows, us[u0], us[u0 + 1], us[u0 + 2], us[u0 + 3], us[u0 + 4], us[u0 + 5],
+          uOff, v, vOff, st, stOff, ss);
+    } else if (wide && cols == 2 && vectors == 1) {
+      Four512.f1x2(rows, us[u0], uOff, v, vOff, st, stOff, ss);
+    } else {
+      VmpKernel.super.macFourWide(vectors, cols, rows, us, u0, uOff, v, vOff, st, stOff, ss);
+    }
+  }
+
   @Override
   public void macGaussWide(int vectors, int cols, int rows, double[][] us, int u0, int uOff,
       double[] v, int vOff, double[] st, int gOff, int kOff, int ss) {

@@ -427,7 +427,8 @@ class VmpContractTest {
     SplittableRandom rnd = new SplittableRandom(seed);
     int nq = 2;
     // 7 = two groups of 3 plus one single; 19 = two wide blocks of 8 plus 3 (PMATs of at most
-    // 2 columns: VmpKernel.gaussWideVectors)
+    // 2 columns: VmpKernel.gaussWideVectors), or three four-product blocks of 6 plus 1 (two
+    // columns: VmpKernel.fourWideVectors)
     int nc = nrows == 513 ? 4 : ncols <= 2 ? 19 : 7;
     Pmat[] qs = new Pmat[nq];
     for (int q = 0; q < nq; q++) {
@@ -446,7 +447,7 @@ class VmpContractTest {
         o.applyPvecToDft(qs[q], cols[c], expect[q][c], 0, ncols, t);
       }
     }
-    if (o.block().gauss()) {
+    if (o.gaussPass(ncols)) {
       // three products: bitwise the reference's Gauss pass, within rounding of the apply
       double[][][] gauss = new double[nq][nc][n * ncols];
       ops("ref").applyPvecBatch(qs, cols, gauss,
@@ -643,6 +644,62 @@ class VmpContractTest {
       int wide = k.gaussWideVectors(2);
       assertTrue(wide == 0 || wide == 6 || wide == 8, kernel + ": " + wide);
       assertEquals(0, k.gaussWideVectors(3), kernel);
+    }
+  }
+
+  /**
+   * The wide four-product tiles ({@link VmpKernel#macFourWide}: 6 and 1 vectors at 2 columns
+   * where a kernel has them, its scalar default elsewhere) against the reference {@code mac1} of
+   * each vector and column on the same panel, bitwise, in the state layout macFourWide states;
+   * and {@link VmpKernel#finishFourWide} against {@code finish} of the same sums.
+   */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void macFourWideEqualsTheReferenceTiles(String kernel) {
+    VmpKernel k = KernelProvider.vmpKernel(kernel);
+    VmpKernel ref = KernelProvider.ref().vmpKernel();
+    SplittableRandom rnd = new SplittableRandom(SEED * 5 + kernel.hashCode());
+    for (int rows : new int[] {0, 1, 3, 17}) {
+      double[][] u = new double[9][];
+      for (int q = 0; q < u.length; q++) {
+        u[q] = randomDoubles(rnd, 3 + 8 * rows);
+      }
+      for (int vectors : new int[] {6, 1, 4}) {
+        for (int cols = 1; cols <= 3; cols++) {
+          double[] v = randomDoubles(rnd, 5 + 8 * cols * Math.max(rows, 1));
+          int stStride = 16 * cols + 8;
+          double[] st0 = randomDoubles(rnd, 7 + vectors * stStride);
+          double[] got = st0.clone();
+          k.macFourWide(vectors, cols, rows, u, 2, 3, v, 5, got, 7, stStride);
+          double[] want = st0.clone();
+          for (int q = 0; q < vectors; q++) {
+            for (int j = 0; j < cols; j++) {
+              int s = 7 + q * stStride + 16 * j;
+              // the reference state is (rr, ri, ir, ii); macFourWide's (rr, ii, ri, ir)
+              double[] r = new double[16];
+              System.arraycopy(want, s, r, 0, 4);
+              System.arraycopy(want, s + 8, r, 4, 4);
+              System.arraycopy(want, s + 12, r, 8, 4);
+              System.arraycopy(want, s + 4, r, 12, 4);
+              ref.mac1(rows, u[2 + q], 3, v, 5 + 8 * j, 8 * cols, r, 0);
+              System.arraycopy(r, 0, want, s, 4);
+              System.arraycopy(r, 4, want, s + 8, 4);
+              System.arraycopy(r, 8, want, s + 12, 4);
+              System.arraycopy(r, 12, want, s + 4, 4);
+              double[] fr = new double[16];
+              double[] fw = new double[16];
+              ref.finish(r, 0, fr, 0, 8);
+              k.finishFourWide(want, s, fw, 0, 8);
+              assertArrayEquals(fr, fw, kernel + " finish " + vectors + "x" + cols);
+            }
+          }
+          assertArrayEquals(want, got, kernel + " four-product wide " + vectors + "x" + cols
+              + " rows=" + rows);
+        }
+      }
+      int four = k.fourWideVectors(2);
+      assertTrue(four == 0 || four == 6, kernel + ": " + four);
+      assertEquals(0, k.fourWideVectors(3), kernel);
     }
   }
 
@@ -915,7 +972,7 @@ class VmpContractTest {
         double[] one = new double[n * ncols];
         o.applyPvecToDft(pm, cols[c], one, 0, ncols,
             new double[Vmp.applyPvecToDftTmpLength(n, pm.nrows(), ncols)]);
-        if (o.block().gauss()) {
+        if (o.gaussPass(ncols)) {
           assertClose(one, got[c], 1e-13, kernel + " pvRows=" + pvRows + " col " + c + " seed="
               + seed);
         } else {
