@@ -50,6 +50,8 @@ public final class Vmp {
   private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
 
   private final VmpKernel k;
+  /** Trips when the pass's wide kernels run without vector intrinsics ({@link BoxedPassGuard}). */
+  private final BoxedPassGuard guard = new BoxedPassGuard();
 
   Vmp(VmpKernel kernel) {
     if (kernel == null) {
@@ -97,7 +99,15 @@ public final class Vmp {
    * equal to {@link #applyPvecToDft} bitwise ({@link VmpKernel#fourWideVectors}).
    */
   public boolean gaussPass(int ncols) {
-    return k.block().gauss() && k.fourWideVectors(ncols) == 0;
+    return k.block().gauss() && (guard.tripped() || k.fourWideVectors(ncols) == 0);
+  }
+
+  /**
+   * Whether this pass has stopped using its wide kernels because they ran without vector
+   * intrinsics ({@link BoxedPassGuard}); it then runs the block's own register blocks.
+   */
+  public boolean wideKernelsOff() {
+    return guard.tripped();
   }
 
   /** Scratch doubles for {@link #applyDftToDft}: {@code 40 + 8*min(8, N/8)*nrows}. */
@@ -417,8 +427,12 @@ public final class Vmp {
       throw new IllegalArgumentException("finishBlocks " + finishBlocks + " not in [0, "
           + finishBlocks(n) + "]");
     }
-    batch(queries, cols, res, tmp, rows, pvRows, tiling,
+    final long before = BoxedPassGuard.allocated();
+    final String path = batch(queries, cols, res, tmp, rows, pvRows, tiling,
         finishBlocks == 0 ? finishBlocks(n) : finishBlocks);
+    if (before >= 0 && path != null) {
+      guard.observe((long) nc * rows * (n / 8) * nq, BoxedPassGuard.allocated() - before, path);
+    }
   }
 
   // ---------------------------------------------------------------------------------------
@@ -716,7 +730,7 @@ public final class Vmp {
    * 16*ncols} for four products, matrix column j at {@code 16j}), carried across tiles, so each
    * sum is one FMA chain over the rows in order whatever the tiling.
    */
-  private void batch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp, int rows,
+  private String batch(Pmat[] queries, Pvec[] cols, double[][][] res, double[] tmp, int rows,
       int pvRows, Tiling tiling, int fb) {
     final int nq = queries.length;
     final int nc = cols.length;
@@ -725,8 +739,10 @@ public final class Vmp {
     final int ncols = queries[0].ncols();
     final int blocks = n / 8;
     final VmpBlock blk = k.block();
-    // a Gauss block's kernel may multiply these panels faster in the four-product form
-    final int fourV = blk.gauss() ? k.fourWideVectors(ncols) : 0;
+    // a Gauss block's kernel may multiply these panels faster in the four-product form; none
+    // of the wide kernels once they were seen to run without vector intrinsics
+    final boolean wideOk = !guard.tripped();
+    final int fourV = blk.gauss() && wideOk ? k.fourWideVectors(ncols) : 0;
     final boolean gauss = blk.gauss() && fourV == 0;
     final int mr = blk.vectors();
     final int nr = blk.columns();
@@ -748,7 +764,7 @@ public final class Vmp {
     final int fullRow = gauss ? VmpKernel.gaussRow(nr) : 8 * nr;
     // a wider Gauss block where the kernel has one for these panels (every panel of columns
     // [j, j + nr) is then at most that wide): more database streams per call
-    final int wideV = gauss && ncols <= nr ? k.gaussWideVectors(ncols) : 0;
+    final int wideV = gauss && ncols <= nr && wideOk ? k.gaussWideVectors(ncols) : 0;
     final int unit = wideV > 0 ? wideV : fourV > 0 ? fourV : mr;
     // groups of whole register blocks where the group allows it
     final int cg = Math.max(unit, tiling.groupColumns() / unit * unit);
@@ -901,6 +917,9 @@ public final class Vmp {
       }
     }
     readAheadSink = ahead;
+    // the path the guard watches: a wide kernel's (null: nothing narrower to fall back to)
+    return fourV > 0 ? "four-product " + fourV + "x" + ncols
+        : wideV > 0 ? "Gauss " + wideV + "x" + ncols : null;
   }
 
   /**
