@@ -65,6 +65,11 @@ public final class ServiceMetrics implements BatchListener {
   public ServiceMetrics() {
     GaugeWithCallback.builder().name("jpir_queue_depth").help("queries waiting")
         .callback(cb -> cb.call(queue.getAsInt())).register(registry);
+    GaugeWithCallback.builder().name("jpir_vmp_wide_kernels_off")
+        .help("1 when this JVM's phase-1 pass left its wide kernels because they ran without"
+            + " vector intrinsics (a JIT state; restart the JVM to get them back)")
+        .callback(cb -> cb.call(org.jpir.vmp.Vmp.get().wideKernelsOff() ? 1 : 0))
+        .register(registry);
     GaugeWithCallback.builder().name("jpir_key_store_bytes")
         .help("bytes of evaluation keys held in memory")
         .callback(cb -> cb.call(keys.get().heldBytes())).register(registry);

@@ -60,6 +60,8 @@ class MetricsTest {
       String before = scrape(http.getPort());
       assertEquals(0, value(before, "jpir_queries_answered_total"));
       assertTrue(before.contains("jpir_queue_depth"), before);
+      assertEquals(org.jpir.vmp.Vmp.get().wideKernelsOff() ? 1 : 0,
+          value(before, "jpir_vmp_wide_kernels_off"));
       ManagedChannel ch = fx.channel();
       try (NetworkPirClient c = new NetworkPirClient(ch, "meter-me", RetryPolicy.defaults())) {
         List<byte[]> r = c.database("plain").retrieve(new long[] {5, 6});
