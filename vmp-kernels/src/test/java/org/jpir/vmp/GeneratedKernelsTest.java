@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The committed straight-line kernels are exactly what {@link MacGenerator}, {@link
- * GaussGenerator}, {@link FftGenerator} and {@link LeafGenerator} write; with {@code
- * -Djpir.regenerate=true} the test rewrites them first (then commit the result).
+ * GaussGenerator}, {@link FourGenerator}, {@link FftGenerator} and {@link LeafGenerator} write;
+ * with {@code -Djpir.regenerate=true} the test rewrites them first (then commit the result).
  */
 class GeneratedKernelsTest {
   private static final Path MODULE = Path.of(System.getProperty("basedir", "."));
@@ -28,6 +28,11 @@ class GeneratedKernelsTest {
     for (String name : GaussGenerator.CLASSES.keySet()) {
       check(MacGenerator.file(MODULE, name), GaussGenerator.source(name), "GaussGenerator");
     }
+  }
+
+  @Test
+  void committedFourProductKernelsEqualTheGeneratorsOutput() throws IOException {
+    check(MacGenerator.file(MODULE, "Four512"), FourGenerator.source(), "FourGenerator");
   }
 
   @Test
