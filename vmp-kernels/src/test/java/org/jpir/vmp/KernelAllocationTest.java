@@ -93,7 +93,8 @@ class KernelAllocationTest {
       }
     }
     assertTrue(bad.length() == 0, "kernels allocate per call after " + ATTEMPTS
-        + " rounds of warm-up (bound " + BOUND + " B, the pass " + PASS_BOUND + " B): " + bad + "\nprobe output:\n" + out);
+        + " rounds of warm-up (bound " + BOUND + " B, the pass " + PASS_BOUND + " B): "
+        + bad + "\nprobe output:\n" + out);
   }
 
   static boolean allocationCounted() {
