@@ -36,9 +36,11 @@ final class ServerBenchReport {
         r.get("geometry").getAsString(), r.get("phase1Digits").getAsString(),
         r.get("cpuDetail").getAsString(), r.get("jdk").getAsString(),
         r.get("revision").getAsString(), r.get("utc").getAsString()));
+    boolean narrow = c.has("widestBits") && c.get("widestBits").getAsInt() < 512;
     b.append(String.format(Locale.ROOT, "Ceilings measured in the same run: peak FMA %.1f"
-        + " GFLOP/s (512-bit), %.1f (256-bit); streaming read %.1f GB/s. Records exact: %s.%n%n",
-        c.get("peakFma512Gflops").getAsDouble(), c.get("peakFma256Gflops").getAsDouble(),
+        + " GFLOP/s (512-bit%s), %.1f (256-bit); streaming read %.1f GB/s. Records exact: %s.%n%n",
+        c.get("peakFma512Gflops").getAsDouble(), narrow ? ": not native here, the bounds use"
+        + " 256-bit" : "", c.get("peakFma256Gflops").getAsDouble(),
         c.get("streamReadGBs").getAsDouble(), r.get("allRecordsExact").getAsBoolean()));
     b.append("| | expansion | phase 1 | phase 2 | server | phase 1 of its bound | vs ")
         .append(a.get("name").getAsString()).append(" |\n|---|---:|---:|---:|---:|---:|---:|\n");
