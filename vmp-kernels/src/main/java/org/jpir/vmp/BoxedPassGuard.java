@@ -72,17 +72,7 @@ final class BoxedPassGuard {
   }
 
   private static com.sun.management.ThreadMXBean threads() {
-    java.lang.management.ThreadMXBean b = ManagementFactory.getThreadMXBean();
-    if (b instanceof com.sun.management.ThreadMXBean t && t.isThreadAllocatedMemorySupported()) {
-      try {
-        if (!t.isThreadAllocatedMemoryEnabled()) {
-          return null;
-        }
-        return t;
-      } catch (UnsupportedOperationException e) {
-        return null;
-      }
-    }
-    return null;
+    return ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
+        && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled() ? t : null;
   }
 }

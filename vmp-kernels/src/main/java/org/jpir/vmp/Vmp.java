@@ -427,11 +427,13 @@ public final class Vmp {
       throw new IllegalArgumentException("finishBlocks " + finishBlocks + " not in [0, "
           + finishBlocks(n) + "]");
     }
-    final long before = BoxedPassGuard.allocated();
+    // only passes the guard judges read the thread's allocation
+    final long work = (long) nc * rows * (n / 8) * nq;
+    final long before = work >= BoxedPassGuard.MIN_WORK ? BoxedPassGuard.allocated() : -1;
     final String path = batch(queries, cols, res, tmp, rows, pvRows, tiling,
         finishBlocks == 0 ? finishBlocks(n) : finishBlocks);
     if (before >= 0 && path != null) {
-      guard.observe((long) nc * rows * (n / 8) * nq, BoxedPassGuard.allocated() - before, path);
+      guard.observe(work, BoxedPassGuard.allocated() - before, path);
     }
   }
 

@@ -66,8 +66,7 @@ class BoxedPassGuardTest {
     int ncols = 2;
     int nc = (int) (BIG / nrows / (n / 8)); // one pass = MIN_WORK column-row-blocks
     SplittableRandom rnd = new SplittableRandom(41);
-    Pmat pm = Pmat.allocate(n, nrows, ncols);
-    pm.prepareFromReim(VmpContractTest.randomDoubles(rnd, n * nrows * ncols), 0);
+    Pmat pm = VmpContractTest.randomPmat(rnd, n, nrows, ncols);
     Pvec[] cols = new Pvec[nc];
     for (int c = 0; c < nc; c++) {
       cols[c] = Pvec.allocate(n, nrows);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,10 +97,7 @@ class KernelAllocationTest {
   }
 
   static boolean allocationCounted() {
-    java.lang.management.ThreadMXBean b = ManagementFactory.getThreadMXBean();
-    return b instanceof com.sun.management.ThreadMXBean
-        && ((com.sun.management.ThreadMXBean) b).isThreadAllocatedMemorySupported()
-        && ((com.sun.management.ThreadMXBean) b).isThreadAllocatedMemoryEnabled();
+    return BoxedPassGuard.allocated() >= 0;
   }
 
   /**
@@ -194,16 +190,8 @@ class KernelAllocationTest {
     }
 
     private static Runnable apply(int n, int rows, int cols, Random r) {
-      Pmat pmat = Pmat.allocate(n, rows, cols);
-      double[] m = new double[n * rows * cols];
-      for (int i = 0; i < m.length; i++) {
-        m[i] = r.nextGaussian();
-      }
-      pmat.prepareFromReim(m, 0);
-      double[] vec = new double[n * rows];
-      for (int i = 0; i < vec.length; i++) {
-        vec[i] = r.nextGaussian();
-      }
+      Pmat pmat = randomPmat(n, rows, cols, r);
+      double[] vec = gaussians(n * rows, r);
       double[] res = new double[n * cols];
       double[] tmp = new double[Vmp.applyDftToDftTmpLength(n, rows, cols)];
       Vmp vmp = Vmp.get();
@@ -211,25 +199,31 @@ class KernelAllocationTest {
     }
 
     private static Runnable multi(int n, int rows, int cols, int columns, Random r) {
-      Pmat pmat = Pmat.allocate(n, rows, cols);
-      double[] m = new double[n * rows * cols];
-      for (int i = 0; i < m.length; i++) {
-        m[i] = r.nextGaussian();
-      }
-      pmat.prepareFromReim(m, 0);
+      Pmat pmat = randomPmat(n, rows, cols, r);
       Pvec[] pv = new Pvec[columns];
       for (int c = 0; c < columns; c++) {
-        double[] d = new double[n * rows];
-        for (int i = 0; i < d.length; i++) {
-          d[i] = r.nextGaussian();
-        }
         pv[c] = Pvec.allocate(n, rows);
-        pv[c].prepareFromReim(d, 0);
+        pv[c].prepareFromReim(gaussians(n * rows, r), 0);
       }
       double[][] res = new double[columns][n * cols];
       double[] tmp = new double[Vmp.applyPvecMultiTmpLength(n, rows, cols, columns)];
       Vmp vmp = Vmp.get();
       return () -> vmp.applyPvecMulti(pmat, pv, res, tmp);
+    }
+
+    /** A PMAT of Gaussian transforms. */
+    private static Pmat randomPmat(int n, int rows, int cols, Random r) {
+      Pmat pmat = Pmat.allocate(n, rows, cols);
+      pmat.prepareFromReim(gaussians(n * rows * cols, r), 0);
+      return pmat;
+    }
+
+    private static double[] gaussians(int len, Random r) {
+      double[] d = new double[len];
+      for (int i = 0; i < len; i++) {
+        d[i] = r.nextGaussian();
+      }
+      return d;
     }
 
     private static void run(Runnable op, int calls) {
@@ -239,8 +233,7 @@ class KernelAllocationTest {
     }
 
     private static long allocated() {
-      return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-          .getThreadAllocatedBytes(Thread.currentThread().getId());
+      return BoxedPassGuard.allocated();
     }
   }
 }
