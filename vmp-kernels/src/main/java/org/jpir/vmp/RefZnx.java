@@ -78,4 +78,32 @@ final class RefZnx implements ZnxKernel {
       d[dOff + j] = x + t;
     }
   }
+
+  @Override
+  public void fromZnx(int n, long[] src, int srcOff, double[] dst, int dstOff) {
+    for (int j = 0; j < n; j++) {
+      dst[dstOff + j] = src[srcOff + j];
+    }
+  }
+
+  @Override
+  public void toZnx(int n, double[] src, int srcOff, long[] add, int addOff, long[] dst,
+      int dstOff) {
+    toZnxPart(n, n, src, srcOff, add, addOff, dst, dstOff);
+  }
+
+  /** {@link #toZnx} of transforms of size n for the first {@code count} coefficients. */
+  static void toZnxPart(int count, int n, double[] src, int srcOff, long[] add, int addOff,
+      long[] dst, int dstOff) {
+    double inv = 2.0 / n;
+    if (add == null) {
+      for (int j = 0; j < count; j++) {
+        dst[dstOff + j] = (long) Math.rint(src[srcOff + j] * inv);
+      }
+    } else {
+      for (int j = 0; j < count; j++) {
+        dst[dstOff + j] = (long) Math.rint(src[srcOff + j] * inv) + add[addOff + j];
+      }
+    }
+  }
 }

@@ -53,4 +53,14 @@ interface ZnxKernel {
    */
   void traceSplit(int n, int step, long[] k, int kOff, long[] d, int dOff, long[] odd,
       int oddOff);
+
+  /** {@code dst[dstOff + j] = (double) src[srcOff + j]} for j &lt; n ({@link Reim#fromZnx}). */
+  void fromZnx(int n, long[] src, int srcOff, double[] dst, int dstOff);
+
+  /**
+   * {@code dst[dstOff + j] = (long) Math.rint(src[srcOff + j] * (2.0 / n))}, plus {@code
+   * add[addOff + j]} unless add is null, for j &lt; n ({@link Reim#toZnx}, {@link
+   * Reim#toZnxAdd}); dst may alias add exactly.
+   */
+  void toZnx(int n, double[] src, int srcOff, long[] add, int addOff, long[] dst, int dstOff);
 }

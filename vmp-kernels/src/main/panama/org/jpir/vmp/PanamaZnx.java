@@ -1,5 +1,6 @@
 package org.jpir.vmp;
 
+import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -11,6 +12,12 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class PanamaZnx implements ZnxKernel {
   private static final VectorSpecies<Long> S = LongVector.SPECIES_PREFERRED;
+  private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+  /** 1.5 * 2^52: {@code x + MAGIC} holds round-half-even(x) in its low mantissa bits. */
+  private static final double MAGIC = 0x1.8p52;
+  private static final long MAGIC_BITS = Double.doubleToRawLongBits(MAGIC);
+  /** Below this magnitude the MAGIC addition rounds exactly as {@link Math#rint}. */
+  private static final double MAGIC_RANGE = 0x1p51;
   private static final RefZnx REF = new RefZnx();
 
   @Override
@@ -163,6 +170,46 @@ final class PanamaZnx implements ZnxKernel {
       LongVector t = LongVector.fromArray(S, k, kOff + j);
       x.sub(t).intoArray(odd, oddOff + j - step);
       x.add(t).intoArray(d, dOff + j);
+    }
+  }
+
+  /** Lane-wise conversion (the JDK 17 C2 does not vectorize the scalar loop). */
+  @Override
+  public void fromZnx(int n, long[] src, int srcOff, double[] dst, int dstOff) {
+    int j = 0;
+    for (int bound = S.loopBound(n); j < bound; j += S.length()) {
+      ((DoubleVector) LongVector.fromArray(S, src, srcOff + j)
+          .convertShape(VectorOperators.L2D, D, 0)).intoArray(dst, dstOff + j);
+    }
+    for (; j < n; j++) {
+      dst[dstOff + j] = src[srcOff + j];
+    }
+  }
+
+  /**
+   * Rounds by adding {@code 1.5 * 2^52} and reading the low bits (exactly {@link Math#rint}
+   * for |x| &lt; 2^51, ties to even); a group of lanes with a larger value or a NaN takes the
+   * scalar form, so the result equals {@link RefZnx#toZnx} bitwise.
+   */
+  @Override
+  public void toZnx(int n, double[] src, int srcOff, long[] add, int addOff, long[] dst,
+      int dstOff) {
+    double inv = 2.0 / n;
+    int j = 0;
+    for (int bound = D.loopBound(n); j < bound; j += D.length()) {
+      DoubleVector x = DoubleVector.fromArray(D, src, srcOff + j).mul(inv);
+      if (!x.abs().compare(VectorOperators.LT, MAGIC_RANGE).allTrue()) {
+        RefZnx.toZnxPart(D.length(), n, src, srcOff + j, add, addOff + j, dst, dstOff + j);
+        continue;
+      }
+      LongVector r = x.add(MAGIC).reinterpretAsLongs().sub(MAGIC_BITS);
+      if (add != null) {
+        r = r.add(LongVector.fromArray(S, add, addOff + j));
+      }
+      r.intoArray(dst, dstOff + j);
+    }
+    if (j < n) {
+      RefZnx.toZnxPart(n - j, n, src, srcOff + j, add, addOff + j, dst, dstOff + j);
     }
   }
 }

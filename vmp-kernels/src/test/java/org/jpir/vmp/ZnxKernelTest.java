@@ -136,4 +136,56 @@ class ZnxKernelTest {
       assertEquals(want[j], odds[0][3 + j], "odd at " + j);
     }
   }
+
+  /**
+   * The conversions to and from transforms equal the scalar reference bitwise: ties (to even),
+   * values at and beyond the 2^51 of the rounding trick, huge values and NaN (the scalar cast's
+   * saturation and 0), negative zero, with and without the addend, at odd tails.
+   */
+  @ParameterizedTest
+  @CsvSource({"2048,0", "2048,7", "4096,3", "256,1", "16,0", "8,5", "1,0", "40,2"})
+  void vectorConversionsEqualTheReferenceBitwise(int n, int off) {
+    SplittableRandom rnd = new SplittableRandom(977L * n + off);
+    double m = n / 2.0; // toZnx divides by this
+    double[] src = new double[off + n];
+    for (int j = 0; j < n; j++) {
+      double v;
+      switch (j % 9) {
+        case 0: v = (rnd.nextInt(-1000, 1000) + 0.5) * m; break; // a tie
+        case 1: v = rnd.nextLong(-(1L << 51), 1L << 51) * m; break;
+        case 2: v = Math.scalb(rnd.nextDouble() - 0.5, rnd.nextInt(40, 70)) * m; break;
+        case 3: v = (rnd.nextBoolean() ? 0x1p51 : -0x1p51) * m * (1 + rnd.nextInt(3) * 0x1p-52);
+          break;
+        case 4: v = rnd.nextBoolean() ? -0.0 : -0.4 * m; break;
+        default: v = Math.scalb(rnd.nextDouble() - 0.5, rnd.nextInt(0, 52)) * m;
+      }
+      src[off + j] = v;
+    }
+    if (n >= 16) {
+      src[off + 13] = Double.NaN;
+      src[off + 14] = Double.POSITIVE_INFINITY;
+      src[off + 15] = 0x1p80;
+    }
+    long[] add = new long[off + n];
+    for (int j = 0; j < add.length; j++) {
+      add[j] = rnd.nextLong() >> rnd.nextInt(0, 63);
+    }
+    for (boolean withAdd : new boolean[] {false, true}) {
+      long[] r1 = new long[off + n];
+      long[] r2 = new long[off + n];
+      REF.toZnx(n, src, off, withAdd ? add : null, off, r1, off);
+      PANAMA.toZnx(n, src, off, withAdd ? add : null, off, r2, off);
+      assertArrayEquals(r1, r2, "toZnx add=" + withAdd + " n=" + n);
+      long[] alias = add.clone();
+      PANAMA.toZnx(n, src, off, alias, off, alias, off);
+      long[] expect = add.clone();
+      REF.toZnx(n, src, off, expect, off, expect, off);
+      assertArrayEquals(expect, alias, "toZnx into its addend, n=" + n);
+    }
+    double[] d1 = new double[off + n];
+    double[] d2 = new double[off + n];
+    REF.fromZnx(n, add, off, d1, off);
+    PANAMA.fromZnx(n, add, off, d2, off);
+    assertArrayEquals(d1, d2, "fromZnx n=" + n);
+  }
 }
