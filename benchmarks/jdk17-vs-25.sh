@@ -7,7 +7,8 @@
 #
 # Usage: benchmarks/jdk17-vs-25.sh [MIB] [FORKS] [OUT]   (defaults: 256 10
 #        benchmarks/results/jdk17-vs-25-<date>-<mib>mib); JDK25 / JDK17 name the JDK homes,
-#        CPU the CPU to pin to (default 1), HEAP the heap (default 6g at 256 MiB, 17g above).
+#        CPU the CPU to pin to (default 1), HEAP the heap (default 6g at 256 MiB, 17g above),
+#        WARMUP the untimed queries per JVM (default 3), QUERIES the timed ones (default 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MIB=${1:-256}
@@ -16,6 +17,8 @@ OUT=${3:-benchmarks/results/jdk17-vs-25-$(date -u +%Y%m%d)-${MIB}mib}
 JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
 JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 CPU=${CPU:-1}
+WARMUP=${WARMUP:-3}
+QUERIES=${QUERIES:-3}
 HEAP=${HEAP:-$([ "$MIB" -le 256 ] && echo 6g || echo 17g)}
 for j in "$JDK25" "$JDK17"; do
   [ -x "$j/bin/java" ] || { echo "no JDK at $j (set JDK25 / JDK17)" >&2; exit 2; }
@@ -27,14 +30,14 @@ for i in $(seq 1 "$FORKS"); do
     dir="$OUT/jdk$v-$i"
     rm -rf "$dir"
     JAVA_HOME="$home" PIR_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP" taskset -c "$CPU" ./pir bench-server \
-      --mib "$MIB" --queries 3 --warmup 3 --batch 0 --stream-mib 256 --no-readme --out "$dir" \
+      --mib "$MIB" --queries "$QUERIES" --warmup "$WARMUP" --batch 0 --stream-mib 256 --no-readme --out "$dir" \
       > "$dir.log" 2>&1 || { echo "jdk$v fork $i failed: $dir.log" >&2; exit 1; }
     echo "jdk$v fork $i: $(grep -h '^| one query' "$dir"/server-*.md)"
   done
 done
-python3 - "$OUT" "$FORKS" <<'PY' | tee "$OUT/summary.md"
+python3 - "$OUT" "$FORKS" "$QUERIES" "$WARMUP" <<'PY' | tee "$OUT/summary.md"
 import glob, json, statistics, sys
-out, forks = sys.argv[1], int(sys.argv[2])
+out, forks, queries, warmup = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 def load(v):
     rs = []
     for i in range(1, forks + 1):
@@ -45,7 +48,7 @@ r25, r17 = load(25), load(17)
 first = json.load(open(glob.glob(f"{out}/jdk25-1/server-*.json")[0]))
 print(f"# JDK 17 against JDK 25, {first['mib']} MiB, {forks} fresh JVMs each\n")
 print(f"{first['cpuDetail']}; revision {first['revision']}; preset {first['preset']},"
-      f" geometry {first['geometry']}. Each JVM: the median of 3 queries after 3 warm-ups.\n")
+      f" geometry {first['geometry']}. Each JVM: the median of {queries} queries after {warmup} warm-ups.\n")
 print("| phase | JDK 25 median of JVMs (s) | JDK 17 per JVM / JDK 25 median | worst | within 1.3x |")
 print("|---|---:|---|---:|---:|")
 for key in ("expansionSeconds", "phase1Seconds", "phase2Seconds", "serverSeconds"):

@@ -205,23 +205,28 @@ public final class ServerBench implements Callable<Integer> {
       long index = i == 0 ? 0 : i == 1 ? g.recordCount() - 1 : (long) (random.nextDouble()
           * g.recordCount());
       byte[] qb = Wire.writeCompactQuery(client.query(index));
+      long x0 = allocated();
       long e0 = System.nanoTime();
       PreparedQuery pq = ex.expand(Wire.readCompactQuery(qb, cp), g, store, null);
       long e1 = System.nanoTime();
+      long x1 = allocated();
       PirServer.Timings st = new PirServer.Timings();
       Answer a = server.answer(db, pq, st);
+      long x2 = allocated();
       byte[] ab = Wire.writeAnswer(a);
       boolean good = Arrays.equals(src.record(index), client.decode(Wire.readAnswer(ab, p),
           index));
       ok &= good;
       if (i >= warmup) { // the first queries warm the JIT up
         one.add(e1 - e0, st.phase1Nanos, st.phase2Nanos, 1);
+        one.allocated(x1 - x0, x2 - x1);
         one.queryBytes = qb.length;
         one.answerBytes = ab.length;
       }
-      say("query %d (record %d): %s; expansion %.3f s, phase 1 %.3f s, phase 2 %.3f s", i,
-          index, good ? "ok" : "WRONG", (e1 - e0) / 1e9, st.phase1Nanos / 1e9,
-          st.phase2Nanos / 1e9);
+      say("query %d (record %d): %s; expansion %.3f s, phase 1 %.3f s, phase 2 %.3f s;"
+          + " allocated %.1f MB expanding, %.1f MB answering", i, index, good ? "ok" : "WRONG",
+          (e1 - e0) / 1e9, st.phase1Nanos / 1e9, st.phase2Nanos / 1e9, (x1 - x0) / 1e6,
+          (x2 - x1) / 1e6);
     }
     r.addProperty("warmup", warmup);
     r.add("single", one.json(flopBound, streamBound));
@@ -362,9 +367,19 @@ public final class ServerBench implements Callable<Integer> {
     final List<Double> expansion = new ArrayList<>();
     final List<Double> phase1 = new ArrayList<>();
     final List<Double> phase2 = new ArrayList<>();
+    final List<Double> expansionAllocated = new ArrayList<>();
+    final List<Double> answerAllocated = new ArrayList<>();
     int count;
     int queryBytes;
     int answerBytes;
+
+    /** Bytes one query's expansion and answer allocated (negative: not counted). */
+    void allocated(long expansionBytes, long answerBytes) {
+      if (expansionBytes >= 0 && answerBytes >= 0) {
+        expansionAllocated.add((double) expansionBytes);
+        answerAllocated.add((double) answerBytes);
+      }
+    }
 
     /** One pass of {@code queries} queries: its times divided by the queries. */
     void add(long expansionNanos, long phase1Nanos, long phase2Nanos, int queries) {
@@ -391,8 +406,22 @@ public final class ServerBench implements Callable<Integer> {
       o.addProperty("phase1FlopBoundSeconds", flopBound);
       o.addProperty("phase1StreamBoundSeconds", streamBound);
       o.addProperty("phase1OfBound", Math.max(flopBound, streamBound) / p1);
+      if (!expansionAllocated.isEmpty()) {
+        // a kernel that runs the Vector API's Java fallback allocates per call (JVMs in that
+        // state are slower for their whole life): the medians tell them apart
+        o.addProperty("expansionAllocatedBytes", Stats.median(unbox(expansionAllocated)));
+        o.addProperty("answerAllocatedBytes", Stats.median(unbox(answerAllocated)));
+      }
       return o;
     }
+  }
+
+  /** Bytes this thread has allocated so far, or -1 where the JVM does not count them. */
+  private static long allocated() {
+    if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t) {
+      return t.getCurrentThreadAllocatedBytes();
+    }
+    return -1;
   }
 
   private static double[] unbox(List<Double> xs) {
