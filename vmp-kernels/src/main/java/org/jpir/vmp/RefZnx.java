@@ -106,4 +106,13 @@ final class RefZnx implements ZnxKernel {
       }
     }
   }
+
+  @Override
+  public void permute(int n, long[] src, int srcOff, int[] from, long[] neg, long[] dst,
+      int dstOff) {
+    for (int i = 0; i < n; i++) {
+      long m = neg[i];
+      dst[dstOff + i] = (src[srcOff + from[i]] ^ m) - m;
+    }
+  }
 }

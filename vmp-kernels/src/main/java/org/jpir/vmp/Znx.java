@@ -108,6 +108,50 @@ public final class Znx {
     KERNEL.traceSplit(n, step, k, kOff, d, dOff, odd, oddOff);
   }
 
+  /**
+   * The automorphism {@code X -> X^p} (p odd) of {@code Z[X]/(X^N+1)} as a signed permutation:
+   * index i of the image is coefficient {@code from[i]} of the source, negated where {@code
+   * neg[i] = -1} (coefficient j goes to {@code j p mod 2N}, negated at or above N).
+   */
+  public record Automorphism(int n, int p, int[] from, long[] neg) {
+    /** The table of X -> X^p at ring degree n. */
+    public static Automorphism of(int n, int p) {
+      Checks.ringDegree(n);
+      if ((p & 1) == 0) {
+        throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got " + p);
+      }
+      int[] from = new int[n];
+      long[] neg = new long[n];
+      int twoN = 2 * n;
+      int pm = Math.floorMod(p, twoN);
+      int t = 0;
+      for (int j = 0; j < n; j++) {
+        int to = t < n ? t : t - n;
+        from[to] = j;
+        neg[to] = t < n ? 0 : -1;
+        t += pm;
+        if (t >= twoN) {
+          t -= twoN;
+        }
+      }
+      return new Automorphism(n, p, from, neg);
+    }
+  }
+
+  /**
+   * {@code dst = a(src)}: {@code dst[dstOff + i] = (src[srcOff + from[i]] ^ neg[i]) - neg[i]};
+   * dst must not overlap src.
+   *
+   * @throws IllegalArgumentException on short or overlapping arrays
+   */
+  public static void permute(Automorphism a, long[] src, int srcOff, long[] dst, int dstOff) {
+    int n = a.n();
+    Checks.range("permute source", src, srcOff, n);
+    Checks.range("permute destination", dst, dstOff, n);
+    requireDistinct("permute", src, srcOff, dst, dstOff, n);
+    KERNEL.permute(n, src, srcOff, a.from(), a.neg(), dst, dstOff);
+  }
+
   /** Scratch length (longs) for {@link #normalize}: N. */
   public static int normalizeTmpLength(int n) {
     Checks.ringDegree(n);

@@ -63,4 +63,10 @@ interface ZnxKernel {
    * Reim#toZnxAdd}); dst may alias add exactly.
    */
   void toZnx(int n, double[] src, int srcOff, long[] add, int addOff, long[] dst, int dstOff);
+
+  /**
+   * A signed permutation of coefficients: {@code dst[dstOff + i] = (src[srcOff + from[i]] ^
+   * neg[i]) - neg[i]} for i &lt; n (neg[i] is 0 or -1: -1 negates); dst must not overlap src.
+   */
+  void permute(int n, long[] src, int srcOff, int[] from, long[] neg, long[] dst, int dstOff);
 }

@@ -188,4 +188,40 @@ class ZnxKernelTest {
     PANAMA.fromZnx(n, add, off, d2, off);
     assertArrayEquals(d1, d2, "fromZnx n=" + n);
   }
+
+  /**
+   * The automorphism table and both kernels' permutations equal {@code a(X^p)} in {@code
+   * Z[X]/(X^N+1)} computed term by term (X^(jp) with X^N = -1), bitwise, extreme values included.
+   */
+  @ParameterizedTest
+  @CsvSource({"2048,5", "2048,4095", "2048,-3", "4096,3", "16,1", "16,7", "32,3", "64,63",
+      "256,255"})
+  void permutationIsTheRingAutomorphism(int n, int p) {
+    SplittableRandom rnd = new SplittableRandom(31L * n + p);
+    long[] src = new long[3 + n];
+    for (int j = 0; j < src.length; j++) {
+      src[j] = rnd.nextLong() >> rnd.nextInt(0, 63);
+    }
+    src[3] = Long.MIN_VALUE;
+    if (n > 1) {
+      src[4] = Long.MAX_VALUE;
+    }
+    long[] expect = new long[n];
+    for (int j = 0; j < n; j++) {
+      long e = Math.floorMod((long) j * p, 2L * n);
+      long v = src[3 + j];
+      if (e < n) {
+        expect[(int) e] += v;
+      } else {
+        expect[(int) (e - n)] -= v;
+      }
+    }
+    Znx.Automorphism a = Znx.Automorphism.of(n, p);
+    long[] r1 = new long[2 + n];
+    long[] r2 = new long[2 + n];
+    REF.permute(n, src, 3, a.from(), a.neg(), r1, 2);
+    PANAMA.permute(n, src, 3, a.from(), a.neg(), r2, 2);
+    assertArrayEquals(expect, java.util.Arrays.copyOfRange(r1, 2, 2 + n), "ref, p=" + p);
+    assertArrayEquals(r1, r2, "vector vs ref, p=" + p);
+  }
 }

@@ -41,13 +41,7 @@ final class KeySwitcher {
   private final double[][] res;
   private final double[] tmp;
   private final long[] kcol;
-  private final HashMap<Integer, AutTable> autTables = new HashMap<>();
-
-  /**
-   * X -> X^p as a scatter: coefficient j goes to index {@code to[j]} (its image mod N) with sign
-   * {@code sign[j]} (-1 where the image, mod 2N, lies at or above N).
-   */
-  private record AutTable(int[] to, long[] sign) {}
+  private final HashMap<Integer, Znx.Automorphism> autTables = new HashMap<>();
 
   /** A switcher with groups of up to {@link #MAX_GROUP}. */
   KeySwitcher(CompactParams cp) {
@@ -120,7 +114,7 @@ final class KeySwitcher {
     if ((p & 1) == 0) {
       throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got " + p);
     }
-    AutTable a = autTable(p);
+    Znx.Automorphism a = autTable(p);
     final int a0 = Aligned.LEAD;
     for (int m = 0; m < count; m++) {
       Glwe c = cs[m];
@@ -168,36 +162,18 @@ final class KeySwitcher {
     return aut[m];
   }
 
-  /** {@code au = c(X^p)}, column by column, branch-free from the table. */
-  private void permute(long[] cd, AutTable a, long[] au) {
-    int[] to = a.to();
-    long[] sign = a.sign();
+  /** {@code au = c(X^p)}, column by column ({@link Znx#permute}: gathers). */
+  private void permute(long[] cd, Znx.Automorphism a, long[] au) {
     for (int col = 0; col < 2 * limbs; col++) {
-      int o = col * n;
-      for (int j = 0; j < n; j++) {
-        au[o + to[j]] = sign[j] * cd[o + j];
-      }
+      Znx.permute(a, cd, col * n, au, col * n);
     }
   }
 
   /** The table of X -> X^p, made once per p. */
-  private AutTable autTable(int p) {
-    AutTable a = autTables.get(p);
+  private Znx.Automorphism autTable(int p) {
+    Znx.Automorphism a = autTables.get(p);
     if (a == null) {
-      int[] to = new int[n];
-      long[] sign = new long[n];
-      int twoN = 2 * n;
-      int pm = Math.floorMod(p, twoN);
-      int t = 0;
-      for (int j = 0; j < n; j++) {
-        to[j] = t < n ? t : t - n;
-        sign[j] = t < n ? 1 : -1;
-        t += pm;
-        if (t >= twoN) {
-          t -= twoN;
-        }
-      }
-      a = new AutTable(to, sign);
+      a = Znx.Automorphism.of(n, p);
       autTables.put(p, a);
     }
     return a;
