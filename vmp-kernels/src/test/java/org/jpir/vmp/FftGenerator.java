@@ -119,10 +119,7 @@ public final class FftGenerator {
   /** The source text of {@code R4Passes}. */
   static String source() {
     StringBuilder b = new StringBuilder();
-    b.append("package org.jpir.vmp;\n\n");
-    b.append("import jdk.incubator.vector.DoubleVector;\n");
-    b.append("import jdk.incubator.vector.VectorSpecies;\n\n");
-    b.append(MacGenerator.generatedBy("FftGenerator"));
+    b.append(MacGenerator.header("FftGenerator", false));
     b.append("/**\n * The radix-4 passes of the negacyclic FFT ({@link FftKernel#fwdR4}, {@link"
         + " FftKernel#invR4}) on\n * vectors of 8, 4 and 2 doubles (layouts in {@code"
         + " FftGenerator}).\n */\n");

@@ -21,11 +21,7 @@ public final class FourGenerator {
   /** The source text of {@code Four512}. */
   static String source() {
     StringBuilder b = new StringBuilder();
-    b.append("package org.jpir.vmp;\n\n");
-    b.append("import jdk.incubator.vector.DoubleVector;\n");
-    b.append("import jdk.incubator.vector.VectorShuffle;\n");
-    b.append("import jdk.incubator.vector.VectorSpecies;\n\n");
-    b.append(MacGenerator.generatedBy("FourGenerator"));
+    b.append(MacGenerator.header("FourGenerator", true));
     b.append("""
         /**
          * Four-product multi-column kernels on 512-bit vectors for panels of two matrix columns,

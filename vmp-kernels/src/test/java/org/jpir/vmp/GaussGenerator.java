@@ -46,13 +46,7 @@ public final class GaussGenerator {
     int[] spec = CLASSES.get(name);
     int lanes = spec[0];
     StringBuilder b = new StringBuilder();
-    b.append("package org.jpir.vmp;\n\n");
-    b.append("import jdk.incubator.vector.DoubleVector;\n");
-    if (lanes == 8) {
-      b.append("import jdk.incubator.vector.VectorShuffle;\n");
-    }
-    b.append("import jdk.incubator.vector.VectorSpecies;\n\n");
-    b.append(MacGenerator.generatedBy("GaussGenerator"));
+    b.append(MacGenerator.header("GaussGenerator", lanes == 8));
     b.append("/**\n * Three-product (Gauss) multi-column kernels on ").append(64 * lanes)
         .append("-bit vectors, {@code g<V>x<C>}: V database\n * vectors x C matrix columns of a"
             + " Gauss panel, states accumulated in place (layouts in\n * {@code GaussGenerator}"

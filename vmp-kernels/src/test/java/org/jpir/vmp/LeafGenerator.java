@@ -88,11 +88,7 @@ public final class LeafGenerator {
   /** The source text of {@code FftLeaves}. */
   static String source() {
     StringBuilder b = new StringBuilder();
-    b.append("package org.jpir.vmp;\n\n");
-    b.append("import jdk.incubator.vector.DoubleVector;\n");
-    b.append("import jdk.incubator.vector.VectorShuffle;\n");
-    b.append("import jdk.incubator.vector.VectorSpecies;\n\n");
-    b.append(MacGenerator.generatedBy("LeafGenerator"));
+    b.append(MacGenerator.header("LeafGenerator", true));
     b.append("/**\n * The leaves of the negacyclic FFT ({@link FftKernel#fwdLeaf}, {@link"
         + " FftKernel#fwdLeaf3} and\n * their inverses) on 256-bit vectors (a node of 4 per"
         + " vector) and 512-bit vectors (a node of 8\n * per vector); layouts in {@code"
