@@ -32,6 +32,7 @@ import org.jpir.core.wire.Answer;
 import org.jpir.core.wire.Wire;
 import org.jpir.datasets.cli.JpirVersion;
 import org.jpir.vmp.CpuInfo;
+import org.jpir.vmp.ThreadAllocation;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -192,14 +193,14 @@ public final class ServerBench implements Callable<Integer> {
       long index = i == 0 ? 0 : i == 1 ? g.recordCount() - 1 : (long) (random.nextDouble()
           * g.recordCount());
       byte[] qb = Wire.writeCompactQuery(client.query(index));
-      long x0 = allocated();
+      long x0 = ThreadAllocation.bytes();
       long e0 = System.nanoTime();
       PreparedQuery pq = ex.expand(Wire.readCompactQuery(qb, cp), g, store, null);
       long e1 = System.nanoTime();
-      long x1 = allocated();
+      long x1 = ThreadAllocation.bytes();
       PirServer.Timings st = new PirServer.Timings();
       Answer a = server.answer(db, pq, st);
-      long x2 = allocated();
+      long x2 = ThreadAllocation.bytes();
       byte[] ab = Wire.writeAnswer(a);
       boolean good = Arrays.equals(src.record(index), client.decode(Wire.readAnswer(ab, p),
           index));
@@ -420,14 +421,6 @@ public final class ServerBench implements Callable<Integer> {
       }
       return o;
     }
-  }
-
-  /** Bytes this thread has allocated so far, or -1 where the JVM does not count them. */
-  private static long allocated() {
-    if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t) {
-      return t.getCurrentThreadAllocatedBytes();
-    }
-    return -1;
   }
 
   private static double[] unbox(List<Double> xs) {

@@ -1,6 +1,5 @@
 package org.jpir.vmp;
 
-import java.lang.management.ManagementFactory;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -30,8 +29,6 @@ final class BoxedPassGuard {
   /** Allocated bytes per column-row-block above which a pass counts as allocating. */
   static final double BYTES_PER_UNIT = 1.0;
 
-  private static final com.sun.management.ThreadMXBean THREADS = threads();
-
   private int large;
   private int strikes;
   private volatile boolean tripped;
@@ -41,10 +38,6 @@ final class BoxedPassGuard {
     return tripped;
   }
 
-  /** Bytes this thread has allocated so far, or -1 where the JVM does not count them. */
-  static long allocated() {
-    return THREADS == null ? -1 : THREADS.getCurrentThreadAllocatedBytes();
-  }
 
   /**
    * Records a pass of {@code work} column-row-blocks that allocated {@code bytes} (negative:
@@ -69,10 +62,5 @@ final class BoxedPassGuard {
         + " without vector intrinsics; this JVM now runs the narrowest blocks", String.format(
         "%.0f", bytes / (double) work), bytes >> 20, work, strikes, path);
     return true;
-  }
-
-  private static com.sun.management.ThreadMXBean threads() {
-    return ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
-        && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled() ? t : null;
   }
 }

@@ -429,11 +429,11 @@ public final class Vmp {
     }
     // only passes the guard judges read the thread's allocation
     final long work = (long) nc * rows * (n / 8) * nq;
-    final long before = work >= BoxedPassGuard.MIN_WORK ? BoxedPassGuard.allocated() : -1;
+    final long before = work >= BoxedPassGuard.MIN_WORK ? ThreadAllocation.bytes() : -1;
     final String path = batch(queries, cols, res, tmp, rows, pvRows, tiling,
         finishBlocks == 0 ? finishBlocks(n) : finishBlocks);
     if (before >= 0 && path != null) {
-      guard.observe(work, BoxedPassGuard.allocated() - before, path);
+      guard.observe(work, ThreadAllocation.bytes() - before, path);
     }
   }
 

@@ -47,7 +47,7 @@ class BoxedPassGuardTest {
 
   @Test
   void aPassWhoseWideKernelAllocatesFallsBackToTheNarrowBlocks() {
-    assumeTrue(BoxedPassGuard.allocated() >= 0, "this JVM does not count allocated bytes");
+    assumeTrue(ThreadAllocation.bytes() >= 0, "this JVM does not count allocated bytes");
     VmpKernel ref = KernelProvider.ref().vmpKernel();
     // the reference kernel with a four-product wide kernel that allocates on every call
     InvocationHandler h = (proxy, m, args) -> switch (m.getName()) {

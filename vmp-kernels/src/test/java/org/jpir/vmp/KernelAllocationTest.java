@@ -97,7 +97,7 @@ class KernelAllocationTest {
   }
 
   static boolean allocationCounted() {
-    return BoxedPassGuard.allocated() >= 0;
+    return ThreadAllocation.bytes() >= 0;
   }
 
   /**
@@ -233,7 +233,7 @@ class KernelAllocationTest {
     }
 
     private static long allocated() {
-      return BoxedPassGuard.allocated();
+      return ThreadAllocation.bytes();
     }
   }
 }
