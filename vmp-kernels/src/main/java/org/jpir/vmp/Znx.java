@@ -71,27 +71,16 @@ public final class Znx {
   /**
    * {@code res(X) = a(X^p)} in {@code Z[X]/(X^N+1)} for odd p (any sign; taken mod 2N): coefficient
    * j moves to {@code j*p mod 2N}, negated when that lands at or above N. {@code res} must not
-   * overlap {@code a}.
+   * overlap {@code a}. One call makes the table of {@link Automorphism#of}; callers that apply one
+   * p many times keep the table and call {@link #permute}.
    *
-   * @throws IllegalArgumentException if p is even (not an automorphism)
+   * @throws IllegalArgumentException if p is even (not an automorphism), on short or overlapping
+   *     arrays
    */
   public static void automorphism(int n, int p, long[] a, int aOff, long[] res, int resOff) {
-    check2(n, "automorphism", a, aOff, res, resOff);
-    if ((p & 1) == 0) {
-      throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got p=" + p);
-    }
-    requireDistinct("automorphism", a, aOff, res, resOff, n);
-    int twoN = 2 * n;
-    long pm = Math.floorMod(p, twoN);
-    for (int j = 0; j < n; j++) {
-      int t = (int) ((j * pm) % twoN);
-      if (t < n) {
-        res[resOff + t] = a[aOff + j];
-      } else {
-        res[resOff + t - n] = -a[aOff + j];
-      }
-    }
+    permute(Automorphism.of(n, p), a, aOff, res, resOff);
   }
+
 
   /**
    * One node of the expansion trace: {@code odd = (d - k) X^(-step)} and {@code d = d + k} in
@@ -118,7 +107,7 @@ public final class Znx {
     public static Automorphism of(int n, int p) {
       Checks.ringDegree(n);
       if ((p & 1) == 0) {
-        throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got " + p);
+        throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got p=" + p);
       }
       int[] from = new int[n];
       long[] neg = new long[n];

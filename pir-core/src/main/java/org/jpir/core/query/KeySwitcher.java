@@ -111,10 +111,7 @@ final class KeySwitcher {
       throw new IllegalArgumentException("key switch of " + count + " ciphertexts (at most "
           + maxGroup + ") with a key of " + ksk.nrows() + "x" + ksk.ncols());
     }
-    if ((p & 1) == 0) {
-      throw new IllegalArgumentException("automorphism X -> X^p needs an odd p, got " + p);
-    }
-    Znx.Automorphism a = autTable(p);
+    Znx.Automorphism a = autTable(p); // refuses an even p
     final int a0 = Aligned.LEAD;
     for (int m = 0; m < count; m++) {
       Glwe c = cs[m];
