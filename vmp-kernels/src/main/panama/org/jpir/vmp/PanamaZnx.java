@@ -181,9 +181,7 @@ final class PanamaZnx implements ZnxKernel {
       ((DoubleVector) LongVector.fromArray(S, src, srcOff + j)
           .convertShape(VectorOperators.L2D, D, 0)).intoArray(dst, dstOff + j);
     }
-    for (; j < n; j++) {
-      dst[dstOff + j] = src[srcOff + j];
-    }
+    REF.fromZnx(n - j, src, srcOff + j, dst, dstOff + j);
   }
 
   /**
