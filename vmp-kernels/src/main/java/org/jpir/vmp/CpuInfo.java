@@ -38,15 +38,17 @@ public final class CpuInfo {
   private final boolean avx2;
   private final String kernelFlags;
   private final String vendor;
+  private final int family;
 
   CpuInfo(int[] sysfsBytes, int cpuinfoL2, String cacheSource, int registers,
       String registerReason, String model, String flags) {
-    this(sysfsBytes, cpuinfoL2, cacheSource, registers, registerReason, model, flags, "");
+    this(sysfsBytes, cpuinfoL2, cacheSource, registers, registerReason, model, flags, "", -1);
   }
 
   CpuInfo(int[] sysfsBytes, int cpuinfoL2, String cacheSource, int registers,
-      String registerReason, String model, String flags, String vendor) {
+      String registerReason, String model, String flags, String vendor, int family) {
     this.vendor = vendor;
+    this.family = family;
     this.sysfsBytes = sysfsBytes;
     this.l1d = sysfsBytes[1] > 0 ? sysfsBytes[1] : FALLBACK_L1D;
     this.l2 = sysfsBytes[2] > 0 ? sysfsBytes[2] : cpuinfoL2 > 0 ? cpuinfoL2 : FALLBACK_L2;
@@ -113,6 +115,19 @@ public final class CpuInfo {
     return vendor;
   }
 
+  /**
+   * The x86 "cpu family" of /proc/cpuinfo (AMD: 25 for Zen 3 and Zen 4, 26 for Zen 5; Intel
+   * server cores: 6), or -1 when unknown (no such line, or not x86).
+   */
+  public int family() {
+    return family;
+  }
+
+  /** Whether {@link #vendor} is AMD's. */
+  public boolean amd() {
+    return "AuthenticAMD".equals(vendor);
+  }
+
   /** Whether {@link #vendor} is Intel's. */
   public boolean intel() {
     return "GenuineIntel".equals(vendor);
@@ -134,8 +149,8 @@ public final class CpuInfo {
   /** One line: model, flags, caches and registers, each with its source. */
   public String describe() {
     return String.format(Locale.ROOT,
-        "%s; flags %s; L1d %d KiB, L2 %d KiB per core (%s); %d vector registers (%s)", model,
-        avx512f ? "avx512f avx2" : avx2 ? "avx2 (no avx512f)" : "no avx2", l1d >> 10, l2 >> 10,
+        "%s%s; flags %s; L1d %d KiB, L2 %d KiB per core (%s); %d vector registers (%s)", model,
+        family >= 0 ? " (family " + family + ")" : "", avx512f ? "avx512f avx2" : avx2 ? "avx2 (no avx512f)" : "no avx2", l1d >> 10, l2 >> 10,
         cacheSource, registers, registerReason);
   }
 
@@ -162,6 +177,7 @@ public final class CpuInfo {
     String flags = "";
     String vendor = "";
     String cacheSize = "";
+    int family = -1;
     try {
       for (String line : Files.readAllLines(cpuinfo)) {
         String value = line.substring(line.indexOf(':') + 1).trim();
@@ -173,6 +189,8 @@ public final class CpuInfo {
           vendor = value;
         } else if (line.startsWith("cache size") && cacheSize.isEmpty()) {
           cacheSize = value;
+        } else if (line.startsWith("cpu family") && family < 0) {
+          family = parseFamily(value);
         }
       }
     } catch (IOException e) {
@@ -203,11 +221,19 @@ public final class CpuInfo {
         why = "UseAVX not readable; cpu flags " + (avx512f ? "have" : "lack") + " avx512f";
       }
     }
-    CpuInfo c = new CpuInfo(sizes, cpuinfoL2, source, regs, why, model, flags, vendor);
+    CpuInfo c = new CpuInfo(sizes, cpuinfoL2, source, regs, why, model, flags, vendor, family);
     if (cacheDir.toString().startsWith("/sys/")) {
       LOG.info("cpu: {}", c.describe());
     }
     return c;
+  }
+
+  /** A "cpu family" value (decimal, 0 .. 4095), or -1 when it is not one. */
+  static int parseFamily(String value) {
+    if (value.isEmpty() || value.length() > 4 || !value.chars().allMatch(Character::isDigit)) {
+      return -1;
+    }
+    return Integer.parseInt(value);
   }
 
   /** The HotSpot flag UseAVX of this JVM, or null when it does not exist here. */

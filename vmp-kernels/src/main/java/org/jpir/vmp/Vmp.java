@@ -601,13 +601,15 @@ public final class Vmp {
   /**
    * Whether the pass reads ahead ({@link #READ_AHEAD}): as {@code property} says ("true" or
    * "false"), else on every CPU but Intel's, where the hardware prefetchers alone fed the pass
-   * faster (benchmarks/results/phase1-tiling-intel-20261206.md).
+   * faster (benchmarks/results/phase1-tiling-intel-20261206.md), and AMD's of family 25 (Zen 3,
+   * Zen 4), where the read-ahead made the pass slower (Zen 4: 1.27x for one query, 1.1x for
+   * four; benchmarks/results/read-ahead-zen4-20261207.md).
    */
   static boolean readAhead(String property, CpuInfo cpu) {
     if (property != null) {
       return !"false".equals(property);
     }
-    return !cpu.intel();
+    return !cpu.intel() && !(cpu.amd() && cpu.family() >= 0 && cpu.family() < 26);
   }
 
   /** Forces the rows per kernel chunk when the pass prefetches ({@link #prefetchRows}). */

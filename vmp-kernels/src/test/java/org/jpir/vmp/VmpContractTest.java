@@ -947,6 +947,17 @@ class VmpContractTest {
     assertTrue(Vmp.readAhead(null, c));
     assertTrue(Vmp.readAhead("true", x));
     assertFalse(Vmp.readAhead("false", a));
+    // AMD by family: Zen 3 and Zen 4 (25) do not read ahead, Zen 5 (26) does
+    for (String[] fam : new String[][] {{"25", "false"}, {"26", "true"}, {"0x19", "true"}}) {
+      java.nio.file.Path z = dir.resolve("zen" + fam[0]);
+      java.nio.file.Files.writeString(z, "vendor_id\t: AuthenticAMD\ncpu family\t: " + fam[0]
+          + "\nmodel name\t: AMD EPYC\nflags\t\t: fpu avx2 fma avx512f\n");
+      CpuInfo zen = CpuInfo.read(dir.resolve("c"), z);
+      assertEquals(fam[0].startsWith("0x") ? -1 : Integer.parseInt(fam[0]), zen.family());
+      assertEquals(Boolean.parseBoolean(fam[1]), Vmp.readAhead(null, zen), "family " + fam[0]);
+      assertTrue(Vmp.readAhead("true", zen));
+    }
+    assertEquals(-1, a.family());
   }
 
   @ParameterizedTest
