@@ -150,7 +150,8 @@ public final class CpuInfo {
   public String describe() {
     return String.format(Locale.ROOT,
         "%s%s; flags %s; L1d %d KiB, L2 %d KiB per core (%s); %d vector registers (%s)", model,
-        family >= 0 ? " (family " + family + ")" : "", avx512f ? "avx512f avx2" : avx2 ? "avx2 (no avx512f)" : "no avx2", l1d >> 10, l2 >> 10,
+        family >= 0 ? " (family " + family + ")" : "",
+        avx512f ? "avx512f avx2" : avx2 ? "avx2 (no avx512f)" : "no avx2", l1d >> 10, l2 >> 10,
         cacheSource, registers, registerReason);
   }
 

@@ -609,7 +609,7 @@ public final class Vmp {
     if (property != null) {
       return !"false".equals(property);
     }
-    return !cpu.intel() && !(cpu.amd() && cpu.family() >= 0 && cpu.family() < 26);
+    return !cpu.intel() && !(cpu.amd() && cpu.family() == 25);
   }
 
   /** Forces the rows per kernel chunk when the pass prefetches ({@link #prefetchRows}). */

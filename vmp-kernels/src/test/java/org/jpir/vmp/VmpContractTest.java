@@ -948,7 +948,8 @@ class VmpContractTest {
     assertTrue(Vmp.readAhead("true", x));
     assertFalse(Vmp.readAhead("false", a));
     // AMD by family: Zen 3 and Zen 4 (25) do not read ahead, Zen 5 (26) does
-    for (String[] fam : new String[][] {{"25", "false"}, {"26", "true"}, {"0x19", "true"}}) {
+    for (String[] fam : new String[][] {{"25", "false"}, {"26", "true"}, {"23", "true"},
+        {"0x19", "true"}}) {
       java.nio.file.Path z = dir.resolve("zen" + fam[0]);
       java.nio.file.Files.writeString(z, "vendor_id\t: AuthenticAMD\ncpu family\t: " + fam[0]
           + "\nmodel name\t: AMD EPYC\nflags\t\t: fpu avx2 fma avx512f\n");
