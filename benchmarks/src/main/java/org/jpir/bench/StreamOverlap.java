@@ -100,9 +100,6 @@ public final class StreamOverlap {
       throw new IllegalArgumentException("need at least 12 columns and 1 round");
     }
     List<String> names = Arrays.asList(MODES);
-    if (S.length() != SI.length() && (args.length > 2 && args[2].contains("kernel40"))) {
-      throw new IllegalArgumentException("kernel40 needs 512-bit vectors (8 double lanes)");
-    }
     boolean[] on = new boolean[MODES.length];
     for (String m : (args.length > 2 ? args[2] : String.join(",", names.subList(0, 5)))
         .split(",")) {
@@ -111,6 +108,9 @@ public final class StreamOverlap {
         throw new IllegalArgumentException("unknown mode '" + m + "': one of " + names);
       }
       on[i] = true;
+    }
+    if (on[6] && S.length() != SI.length()) {
+      throw new IllegalArgumentException("kernel40 needs 512-bit vectors (8 double lanes)");
     }
     StreamOverlap p = new StreamOverlap(ncols, on);
     p.ncols = 12;

@@ -38,7 +38,6 @@ final class BoxedPassGuard {
     return tripped;
   }
 
-
   /**
    * Records a pass of {@code work} column-row-blocks that allocated {@code bytes} (negative:
    * not counted) on the kernel path {@code path}; returns whether this pass tripped the guard.

@@ -81,7 +81,6 @@ public final class Znx {
     permute(Automorphism.of(n, p), a, aOff, res, resOff);
   }
 
-
   /**
    * One node of the expansion trace: {@code odd = (d - k) X^(-step)} and {@code d = d + k} in
    * {@code Z[X]/(X^N+1)}, for {@code 0 < step < N}; odd must not overlap d or k.
