@@ -49,6 +49,16 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
     return new Gadget(keys.base2k(), ksBits, ksLevels);
   }
 
+  /**
+   * The form the server prepares the key-switching keys in: the widest exact digits, as few as
+   * keep their rounding within {@link KeySwitchForm#MAX_SHARE} of a switch ({@link
+   * KeySwitchForm#derive}).
+   */
+  @Override
+  public KeySwitchForm ksForm() {
+    return KeySwitchForm.derive(keys, ksLevels, ksBits, Noise.keySwitchOwnForm(this));
+  }
+
   /** Noise of the production keys in units of 1/q at q = 2^112: 3.2 * 2^7 (torus 3.2 * 2^-105). */
   public static final double KEY_SIGMA = 3.2 * 128;
 

@@ -37,6 +37,11 @@ public final class Noise {
     /** Bits to which the b parts of the evaluation keys are rounded. */
     int keyBits();
 
+    /** The form the server prepares the key-switching keys in (default: their own limbs). */
+    default KeySwitchForm ksForm() {
+      return KeySwitchForm.limbsOf(keys());
+    }
+
     /** Bits a phase-1 row keeps after its rounding ({@code K glweLimbs} of the server: none). */
     default int phase1Bits() {
       return server().base2k() * server().glweLimbs();
@@ -173,9 +178,19 @@ public final class Noise {
    * Noise added by one automorphism key switch: {@code ksLevels N E[d^2]} key-row noises ({@link
    * #keyFresh}: the rounding of the keys' b enters here, multiplied by the ksBits-bit gadget
    * digits of a(X^p)), plus the rounding of a(X^p) to those digits times s(X^p) ({@code N
-   * (2/3) u^2/12}, {@code u = 2^-(ksBits ksLevels)}, zero when no bit is dropped).
+   * (2/3) u^2/12}, {@code u = 2^-(ksBits ksLevels)}, zero when no bit is dropped), plus the
+   * rounding of the keys to the server's prepared form ({@link KeySwitchForm#roundingVariance}).
    */
   public static double keySwitch(Compact cp) {
+    return keySwitchOwnForm(cp)
+        + cp.ksForm().roundingVariance(cp.keys(), cp.ksLevels(), cp.ksBits());
+  }
+
+  /**
+   * {@link #keySwitch} with the keys prepared in their own limbs ({@link KeySwitchForm#limbsOf}):
+   * the digits' key-row noise and the truncation of a(X^p).
+   */
+  public static double keySwitchOwnForm(Compact cp) {
     Params k = cp.keys();
     int l = cp.ksLevels();
     int span = cp.ksBits() * l;

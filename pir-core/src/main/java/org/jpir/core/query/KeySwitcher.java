@@ -4,6 +4,7 @@ import java.util.HashMap;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Gadget;
+import org.jpir.core.params.KeySwitchForm;
 import org.jpir.vmp.Aligned;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
@@ -14,13 +15,15 @@ import org.jpir.vmp.Znx;
 /**
  * Key switching of automorphisms for {@link CompactExpander}: {@code out = KS(Aut_p(c))}, one
  * ciphertext at a time or a group of ciphertexts under the same key, whose outputs equal the
- * one-at-a-time outputs bitwise while the key (a PMAT of ksLevels x 2 limbs transforms, 1 MiB at
- * N = 2048) is read from memory once per group instead of once per ciphertext.
+ * one-at-a-time outputs bitwise while the key (a PMAT of ksLevels x 2 digits transforms in the
+ * server's {@link CompactParams#ksForm}: 512 KiB at N = 2048, two 29-bit digits per part) is
+ * read from memory once per group instead of once per ciphertext.
  *
  * <p>For c = (b, a) under s, {@code Aut_p(c) = (b(X^p), a(X^p))} is under s(X^p); with d_i the
  * ksLevels gadget digits of a(X^p) ({@link CompactParams#ksGadget}), {@code b' = b(X^p) + sum_i
  * d_i KSK_i.b}, {@code a' = sum_i d_i KSK_i.a} (one {@code applyDftToDft} against the prepared
- * key). Outputs are left unnormalized. Not thread-safe (holds scratch): one per thread.
+ * key, whose digits the inverse transforms return and {@link Znx#rebase} turns into limbs).
+ * Outputs are left unnormalized. Not thread-safe (holds scratch): one per thread.
  */
 final class KeySwitcher {
   /** The most ciphertexts switched in one group ({@code -Djpir.expand.group=G}, 1 .. 64). */
@@ -31,6 +34,12 @@ final class KeySwitcher {
   private final int n;
   private final int limbs;
   private final int levels;
+  private final int base2k;
+  /** The prepared keys' digits per part ({@link CompactParams#ksForm}) and their bits. */
+  private final int keyDigits;
+  private final int keyDigitBits;
+  /** Whether the keys are prepared in their own limbs (a column of products is a limb). */
+  private final boolean ownForm;
   private final FftPlan plan;
   private final Gadget ksGadget;
   private final long[] digits;
@@ -40,7 +49,8 @@ final class KeySwitcher {
   private final double[][] vec;
   private final double[][] res;
   private final double[] tmp;
-  private final long[] kcol;
+  private final long[] kpart;
+  private final long[] wide;
   private final HashMap<Integer, Znx.Automorphism> autTables = new HashMap<>();
 
   /** A switcher with groups of up to {@link #MAX_GROUP}. */
@@ -57,6 +67,11 @@ final class KeySwitcher {
     this.n = cp.keys().n();
     this.limbs = cp.keys().glweLimbs();
     this.levels = cp.ksLevels();
+    this.base2k = cp.keys().base2k();
+    KeySwitchForm form = cp.ksForm();
+    this.keyDigits = form.digits();
+    this.keyDigitBits = form.digitBits();
+    this.ownForm = form.isLimbsOf(cp.keys());
     this.plan = FftPlan.of(n);
     this.ksGadget = cp.ksGadget();
     this.digits = new long[levels * n];
@@ -66,8 +81,9 @@ final class KeySwitcher {
     this.vec = new double[maxGroup][];
     this.res = new double[maxGroup][];
     // the transforms start on 64-byte boundaries (index Aligned.LEAD; N is a multiple of 8)
-    this.tmp = new double[Vmp.applyDftToDftTmpLength(n, levels, 2 * limbs)];
-    this.kcol = new long[n];
+    this.tmp = new double[Vmp.applyDftToDftTmpLength(n, levels, 2 * keyDigits)];
+    this.kpart = new long[limbs * n];
+    this.wide = new long[keyDigits * n];
   }
 
   /** The most ciphertexts one group may hold. */
@@ -79,8 +95,8 @@ final class KeySwitcher {
   void keySwitch(Glwe c, int p, Pmat ksk, Glwe out) {
     transformGroup(new Glwe[] {c}, 1, p, ksk, new Glwe[] {out});
     long[] od = out.data();
-    for (int col = 0; col < 2 * limbs; col++) {
-      column(0, col, od, col * n);
+    for (int kk = 0; kk < 2; kk++) {
+      part(0, kk, od, kk * limbs * n);
     }
   }
 
@@ -88,16 +104,19 @@ final class KeySwitcher {
    * One level of the trace for {@code m < count}: with {@code t = KS(Aut_p(cs[m]))}, {@code
    * odds[m] = (cs[m] - t) X^(-step)} and {@code cs[m] += t} (m below {@link #maxGroup()}),
    * bitwise as {@link #keySwitch}
-   * followed by those sums, one column at a time while it is in L1 (t is never stored).
+   * followed by those sums, one part at a time while it is in L1 (t is never stored).
    */
   void switchAndSplit(Glwe[] cs, int count, int p, Pmat ksk, Glwe[] odds, int step) {
     transformGroup(cs, count, p, ksk, odds);
     for (int m = 0; m < count; m++) {
       long[] d = cs[m].data();
       long[] od = odds[m].data();
-      for (int col = 0; col < 2 * limbs; col++) {
-        column(m, col, kcol, 0);
-        Znx.traceSplit(n, step, kcol, 0, d, col * n, od, col * n);
+      for (int kk = 0; kk < 2; kk++) {
+        part(m, kk, kpart, 0);
+        for (int l = 0; l < limbs; l++) {
+          int col = kk * limbs + l;
+          Znx.traceSplit(n, step, kpart, l * n, d, col * n, od, col * n);
+        }
       }
     }
   }
@@ -107,7 +126,8 @@ final class KeySwitcher {
    * gadget digits and their transforms, and the products with the key ({@code res[m]}).
    */
   private void transformGroup(Glwe[] cs, int count, int p, Pmat ksk, Glwe[] outs) {
-    if (count < 1 || count > maxGroup || ksk.nrows() != levels || ksk.ncols() != 2 * limbs) {
+    if (count < 1 || count > maxGroup || ksk.nrows() != levels
+        || ksk.ncols() != 2 * keyDigits) {
       throw new IllegalArgumentException("key switch of " + count + " ciphertexts (at most "
           + maxGroup + ") with a key of " + ksk.nrows() + "x" + ksk.ncols());
     }
@@ -128,23 +148,34 @@ final class KeySwitcher {
         plan.fft(v, a0 + r * n);
       }
     }
-    Vmp.get().applyDftToDftGroup(ksk, vec, a0, levels, res, a0, 2 * limbs, count, tmp);
+    Vmp.get().applyDftToDftGroup(ksk, vec, a0, levels, res, a0, 2 * keyDigits, count, tmp);
   }
 
   /**
-   * Column col of member m's key-switch output into {@code dst[off ..]}: the inverse transform
-   * of its product, rounded, plus the automorphism image's b limbs.
+   * Part kk (0: b, 1: a) of member m's key-switch output, its {@code limbs} limbs into {@code
+   * dst[off + l N ..]}: the inverse transforms of its products, rounded (with the keys' own form,
+   * each is a limb; with wider digits, they are re-digited into the limbs, {@link Znx#rebase}),
+   * plus the automorphism image's b limbs.
    */
-  private void column(int m, int col, long[] dst, int off) {
+  private void part(int m, int kk, long[] dst, int off) {
     double[] rs = res[m];
-    int at = Aligned.LEAD + col * n;
-    plan.ifft(rs, at);
-    Reim.toZnx(n, rs, at, dst, off);
-    if (col < limbs) {
+    int at = Aligned.LEAD + kk * keyDigits * n;
+    if (ownForm) {
+      for (int l = 0; l < limbs; l++) {
+        plan.ifft(rs, at + l * n);
+        Reim.toZnx(n, rs, at + l * n, dst, off + l * n);
+      }
+    } else {
+      for (int i = 0; i < keyDigits; i++) {
+        plan.ifft(rs, at + i * n);
+        Reim.toZnx(n, rs, at + i * n, wide, i * n);
+      }
+      Znx.rebase(n, keyDigitBits, wide, 0, keyDigits, base2k, dst, off, limbs);
+    }
+    if (kk == 0) {
       long[] au = aut[m];
-      int o = col * n;
-      for (int i = 0; i < n; i++) {
-        dst[off + i] += au[o + i];
+      for (int i = 0; i < limbs * n; i++) {
+        dst[off + i] += au[i];
       }
     }
   }
@@ -154,7 +185,7 @@ final class KeySwitcher {
     if (aut[m] == null) {
       aut[m] = new long[2 * limbs * n];
       vec[m] = Aligned.doubles(levels * n);
-      res[m] = Aligned.doubles(2 * limbs * n);
+      res[m] = Aligned.doubles(2 * keyDigits * n);
     }
     return aut[m];
   }

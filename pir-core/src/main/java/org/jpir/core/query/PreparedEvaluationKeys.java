@@ -1,15 +1,19 @@
 package org.jpir.core.query;
 
+import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.KeySwitchForm;
 import org.jpir.core.params.Params;
 import org.jpir.core.wire.EvaluationKeys;
 import org.jpir.vmp.Pmat;
+import org.jpir.vmp.Znx;
 
 /**
  * A client's evaluation keys as the server computes with them: the key-switching key of
- * automorphism j (j below the depth the client uploaded) as a PMAT (nrows = ksLevels, ncols = 2 * keys.glweLimbs) and the GGSW of s as a
+ * automorphism j (j below the depth the client uploaded) as a PMAT (nrows = ksLevels, ncols = {@link
+ * CompactParams#ksForm}{@code .columns()}: each part's digits) and the GGSW of s as a
  * PMAT (nrows = 2 * keys.ggswLevels, ncols = 2 * keys.glweLimbs).
  */
 public record PreparedEvaluationKeys(String paramsId, String clientId, long fingerprint,
@@ -20,15 +24,33 @@ public record PreparedEvaluationKeys(String paramsId, String clientId, long fing
     k.validate(cp);
     Params kp = cp.keys();
     GlweOps ops = new GlweOps(kp);
+    KeySwitchForm form = cp.ksForm();
     Pmat[] ksk = new Pmat[k.automorphisms(cp)];
+    Glwe digits = form.isLimbsOf(kp) ? null : new Glwe(kp.n(), form.digits());
+    double[] transforms = new double[form.columns() * kp.n()];
     for (int j = 0; j < ksk.length; j++) {
-      ksk[j] = Pmat.allocate(kp.n(), cp.ksLevels(), 2 * kp.glweLimbs());
+      ksk[j] = Pmat.allocate(kp.n(), cp.ksLevels(), form.columns());
       for (int i = 0; i < cp.ksLevels(); i++) {
-        ksk[j].prepareRow(i, ops.transform(k.ksk(cp, j, i).expand()), 0);
+        Glwe row = k.ksk(cp, j, i).expand();
+        ksk[j].prepareRow(i, ops.transformInto(digits == null ? row
+            : redigit(row, kp.base2k(), form, digits), transforms), 0);
       }
     }
     return new PreparedEvaluationKeys(cp.id(), k.clientId(), k.fingerprint(), ksk,
         ops.prepare(k.ggswS(cp).expand()));
+  }
+
+  /**
+   * {@code out} = both parts of the key row re-digited into the form's digits, rounded to its
+   * bits ({@link Znx#rebase}).
+   */
+  private static Glwe redigit(Glwe row, int base2k, KeySwitchForm form, Glwe out) {
+    int n = row.n();
+    for (int kk = 0; kk < 2; kk++) {
+      Znx.rebase(n, base2k, row.data(), row.offset(kk, 0), row.limbs(), form.digitBits(),
+          out.data(), out.offset(kk, 0), form.digits());
+    }
+    return out;
   }
 
   /** Bytes held in memory. */
