@@ -2,6 +2,7 @@ package org.jpir.core.lwe;
 
 import java.util.function.IntFunction;
 import java.util.function.IntToLongFunction;
+import org.jpir.core.params.DigitForm;
 import org.jpir.core.params.Gadget;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Phase1Digits;
@@ -38,6 +39,8 @@ public final class GlweOps {
   private final double[] res;
   private final double[] vmpTmp;
   private final Glwe diff;
+  /** The form this preset's GGSWs are prepared in ({@link DigitForm#ggswOf}). */
+  private final DigitForm ggswForm;
   private long[] wide;
 
   /** Scratch for the parameters {@code p}. */
@@ -60,6 +63,7 @@ public final class GlweOps {
     this.res = Aligned.doubles(cols * n);
     this.vmpTmp = new double[Vmp.applyDftToDftTmpLength(n, 2 * lg, cols)];
     this.diff = new Glwe(n, p.glweLimbs());
+    this.ggswForm = DigitForm.ggswOf(p);
   }
 
   /** The parameters. */
@@ -250,7 +254,9 @@ public final class GlweOps {
   }
 
   /**
-   * The prepared form of a GGSW: a PMAT of nrows = 2 * ggswLevels, ncols = 2 * glweLimbs.
+   * The prepared form of a GGSW: a PMAT of nrows = 2 * ggswLevels, ncols = {@link
+   * DigitForm#ggswOf}{@code (p).columns()} (each row part re-digited into that form's digits;
+   * exact).
    *
    * @throws IllegalArgumentException when its levels are not the preset's
    */
@@ -260,7 +266,8 @@ public final class GlweOps {
 
   /**
    * {@link #prepare} for the CMux tree: each row in {@link Params#foldLimbs} limbs (rounded to
-   * them when it has more; its PMAT has {@code 2 foldLimbs} columns), as {@code new
+   * them when it has more), then in the digits of {@link DigitForm#ggswOf}{@code
+   * (p.foldParams())} (its PMAT has twice as many columns), as {@code new
    * GlweOps(p.foldParams())} computes with; {@link #prepare} itself where the tree keeps every
    * limb.
    *
@@ -270,17 +277,32 @@ public final class GlweOps {
     return prepare(g, p.foldLimbs());
   }
 
-  /** The PMAT of g's rows in {@code limbs} limbs, a row of more limbs rounded to them. */
+  /**
+   * The PMAT of g's rows in {@code limbs} limbs (a row of more limbs rounded to them), each part
+   * re-digited into the GGSW form of those limbs ({@link DigitForm#ggswOf}; exact).
+   */
   private PreparedGgsw prepare(Ggsw g, int limbs) {
     int lg = p.ggswLevels();
     if (g.levels() != lg) {
       throw new IllegalArgumentException("GGSW has " + g.rowCount() + " rows, preset " + p.id()
           + " needs " + 2 * lg);
     }
-    Pmat pm = Pmat.allocate(n, 2 * lg, 2 * limbs);
+    DigitForm form = limbs == p.glweLimbs() ? ggswForm : DigitForm.ggswOf(p.foldParams());
+    boolean own = form.digitBits() == k && form.digits() == limbs;
+    Pmat pm = Pmat.allocate(n, 2 * lg, form.columns());
+    Glwe dg = own ? null : new Glwe(n, form.digits());
+    double[] t = new double[form.columns() * n];
     for (int r = 0; r < g.rowCount(); r++) {
       Glwe row = g.row(r);
-      pm.prepareRow(r, transform(row.limbs() > limbs ? round(row, limbs) : row), 0);
+      Glwe in = row.limbs() > limbs ? round(row, limbs) : row;
+      if (!own) {
+        for (int kk = 0; kk < 2; kk++) {
+          Znx.rebase(n, k, in.data(), in.offset(kk, 0), in.limbs(), form.digitBits(), dg.data(),
+              dg.offset(kk, 0), form.digits());
+        }
+        in = dg;
+      }
+      pm.prepareRow(r, transformInto(in, t), 0);
     }
     return new PreparedGgsw(pm);
   }
@@ -294,14 +316,14 @@ public final class GlweOps {
   public void externalProduct(Glwe x, PreparedGgsw g, Glwe out) {
     Pmat ggsw = g.matrix();
     int lg = p.ggswLevels();
-    int cols = p.glweColumns();
+    int cols = ggswForm.columns();
     if (out.limbs() != p.glweLimbs() || ggsw.nrows() != 2 * lg || ggsw.ncols() != cols) {
       throw new IllegalArgumentException("external product shapes: GGSW " + ggsw.nrows() + "x"
           + ggsw.ncols() + ", output " + out.limbs() + " limbs; preset " + p.id() + " needs "
           + 2 * lg + "x" + cols + " and " + p.glweLimbs());
     }
     productTransforms(x, ggsw);
-    fromTransforms(res, Aligned.LEAD, out);
+    fromProduct(null, out);
   }
 
   /**
@@ -320,7 +342,44 @@ public final class GlweOps {
       Reim.fromZnx(n, digits, r * n, vec, a0 + r * n);
       plan.fft(vec, a0 + r * n);
     }
-    Vmp.get().applyDftToDft(ggsw, vec, a0, 2 * lg, res, a0, p.glweColumns(), vmpTmp);
+    Vmp.get().applyDftToDft(ggsw, vec, a0, 2 * lg, res, a0, ggsw.ncols(), vmpTmp);
+  }
+
+  /**
+   * The product in {@code res} (the GGSW form's columns) back into out's limbs, plus the limbs
+   * of {@code addend} (null: none; may be out), normalized: with the limbs form each column is a
+   * limb; with wider digits each part's rounded columns are re-digited ({@link Znx#rebase},
+   * exact) and the addend added before the one normalization.
+   */
+  private void fromProduct(Glwe addend, Glwe out) {
+    if (ggswForm.isLimbsOf(p)) {
+      fromTransformsPlus(res, Aligned.LEAD, addend, out);
+      return;
+    }
+    int dl = ggswForm.digits();
+    if (wide == null || wide.length < 2 * dl * n) {
+      wide = new long[2 * dl * n];
+    }
+    for (int c = 0; c < 2 * dl; c++) {
+      plan.ifft(res, Aligned.LEAD + c * n);
+      Reim.toZnx(n, res, Aligned.LEAD + c * n, wide, c * n);
+    }
+    // into diff (read by productTransforms, free now), so that out may be the addend
+    long[] dd = diff.data();
+    for (int kk = 0; kk < 2; kk++) {
+      Znx.rebase(n, ggswForm.digitBits(), wide, kk * dl * n, dl, k, dd, diff.offset(kk, 0),
+          diff.limbs());
+    }
+    long[] od = out.data();
+    if (addend == null) {
+      System.arraycopy(dd, 0, od, 0, od.length);
+    } else {
+      long[] ad = addend.data();
+      for (int i = 0; i < od.length; i++) {
+        od[i] = dd[i] + ad[i];
+      }
+    }
+    normalizeParts(out);
   }
 
   /**
@@ -424,11 +483,11 @@ public final class GlweOps {
     int limbs = p.glweLimbs();
     if (x0.limbs() != limbs || x1.limbs() != limbs || out.limbs() != limbs || x0.n() != n
         || x1.n() != n || out.n() != n || g.nrows() != 2 * p.ggswLevels()
-        || g.ncols() != p.glweColumns()) {
+        || g.ncols() != ggswForm.columns()) {
       throw new IllegalArgumentException("CMux shapes: GLWEs of " + x0.limbs() + ", "
           + x1.limbs() + ", " + out.limbs() + " limbs at N=" + x0.n() + ", GGSW " + g.nrows()
           + "x" + g.ncols() + "; preset " + p.id() + " needs " + limbs + " limbs, "
-          + 2 * p.ggswLevels() + "x" + p.glweColumns());
+          + 2 * p.ggswLevels() + "x" + ggswForm.columns());
     }
     // x1 - x0 limb by limb, not normalized: the decomposition takes any integer digits
     long[] a = x1.data();
@@ -439,7 +498,7 @@ public final class GlweOps {
     }
     productTransforms(diff, g);
     // the product back to limbs plus x0, then one normalization (out may be x0 or x1)
-    fromTransformsPlus(res, Aligned.LEAD, x0, out);
+    fromProduct(x0, out);
   }
 
   /**

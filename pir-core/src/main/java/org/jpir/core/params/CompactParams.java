@@ -51,12 +51,13 @@ public record CompactParams(Params server, Params keys, int ksLevels, int queryB
 
   /**
    * The form the server prepares the key-switching keys in: the widest exact digits, as few as
-   * keep their rounding within {@link KeySwitchForm#MAX_SHARE} of a switch ({@link
-   * KeySwitchForm#derive}).
+   * keep their rounding within {@link DigitForm#MAX_SHARE} of a switch ({@link
+   * DigitForm#widest}).
    */
   @Override
-  public KeySwitchForm ksForm() {
-    return KeySwitchForm.derive(keys, ksLevels, ksBits, Noise.keySwitchOwnForm(this));
+  public DigitForm ksForm() {
+    return DigitForm.widest(keys, ksLevels, ksBits,
+        DigitForm.MAX_SHARE * Noise.keySwitchOwnForm(this));
   }
 
   /** Noise of the production keys in units of 1/q at q = 2^112: 3.2 * 2^7 (torus 3.2 * 2^-105). */

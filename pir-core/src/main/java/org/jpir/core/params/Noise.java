@@ -38,8 +38,8 @@ public final class Noise {
     int keyBits();
 
     /** The form the server prepares the key-switching keys in (default: their own limbs). */
-    default KeySwitchForm ksForm() {
-      return KeySwitchForm.limbsOf(keys());
+    default DigitForm ksForm() {
+      return DigitForm.limbsOf(keys());
     }
 
     /** Bits a phase-1 row keeps after its rounding ({@code K glweLimbs} of the server: none). */
@@ -179,7 +179,7 @@ public final class Noise {
    * #keyFresh}: the rounding of the keys' b enters here, multiplied by the ksBits-bit gadget
    * digits of a(X^p)), plus the rounding of a(X^p) to those digits times s(X^p) ({@code N
    * (2/3) u^2/12}, {@code u = 2^-(ksBits ksLevels)}, zero when no bit is dropped), plus the
-   * rounding of the keys to the server's prepared form ({@link KeySwitchForm#roundingVariance}).
+   * rounding of the keys to the server's prepared form ({@link DigitForm#roundingVariance}).
    */
   public static double keySwitch(Compact cp) {
     return keySwitchOwnForm(cp)
@@ -187,7 +187,7 @@ public final class Noise {
   }
 
   /**
-   * {@link #keySwitch} with the keys prepared in their own limbs ({@link KeySwitchForm#limbsOf}):
+   * {@link #keySwitch} with the keys prepared in their own limbs ({@link DigitForm#limbsOf}):
    * the digits' key-row noise and the truncation of a(X^p).
    */
   public static double keySwitchOwnForm(Compact cp) {

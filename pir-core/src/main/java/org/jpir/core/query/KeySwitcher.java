@@ -4,7 +4,7 @@ import java.util.HashMap;
 import org.jpir.core.lwe.Glwe;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Gadget;
-import org.jpir.core.params.KeySwitchForm;
+import org.jpir.core.params.DigitForm;
 import org.jpir.vmp.Aligned;
 import org.jpir.vmp.FftPlan;
 import org.jpir.vmp.Pmat;
@@ -68,7 +68,7 @@ final class KeySwitcher {
     this.limbs = cp.keys().glweLimbs();
     this.levels = cp.ksLevels();
     this.base2k = cp.keys().base2k();
-    KeySwitchForm form = cp.ksForm();
+    DigitForm form = cp.ksForm();
     this.keyDigits = form.digits();
     this.keyDigitBits = form.digitBits();
     this.ownForm = form.isLimbsOf(cp.keys());

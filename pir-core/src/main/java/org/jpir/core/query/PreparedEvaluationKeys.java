@@ -4,7 +4,7 @@ import org.jpir.core.lwe.Glwe;
 import org.jpir.core.lwe.GlweOps;
 import org.jpir.core.lwe.PreparedGgsw;
 import org.jpir.core.params.CompactParams;
-import org.jpir.core.params.KeySwitchForm;
+import org.jpir.core.params.DigitForm;
 import org.jpir.core.params.Params;
 import org.jpir.core.wire.EvaluationKeys;
 import org.jpir.vmp.Pmat;
@@ -24,7 +24,7 @@ public record PreparedEvaluationKeys(String paramsId, String clientId, long fing
     k.validate(cp);
     Params kp = cp.keys();
     GlweOps ops = new GlweOps(kp);
-    KeySwitchForm form = cp.ksForm();
+    DigitForm form = cp.ksForm();
     Pmat[] ksk = new Pmat[k.automorphisms(cp)];
     Glwe digits = form.isLimbsOf(kp) ? null : new Glwe(kp.n(), form.digits());
     double[] transforms = new double[form.columns() * kp.n()];
@@ -44,7 +44,7 @@ public record PreparedEvaluationKeys(String paramsId, String clientId, long fing
    * {@code out} = both parts of the key row re-digited into the form's digits, rounded to its
    * bits ({@link Znx#rebase}).
    */
-  private static Glwe redigit(Glwe row, int base2k, KeySwitchForm form, Glwe out) {
+  private static Glwe redigit(Glwe row, int base2k, DigitForm form, Glwe out) {
     int n = row.n();
     for (int kk = 0; kk < 2; kk++) {
       Znx.rebase(n, base2k, row.data(), row.offset(kk, 0), row.limbs(), form.digitBits(),

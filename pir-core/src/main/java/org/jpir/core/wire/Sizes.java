@@ -8,6 +8,7 @@ import org.jpir.core.lwe.PlanePacking;
 import org.jpir.core.lwe.Prg;
 import org.jpir.core.params.AnswerSwitch;
 import org.jpir.core.params.CompactParams;
+import org.jpir.core.params.DigitForm;
 import org.jpir.core.params.Geometry;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Phase1Digits;
@@ -207,7 +208,8 @@ public final class Sizes {
 
   /**
    * Bytes of the expanded classic query of preset {@code p} for geometry {@code g}: {@code 8 N
-   * (rows*limbs*2L + levels*2*ggswLevels*2F)}, L = glweLimbs, F = foldLimbs.
+   * (rows*limbs*2L + levels*2*ggswLevels*2F)}, L = glweLimbs, 2F the columns of the CMux tree's
+   * GGSWs ({@link DigitForm#ggswOf} of {@link Params#foldParams}).
    */
   public static long preparedQuery(Params p, Geometry g) {
     return preparedQuery(p, Phase1Digits.limbsOf(p), g);
@@ -223,14 +225,16 @@ public final class Sizes {
   }
 
   private static long preparedQuery(Params p, Phase1Digits digits, Geometry g) {
-    long ncols = 2L * p.foldLimbs(); // the GGSWs are the CMux tree's (Params#foldLimbs)
+    // the GGSWs are the CMux tree's (Params#foldLimbs), in its GGSW digits
+    long ncols = DigitForm.ggswOf(p.foldParams()).columns();
     return 8L * p.n() * ((long) g.rows() * p.plaintextLimbs() * digits.columns()
         + (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
   }
 
   /**
    * The most bytes a client's prepared evaluation keys of {@code cp} hold (keys for every
-   * automorphism): {@code 8 N 2L (ksLevels automorphisms + 2 ggswLevels)}, L = keys.glweLimbs.
+   * automorphism): {@code 8 N (ksLevels automorphisms 2D + 2 ggswLevels 2G)}, 2D the columns of
+   * {@link CompactParams#ksForm}, 2G those of {@link DigitForm#ggswOf} of the keys.
    */
   public static long preparedKeys(CompactParams cp) {
     return preparedKeys(cp, cp.automorphisms());
@@ -239,8 +243,8 @@ public final class Sizes {
   /** Bytes of a client's prepared evaluation keys of {@code cp} for {@code depth} automorphisms. */
   public static long preparedKeys(CompactParams cp, int depth) {
     Params kp = cp.keys();
-    return 8L * kp.n() * 2 * kp.glweLimbs()
-        * ((long) cp.ksLevels() * depth + 2L * kp.ggswLevels());
+    return 8L * kp.n() * ((long) cp.ksLevels() * depth * cp.ksForm().columns()
+        + 2L * kp.ggswLevels() * DigitForm.ggswOf(kp).columns());
   }
 
   /**

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.SecureRandom;
+import org.jpir.core.params.DigitForm;
+import org.jpir.core.params.Gadget;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Presets;
@@ -106,6 +108,72 @@ class GlweOpsTest {
         "external product noise " + measured + " above estimate " + est);
     assertTrue(Math.sqrt(measured) < Noise.margin(P) / 100, "noise far below the margin");
     return measured / est;
+  }
+
+  /**
+   * With GGSWs prepared in wider digits ({@link DigitForm#ggswOf}: two 30-bit digits per part at
+   * the N = 2048 server preset instead of three 16-bit limbs) the external product is still the
+   * exact one: its output equals {@code sum_r d_r row_r} computed in integers modulo {@code
+   * 2^(K limbs)}, d_r the gadget digits of the input.
+   */
+  @Test
+  void externalProductInWideDigitsIsTheExactIntegerProduct() {
+    for (Params params : new Params[] {Presets.ONIONPIR_2048_COMPACT,
+        Presets.TEST_INSECURE_256_COMPACT_SCALED}) {
+      DigitForm form = DigitForm.ggswOf(params);
+      assertTrue(!form.isLimbsOf(params) && form.columns() < params.glweColumns(),
+          params.id() + " GGSWs in " + form);
+      int n = params.n();
+      int limbs = params.glweLimbs();
+      int lg = params.ggswLevels();
+      int k = params.base2k();
+      GlweOps ops = new GlweOps(params);
+      Prg prg = Prg.fromSecureRandom(RANDOM);
+      Ggsw g = ops.encryptGgsw(SecretKey.generate(params, RANDOM), 1, prg, prg);
+      assertEquals(form.columns(), ops.prepare(g).matrix().ncols());
+      Glwe x = new Glwe(n, limbs);
+      prg.fillUniformDigits(x.data(), 0, x.data().length, k);
+      Glwe out = new Glwe(n, limbs);
+      ops.externalProduct(x, ops.prepare(g), out);
+      long[] dg = new long[2 * lg * n];
+      Gadget gadget = params.ggswGadget();
+      long[] scratch = new long[gadget.scratchLength(n)];
+      for (int kk = 0; kk < 2; kk++) {
+        gadget.decompose(n, x.data(), x.offset(kk, 0), limbs, dg, kk * lg * n, new long[n],
+            scratch);
+      }
+      long mask = (1L << (k * limbs)) - 1;
+      for (int part = 0; part < 2; part++) {
+        long[] ref = new long[n];
+        for (int r = 0; r < 2 * lg; r++) {
+          long[] v = value(g.row(r), part, k);
+          for (int i = 0; i < n; i++) {
+            long d = dg[r * n + i];
+            for (int j = 0; j < n; j++) { // + d X^i v_j X^j, negacyclic
+              int t = i + j;
+              ref[t % n] += t < n ? d * v[j] : -d * v[j];
+            }
+          }
+        }
+        long[] got = value(out, part, k);
+        for (int j = 0; j < n; j++) {
+          assertEquals(ref[j] & mask, got[j] & mask, params.id() + " part " + part + " coef " + j);
+        }
+      }
+    }
+  }
+
+  /** Part kk of c as integers {@code sum_l limb_l 2^(K (limbs-1-l))}, modulo 2^64. */
+  private static long[] value(Glwe c, int kk, int base2k) {
+    int n = c.n();
+    long[] v = new long[n];
+    for (int l = 0; l < c.limbs(); l++) {
+      int off = c.offset(kk, l);
+      for (int j = 0; j < n; j++) {
+        v[j] = (v[j] << base2k) + c.data()[off + j];
+      }
+    }
+    return v;
   }
 
   @Test

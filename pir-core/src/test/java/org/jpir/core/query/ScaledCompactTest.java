@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.jpir.core.client.CompactClient;
 import org.jpir.core.params.CompactParams;
 import org.jpir.core.params.Geometry;
-import org.jpir.core.params.KeySwitchForm;
+import org.jpir.core.params.DigitForm;
 import org.jpir.core.params.Noise;
 import org.jpir.core.params.Params;
 import org.jpir.core.params.Security;
@@ -45,21 +45,21 @@ class ScaledCompactTest {
   /**
    * The server prepares the N = 2048 key-switching keys in two 29-bit digits per part (the widest
    * whose products stay exact: 5 + 28 + 11 + 3 = 47 bits), rounded to 58 of their 64 bits at a
-   * cost within {@link KeySwitchForm#MAX_SHARE}; the N = 256 shape takes 32-bit digits (no
+   * cost within {@link DigitForm#MAX_SHARE}; the N = 256 shape takes 32-bit digits (no
    * rounding) and the N = 4096 preset its own 16-bit limbs. At N = 2048 the switches through the
    * rounded keys decrypt to the automorphism of the phase with the estimated noise.
    */
   @Test
   void keySwitchingKeysPreparedInWideDigitsKeepTheEstimatedNoise() {
     Params k = PROD.keys();
-    assertEquals(new KeySwitchForm(29, 2), PROD.ksForm());
-    assertEquals(29, KeySwitchForm.maxDigitBits(k, PROD.ksLevels(), PROD.ksBits()));
+    assertEquals(new DigitForm(29, 2), PROD.ksForm());
+    assertEquals(29, DigitForm.maxDigitBits(k, PROD.ksLevels(), PROD.ksBits()));
     double own = Noise.keySwitchOwnForm(PROD);
     double rounding = PROD.ksForm().roundingVariance(k, PROD.ksLevels(), PROD.ksBits());
-    assertTrue(rounding > 0 && rounding <= KeySwitchForm.MAX_SHARE * own,
+    assertTrue(rounding > 0 && rounding <= DigitForm.MAX_SHARE * own,
         "rounding to 58 bits: " + rounding + " of a switch's " + own);
     assertEquals(own + rounding, Noise.keySwitch(PROD), 1e-12 * own);
-    assertEquals(new KeySwitchForm(32, 2), CP.ksForm());
+    assertEquals(new DigitForm(32, 2), CP.ksForm());
     assertEquals(0, CP.ksForm().roundingVariance(CP.keys(), CP.ksLevels(), CP.ksBits()));
     CompactParams big = CompactParams.ONIONPIR_4096_COMPACT;
     assertTrue(big.ksForm().isLimbsOf(big.keys()), "N = 4096 keys span 112 bits: own limbs");
