@@ -287,7 +287,7 @@ public final class GlweOps {
       throw new IllegalArgumentException("GGSW has " + g.rowCount() + " rows, preset " + p.id()
           + " needs " + 2 * lg);
     }
-    DigitForm form = limbs == p.glweLimbs() ? ggswForm : DigitForm.ggswOf(p.foldParams());
+    DigitForm form = limbs == p.glweLimbs() ? ggswForm : DigitForm.ggswOf(p, limbs);
     boolean own = form.digitBits() == k && form.digits() == limbs;
     Pmat pm = Pmat.allocate(n, 2 * lg, form.columns());
     Glwe dg = own ? null : new Glwe(n, form.digits());

@@ -69,7 +69,12 @@ public record DigitForm(int digitBits, int digits) {
    * of the rows' limbs.
    */
   public double roundingVariance(Params p, int rows, int gadgetBits) {
-    if (isLimbsOf(p) || bits() >= p.base2k() * p.glweLimbs()) {
+    return roundingVariance(p, p.glweLimbs(), rows, gadgetBits);
+  }
+
+  /** {@link #roundingVariance(Params, int, int)} for rows of {@code limbs} limbs of p. */
+  private double roundingVariance(Params p, int limbs, int rows, int gadgetBits) {
+    if (bits() >= p.base2k() * limbs) {
       return 0;
     }
     return rows * (double) p.n() * Noise.uniformDigitSquare(gadgetBits)
@@ -85,17 +90,23 @@ public record DigitForm(int digitBits, int digits) {
    * org.jpir.vmp.Znx#rebase} handles.
    */
   public static DigitForm widest(Params p, int rows, int gadgetBits, double maxRounding) {
-    DigitForm own = limbsOf(p);
-    int span = p.base2k() * p.glweLimbs();
+    return widest(p, p.glweLimbs(), rows, gadgetBits, maxRounding);
+  }
+
+  /** {@link #widest(Params, int, int, double)} for rows of {@code limbs} limbs of p. */
+  private static DigitForm widest(Params p, int limbs, int rows, int gadgetBits,
+      double maxRounding) {
+    DigitForm own = new DigitForm(p.base2k(), limbs);
+    int span = p.base2k() * limbs;
     int w = Math.min(62, maxDigitBits(p, rows, gadgetBits));
     if (span > 64 || w <= p.base2k()) {
       return own;
     }
-    for (int d = 1; d < p.glweLimbs(); d++) {
+    for (int d = 1; d < limbs; d++) {
       // as wide as exact products allow, no wider than the rows' bits need, within 64 bits
       int bits = Math.min(w, Math.min((span + d - 1) / d, 64 / d));
       DigitForm f = new DigitForm(bits, d);
-      if (f.roundingVariance(p, rows, gadgetBits) <= maxRounding) {
+      if (f.roundingVariance(p, limbs, rows, gadgetBits) <= maxRounding) {
         return f;
       }
     }
@@ -103,12 +114,53 @@ public record DigitForm(int digitBits, int digits) {
   }
 
   /**
-   * The form GGSWs of p are prepared in ({@link org.jpir.core.lwe.GlweOps#prepare}): the widest
+   * The form GGSWs of p are prepared in ({@link org.jpir.core.lwe.GlweOps#prepare}): the fewest
    * exact digits over its {@code 2 ggswLevels} rows of {@code ggswBits}-bit gadget digits that
-   * keep every bit ({@link #widest} with no rounding).
+   * keep every bit ({@link #widest} with no rounding), or one digit of all the rows' bits where
+   * that is fewer columns and its product sums fit {@link FftPlan#ROUNDED_PRODUCT_BITS}: the FFT
+   * rounds them within {@link #productError}, which the noise estimates add ({@link
+   * Noise#ggswProductError}).
    */
   public static DigitForm ggswOf(Params p) {
-    return widest(p, 2 * p.ggswLevels(), p.ggswBits(), 0);
+    return ggswOf(p, p.glweLimbs());
+  }
+
+  /**
+   * {@link #ggswOf(Params)} for GGSW rows of {@code limbs} limbs of p (the CMux tree's {@link
+   * Params#foldLimbs}: {@code ggswOf(p, p.foldLimbs())} is {@code ggswOf(p.foldParams())}).
+   */
+  public static DigitForm ggswOf(Params p, int limbs) {
+    int rows = 2 * p.ggswLevels();
+    DigitForm exact = widest(p, limbs, rows, p.ggswBits(), 0);
+    int span = p.base2k() * limbs;
+    if (exact.digits() > 1 && span <= 62) {
+      DigitForm one = new DigitForm(span, 1);
+      if (one.productBits(p, rows, p.ggswBits()) <= FftPlan.ROUNDED_PRODUCT_BITS) {
+        return one;
+      }
+    }
+    return exact;
+  }
+
+  /**
+   * Bits of a product sum of these digits with gadget digits of {@code gadgetBits} bits over
+   * {@code rows} rows: {@code (gadgetBits-1) + (digitBits-1) + log2 N + ceil(log2 rows)}.
+   */
+  public int productBits(Params p, int rows, int gadgetBits) {
+    int logN = Integer.numberOfTrailingZeros(p.n());
+    int logK = 32 - Integer.numberOfLeadingZeros(Math.max(1, rows) - 1);
+    return gadgetBits - 1 + digitBits - 1 + logN + logK;
+  }
+
+  /**
+   * The bound on the FFT's error in an output coefficient on the torus of a product with these
+   * digits: 0 where the sums are exact ({@link FftPlan#EXACT_PRODUCT_BITS}), else the top
+   * digit's {@link FftPlan#roundedProductError} times its weight {@code 2^-digitBits}.
+   */
+  public double productError(Params p, int rows, int gadgetBits) {
+    int t = productBits(p, rows, gadgetBits);
+    return t <= FftPlan.EXACT_PRODUCT_BITS ? 0
+        : FftPlan.roundedProductError(t) * Math.scalb(1.0, -digitBits);
   }
 
   @Override

@@ -103,13 +103,15 @@ public final class Noise {
   /**
    * Noise added by one external product (and so by one CMux level): {@code 2 L N E[d^2]} fresh
    * noises of the GGSW rows (d a ggswBits-bit digit), plus the input's decomposition rounding
-   * ({@code u^2/12} on b and {@code N (2/3) u^2/12} through a*s, {@code u = 2^-(ggswBits L)}).
+   * ({@code u^2/12} on b and {@code N (2/3) u^2/12} through a*s, {@code u = 2^-(ggswBits L)}),
+   * plus the FFT's rounding where the prepared GGSW's digits are not exact ({@link
+   * #ggswProductError}).
    */
   public static double externalProduct(Params p) {
     int lg = p.ggswLevels();
     double u2 = Math.pow(2, -2 * p.ggswBits() * lg);
     return 2.0 * lg * p.n() * uniformDigitSquare(p.ggswBits()) * fresh(p)
-        + u2 / 12 * (1 + p.n() * 2.0 / 3);
+        + u2 / 12 * (1 + p.n() * 2.0 / 3) + ggswProductError(p);
   }
 
   /** The modulus switch of the answer: {@link #answerSwitch} at the preset's bits. */
@@ -264,7 +266,23 @@ public final class Noise {
     double v1 = ggswConversion(cp, v0) + r;
     int lg = s.ggswLevels();
     return lg * s.n() * uniformDigitSquare(s.ggswBits()) * (v0 + r + v1)
-        + roundingToBits(s, s.ggswBits() * lg) + foldRounding(s);
+        + roundingToBits(s, s.ggswBits() * lg) + foldRounding(s)
+        + ggswProductError(s, s.foldLimbs());
+  }
+
+  /**
+   * The FFT's rounding in an external product with a GGSW prepared as {@link DigitForm#ggswOf}
+   * of p ({@link DigitForm#productError} E; 0 where the products are exact), counted as phase 1
+   * counts its own: {@code E^2 (1 + N 2/3)}, the a part's times the secret as for a rounding.
+   */
+  public static double ggswProductError(Params p) {
+    return ggswProductError(p, p.glweLimbs());
+  }
+
+  /** {@link #ggswProductError(Params)} for GGSW rows of {@code limbs} limbs of p. */
+  public static double ggswProductError(Params p, int limbs) {
+    double e = DigitForm.ggswOf(p, limbs).productError(p, 2 * p.ggswLevels(), p.ggswBits());
+    return e * e * (1 + p.n() * 2.0 / 3);
   }
 
   /**

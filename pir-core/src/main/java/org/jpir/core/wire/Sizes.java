@@ -209,7 +209,7 @@ public final class Sizes {
   /**
    * Bytes of the expanded classic query of preset {@code p} for geometry {@code g}: {@code 8 N
    * (rows*limbs*2L + levels*2*ggswLevels*2F)}, L = glweLimbs, 2F the columns of the CMux tree's
-   * GGSWs ({@link DigitForm#ggswOf} of {@link Params#foldParams}).
+   * GGSWs ({@link DigitForm#ggswOf} at {@link Params#foldLimbs}).
    */
   public static long preparedQuery(Params p, Geometry g) {
     return preparedQuery(p, Phase1Digits.limbsOf(p), g);
@@ -226,7 +226,7 @@ public final class Sizes {
 
   private static long preparedQuery(Params p, Phase1Digits digits, Geometry g) {
     // the GGSWs are the CMux tree's (Params#foldLimbs), in its GGSW digits
-    long ncols = DigitForm.ggswOf(p.foldParams()).columns();
+    long ncols = DigitForm.ggswOf(p, p.foldLimbs()).columns();
     return 8L * p.n() * ((long) g.rows() * p.plaintextLimbs() * digits.columns()
         + (long) Geometry.levels(g.cols()) * 2 * p.ggswLevels() * ncols);
   }
