@@ -106,8 +106,8 @@ class KernelAllocationTest {
    */
   static final class Probe {
     static final String[] KERNELS = {"fft2048", "ifft2048", "applyDftToDft8x8",
-        "applyDftToDft10x6", "normalize2048", "traceSplit2048", "reimMulAdd2048",
-        "pvecMulti2048x2"};
+        "applyDftToDft10x6", "applyDftToDft8x4", "applyDftToDft10x2", "normalize2048",
+        "traceSplit2048", "rebase2048", "reimMulAdd2048", "pvecMulti2048x2"};
     static Object sink;
 
     public static void main(String[] args) {
@@ -133,6 +133,9 @@ class KernelAllocationTest {
       });
       ops.put("applyDftToDft8x8", apply(n, 8, 8, r));
       ops.put("applyDftToDft10x6", apply(n, 10, 6, r));
+      // the key switch's and the CMux tree's products with wide-digit matrices
+      ops.put("applyDftToDft8x4", apply(n, 8, 4, r));
+      ops.put("applyDftToDft10x2", apply(n, 10, 2, r));
       long[] a = new long[4 * n];
       for (int i = 0; i < a.length; i++) {
         a[i] = r.nextLong() >> 8;
@@ -144,6 +147,9 @@ class KernelAllocationTest {
       long[] k = new long[n];
       long[] odd = new long[n];
       ops.put("traceSplit2048", () -> Znx.traceSplit(n, 64, k, 0, a, 0, odd, 0));
+      // a key switch's output part: two 29-bit digits of product sums into four 16-bit limbs
+      long[] limbs = new long[4 * n];
+      ops.put("rebase2048", () -> Znx.rebase(n, 29, a, 0, 2, 16, limbs, 0, 4));
       // a pointwise product of transforms (its argument checks name the operands)
       double[] prod = new double[n];
       ops.put("reimMulAdd2048", () -> Reim.mulAdd(n, src, 0, buf, 0, prod, 0));
