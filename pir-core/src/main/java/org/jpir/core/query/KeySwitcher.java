@@ -45,7 +45,13 @@ final class KeySwitcher {
   private final long[] digits;
   private final long[] carry;
   private final long[] gadgetScratch;
-  private final long[][] aut;
+  /** The automorphism image's a limbs (shared: only the digits of each member are kept). */
+  private final long[] autA;
+  /** One column of the automorphism image's b, added to an output's b limbs. */
+  private final long[] autCol;
+  /** The members' inputs, whose b the outputs add ({@link #part}). */
+  private final Glwe[] inputs;
+  private Znx.Automorphism current;
   private final double[][] vec;
   private final double[][] res;
   private final double[] tmp;
@@ -77,7 +83,9 @@ final class KeySwitcher {
     this.digits = new long[levels * n];
     this.carry = new long[n];
     this.gadgetScratch = new long[ksGadget.scratchLength(n)];
-    this.aut = new long[maxGroup][];
+    this.autA = new long[limbs * n];
+    this.autCol = new long[n];
+    this.inputs = new Glwe[maxGroup];
     this.vec = new double[maxGroup][];
     this.res = new double[maxGroup][];
     // the transforms start on 64-byte boundaries (index Aligned.LEAD; N is a multiple of 8)
@@ -122,8 +130,10 @@ final class KeySwitcher {
   }
 
   /**
-   * The shared front of a group: checks, then for each member the automorphism image, its
-   * gadget digits and their transforms, and the products with the key ({@code res[m]}).
+   * The shared front of a group: checks, then for each member the gadget digits of its
+   * automorphism image's a and their transforms, and the products with the key ({@code
+   * res[m]}); the image's b is added later, from the input ({@link #part}), so no output may be
+   * an input.
    */
   private void transformGroup(Glwe[] cs, int count, int p, Pmat ksk, Glwe[] outs) {
     if (count < 1 || count > maxGroup || ksk.nrows() != levels
@@ -132,6 +142,7 @@ final class KeySwitcher {
           + maxGroup + ") with a key of " + ksk.nrows() + "x" + ksk.ncols());
     }
     Znx.Automorphism a = autTable(p); // refuses an even p
+    current = a;
     final int a0 = Aligned.LEAD;
     for (int m = 0; m < count; m++) {
       Glwe c = cs[m];
@@ -139,9 +150,18 @@ final class KeySwitcher {
         throw new IllegalArgumentException("key switch shapes: " + c.limbs() + "/"
             + outs[m].limbs() + " limbs, " + limbs + " expected, input and output distinct");
       }
-      long[] au = scratch(m);
-      permute(c.data(), a, au);
-      ksGadget.decompose(n, au, limbs * n, limbs, digits, 0, carry, gadgetScratch);
+      for (int j = 0; j < count; j++) { // the outputs add b(X^p) from the inputs, read late
+        if (outs[j] == c) {
+          throw new IllegalArgumentException("key switch: output " + j + " is input " + m);
+        }
+      }
+      scratch(m);
+      inputs[m] = c;
+      long[] cd = c.data();
+      for (int l = 0; l < limbs; l++) { // a(X^p): the digits' input only
+        Znx.permute(a, cd, (limbs + l) * n, autA, l * n);
+      }
+      ksGadget.decompose(n, autA, 0, limbs, digits, 0, carry, gadgetScratch);
       double[] v = vec[m];
       for (int r = 0; r < levels; r++) {
         Reim.fromZnx(n, digits, r * n, v, a0 + r * n);
@@ -172,28 +192,23 @@ final class KeySwitcher {
       }
       Znx.rebase(n, keyDigitBits, wide, 0, keyDigits, base2k, dst, off, limbs);
     }
-    if (kk == 0) {
-      long[] au = aut[m];
-      for (int i = 0; i < limbs * n; i++) {
-        dst[off + i] += au[i];
+    if (kk == 0) { // + b(X^p), column by column from the member's input (not yet changed)
+      long[] cd = inputs[m].data();
+      for (int l = 0; l < limbs; l++) {
+        Znx.permute(current, cd, l * n, autCol, 0);
+        int o = off + l * n;
+        for (int i = 0; i < n; i++) {
+          dst[o + i] += autCol[i];
+        }
       }
     }
   }
 
-  /** Member m's scratch (automorphism image, transformed digits, product), made on first use. */
-  private long[] scratch(int m) {
-    if (aut[m] == null) {
-      aut[m] = new long[2 * limbs * n];
+  /** Member m's scratch (transformed digits, product), made on first use. */
+  private void scratch(int m) {
+    if (vec[m] == null) {
       vec[m] = Aligned.doubles(levels * n);
       res[m] = Aligned.doubles(2 * keyDigits * n);
-    }
-    return aut[m];
-  }
-
-  /** {@code au = c(X^p)}, column by column ({@link Znx#permute}: gathers). */
-  private void permute(long[] cd, Znx.Automorphism a, long[] au) {
-    for (int col = 0; col < 2 * limbs; col++) {
-      Znx.permute(a, cd, col * n, au, col * n);
     }
   }
 
