@@ -58,6 +58,7 @@ public final class Vmp {
       throw new IllegalArgumentException("kernel is null");
     }
     this.k = kernel;
+    this.readAhead = readAhead(READ_AHEAD_PROPERTY, CpuInfo.get(), kernel.block());
   }
 
   /** The products on the JVM-wide kernel ({@link KernelProvider#get()}). */
@@ -589,27 +590,37 @@ public final class Vmp {
   /**
    * Whether the pass reads each tile's data once ahead of the kernels ({@link
    * VmpKernel#readAhead}; {@code -Djpir.vmp.readAhead=false|true} forces it, the default is
-   * {@link #readAhead(String, CpuInfo)}). The JVM has no
+   * {@link #readAhead(String, CpuInfo, VmpBlock)} of this kernel's block). The JVM has no
    * prefetch instruction, and the hardware prefetchers did not run ahead of the kernels here:
    * the database stream cost its whole standalone time on top of the arithmetic (AMD EPYC Zen 5,
    * 4096:1024:12:32, 75 of 190 ms), and a tight read of it beforehand runs at the core's
    * streaming rate (about twice the rate the kernels pull it at).
    */
-  static final boolean READ_AHEAD = readAhead(System.getProperty("jpir.vmp.readAhead"),
-      CpuInfo.get());
+  private final boolean readAhead;
+
+  /** The {@code -Djpir.vmp.readAhead} value, null when not set. */
+  private static final String READ_AHEAD_PROPERTY = System.getProperty("jpir.vmp.readAhead");
 
   /**
-   * Whether the pass reads ahead ({@link #READ_AHEAD}): as {@code property} says ("true" or
+   * Whether the pass with {@code block} reads ahead: as {@code property} says ("true" or
    * "false"), else on every CPU but Intel's, where the hardware prefetchers alone fed the pass
-   * faster (benchmarks/results/phase1-tiling-intel-20261206.md), and AMD's of family 25 (Zen 3,
-   * Zen 4), where the read-ahead made the pass slower (Zen 4: 1.27x for one query, 1.1x for
-   * four; benchmarks/results/read-ahead-zen4-20261207.md).
+   * faster (benchmarks/results/phase1-tiling-intel-20261206.md), and AMD's of family 25 with
+   * 512-bit blocks (Zen 4), where the read-ahead made the pass slower (1.27x for one query,
+   * 1.1x for four; benchmarks/results/read-ahead-zen4-20261207.md). With 256-bit blocks (Zen 3,
+   * or Zen 4 under {@code -XX:UseAVX=2}) it reads ahead: without, the same Zen 4 ran the pass
+   * 1.7x slower for one query and 1.4x for four
+   * (benchmarks/results/read-ahead-avx2-zen4-20261207.md).
    */
-  static boolean readAhead(String property, CpuInfo cpu) {
+  static boolean readAhead(String property, CpuInfo cpu, VmpBlock block) {
     if (property != null) {
       return !"false".equals(property);
     }
-    return !cpu.intel() && !(cpu.amd() && cpu.family() == 25);
+    return !cpu.intel() && !(cpu.amd() && cpu.family() == 25 && block.bits() >= 512);
+  }
+
+  /** Whether this pass reads ahead ({@link #readAhead(String, CpuInfo, VmpBlock)}). */
+  public boolean readsAhead() {
+    return readAhead;
   }
 
   /** Forces the rows per kernel chunk when the pass prefetches ({@link #prefetchRows}). */
@@ -691,7 +702,8 @@ public final class Vmp {
     why += "; tile rows = L2 " + (cpu.l2Bytes() >> 10) + " KiB x " + (gauss ? "3/8" : "1/4")
         + " / (" + columnRowBytes + " B x " + ncols
         + " columns x " + queries + " queries); "
-        + GROUP_STREAMS + " prefetch streams" + (!READ_AHEAD ? "; no read-ahead"
+        + GROUP_STREAMS + " prefetch streams" + (!readAhead(READ_AHEAD_PROPERTY, cpu, block)
+        ? "; no read-ahead"
         : "; " + LinePrefetch.why() + (LinePrefetch.get() != null
         ? ", the next group during each group" : ""));
     Integer fp = Integer.getInteger(PANEL_ROWS_PROPERTY);
@@ -784,7 +796,7 @@ public final class Vmp {
     // native prefetch: the next group's segments (after a tile's last group, the next tile's
     // first) are prefetched a share per kernel chunk while the current group is multiplied;
     // without it each group is read ahead before its kernels
-    final LinePrefetch pf = READ_AHEAD ? LinePrefetch.get() : null;
+    final LinePrefetch pf = readAhead ? LinePrefetch.get() : null;
     final PrefetchQueue next = pf == null ? null : new PrefetchQueue(pf);
     final int chunk = pf == null ? Integer.MAX_VALUE : prefetchRows(gauss, panel);
     boolean groupWarm = false;
@@ -792,7 +804,7 @@ public final class Vmp {
       Arrays.fill(tmp, a0, a0 + stLen, 0.0);
       for (int t0 = 0; t0 < rows; t0 += tile) {
         final int tr = Math.min(tile, rows - t0);
-        if (READ_AHEAD) {
+        if (readAhead) {
           for (int q = 0; q < nq; q++) {
             ahead += readAheadTile(queries[q], b, t0, tr, runs, runOffs);
           }
@@ -813,7 +825,7 @@ public final class Vmp {
           if (next != null) {
             queueNextGroup(next, cols, b, t0, c1, cg, tile, rows, blocks, pvRows);
           }
-          if (READ_AHEAD && !groupWarm) {
+          if (readAhead && !groupWarm) {
             for (int c = c0; c < c1; c++) {
               runs[c - c0] = cols[c].data();
               runOffs[c - c0] = seg;

@@ -942,12 +942,16 @@ class VmpContractTest {
     assertTrue(xb.panelRows() < Vmp.tiling(VmpBlock.B512_3X4, x, 4, 1).panelRows(), xb.reason());
     assertEquals(0, xb.tileRows() % xb.panelRows(), xb.reason());
     assertTrue(xb.reason().contains("4 queries"), xb.reason());
-    assertFalse(Vmp.readAhead(null, x));
-    assertTrue(Vmp.readAhead(null, a));
-    assertTrue(Vmp.readAhead(null, c));
-    assertTrue(Vmp.readAhead("true", x));
-    assertFalse(Vmp.readAhead("false", a));
-    // AMD by family: Zen 3 and Zen 4 (25) do not read ahead, Zen 5 (26) does
+    VmpBlock b512 = VmpBlock.B512_3X4;
+    VmpBlock b256 = VmpBlock.B256_1X3;
+    assertFalse(Vmp.readAhead(null, x, b512));
+    assertFalse(Vmp.readAhead(null, x, b256));
+    assertTrue(Vmp.readAhead(null, a, b512));
+    assertTrue(Vmp.readAhead(null, c, b512));
+    assertTrue(Vmp.readAhead("true", x, b512));
+    assertFalse(Vmp.readAhead("false", a, b512));
+    // AMD by family and block: family 25 with 512-bit blocks (Zen 4) does not read ahead; with
+    // 256-bit blocks (Zen 3, or Zen 4 under -XX:UseAVX=2) it does, as Zen 5 (26) does
     for (String[] fam : new String[][] {{"25", "false"}, {"26", "true"}, {"23", "true"},
         {"0x19", "true"}}) {
       java.nio.file.Path z = dir.resolve("zen" + fam[0]);
@@ -955,8 +959,11 @@ class VmpContractTest {
           + "\nmodel name\t: AMD EPYC\nflags\t\t: fpu avx2 fma avx512f\n");
       CpuInfo zen = CpuInfo.read(dir.resolve("c"), z);
       assertEquals(fam[0].startsWith("0x") ? -1 : Integer.parseInt(fam[0]), zen.family());
-      assertEquals(Boolean.parseBoolean(fam[1]), Vmp.readAhead(null, zen), "family " + fam[0]);
-      assertTrue(Vmp.readAhead("true", zen));
+      assertEquals(Boolean.parseBoolean(fam[1]), Vmp.readAhead(null, zen, b512),
+          "family " + fam[0]);
+      assertTrue(Vmp.readAhead(null, zen, b256), "family " + fam[0] + ", 256-bit blocks");
+      assertTrue(Vmp.readAhead("true", zen, b512));
+      assertFalse(Vmp.readAhead("false", zen, b256));
     }
     assertEquals(-1, a.family());
   }
