@@ -295,14 +295,7 @@ public final class GlweOps {
     for (int r = 0; r < g.rowCount(); r++) {
       Glwe row = g.row(r);
       Glwe in = row.limbs() > limbs ? round(row, limbs) : row;
-      if (!own) {
-        for (int kk = 0; kk < 2; kk++) {
-          Znx.rebase(n, k, in.data(), in.offset(kk, 0), in.limbs(), form.digitBits(), dg.data(),
-              dg.offset(kk, 0), form.digits());
-        }
-        in = dg;
-      }
-      pm.prepareRow(r, transformInto(in, t), 0);
+      pm.prepareRow(r, transformInto(own ? in : redigit(in, form.digitBits(), dg), t), 0);
     }
     return new PreparedGgsw(pm);
   }
@@ -356,20 +349,9 @@ public final class GlweOps {
       fromTransformsPlus(res, Aligned.LEAD, addend, out);
       return;
     }
-    int dl = ggswForm.digits();
-    if (wide == null || wide.length < 2 * dl * n) {
-      wide = new long[2 * dl * n];
-    }
-    for (int c = 0; c < 2 * dl; c++) {
-      plan.ifft(res, Aligned.LEAD + c * n);
-      Reim.toZnx(n, res, Aligned.LEAD + c * n, wide, c * n);
-    }
     // into diff (read by productTransforms, free now), so that out may be the addend
+    fromDigitTransforms(res, Aligned.LEAD, ggswForm.digitBits(), ggswForm.digits(), diff);
     long[] dd = diff.data();
-    for (int kk = 0; kk < 2; kk++) {
-      Znx.rebase(n, ggswForm.digitBits(), wide, kk * dl * n, dl, k, dd, diff.offset(kk, 0),
-          diff.limbs());
-    }
     long[] od = out.data();
     if (addend == null) {
       System.arraycopy(dd, 0, od, 0, od.length);
@@ -432,7 +414,16 @@ public final class GlweOps {
       fromTransforms(src, srcOff, out);
       return;
     }
-    int dl = digits.limbs();
+    fromDigitTransforms(src, srcOff, digits.limbBits(), digits.limbs(), out);
+  }
+
+  /**
+   * {@code 2 dl} reim columns of digits of {@code digitBits} bits (part kk, digit i at {@code
+   * srcOff + (kk dl + i) N}) inverse-transformed, rounded to integers and re-digited into out's
+   * K-bit limbs ({@link Znx#rebase}; K-bit digits: {@link Znx#normalize}), normalized; exact when
+   * out holds at least the digits' bits. Overwrites {@code src}.
+   */
+  private void fromDigitTransforms(double[] src, int srcOff, int digitBits, int dl, Glwe out) {
     if (wide == null || wide.length < 2 * dl * n) {
       wide = new long[2 * dl * n];
     }
@@ -442,11 +433,10 @@ public final class GlweOps {
     }
     long[] od = out.data();
     for (int kk = 0; kk < 2; kk++) {
-      if (digits.limbBits() == k) {
+      if (digitBits == k) {
         Znx.normalize(n, k, wide, kk * dl * n, dl, od, out.offset(kk, 0), out.limbs(), carry);
       } else {
-        Znx.rebase(n, digits.limbBits(), wide, kk * dl * n, dl, k, od, out.offset(kk, 0),
-            out.limbs());
+        Znx.rebase(n, digitBits, wide, kk * dl * n, dl, k, od, out.offset(kk, 0), out.limbs());
       }
     }
   }
@@ -466,9 +456,18 @@ public final class GlweOps {
     if (digits.limbBits() == k) {
       return roundInto(c, out);
     }
+    return redigit(c, digits.limbBits(), out);
+  }
+
+  /**
+   * {@code out} = both parts of c (any integer digits of K bits) re-digited into out's {@code
+   * out.limbs()} digits of {@code digitBits} bits, rounded to their bits ({@link Znx#rebase}).
+   * Returns out.
+   */
+  public Glwe redigit(Glwe c, int digitBits, Glwe out) {
     for (int kk = 0; kk < 2; kk++) {
-      Znx.rebase(n, k, c.data(), c.offset(kk, 0), c.limbs(), digits.limbBits(), out.data(),
-          out.offset(kk, 0), digits.limbs());
+      Znx.rebase(n, k, c.data(), c.offset(kk, 0), c.limbs(), digitBits, out.data(),
+          out.offset(kk, 0), out.limbs());
     }
     return out;
   }

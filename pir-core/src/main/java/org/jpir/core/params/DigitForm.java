@@ -57,9 +57,17 @@ public record DigitForm(int digitBits, int digits) {
    * and {@code rows} rows: {@code (gadgetBits-1) + (w-1) + log2 N + ceil(log2 rows) <= 47}.
    */
   public static int maxDigitBits(Params p, int rows, int gadgetBits) {
+    return FftPlan.EXACT_PRODUCT_BITS - sumBits(p, rows, gadgetBits) + 1;
+  }
+
+  /**
+   * A product sum's bits beyond a row digit's: {@code (gadgetBits-1) + log2 N + ceil(log2
+   * rows)}.
+   */
+  private static int sumBits(Params p, int rows, int gadgetBits) {
     int logN = Integer.numberOfTrailingZeros(p.n());
     int logK = 32 - Integer.numberOfLeadingZeros(Math.max(1, rows) - 1);
-    return FftPlan.EXACT_PRODUCT_BITS - (gadgetBits - 1) - logN - logK + 1;
+    return gadgetBits - 1 + logN + logK;
   }
 
   /**
@@ -147,9 +155,7 @@ public record DigitForm(int digitBits, int digits) {
    * {@code rows} rows: {@code (gadgetBits-1) + (digitBits-1) + log2 N + ceil(log2 rows)}.
    */
   public int productBits(Params p, int rows, int gadgetBits) {
-    int logN = Integer.numberOfTrailingZeros(p.n());
-    int logK = 32 - Integer.numberOfLeadingZeros(Math.max(1, rows) - 1);
-    return gadgetBits - 1 + digitBits - 1 + logN + logK;
+    return digitBits - 1 + sumBits(p, rows, gadgetBits);
   }
 
   /**

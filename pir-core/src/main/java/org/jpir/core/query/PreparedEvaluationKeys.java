@@ -8,7 +8,6 @@ import org.jpir.core.params.DigitForm;
 import org.jpir.core.params.Params;
 import org.jpir.core.wire.EvaluationKeys;
 import org.jpir.vmp.Pmat;
-import org.jpir.vmp.Znx;
 
 /**
  * A client's evaluation keys as the server computes with them: the key-switching key of
@@ -33,24 +32,11 @@ public record PreparedEvaluationKeys(String paramsId, String clientId, long fing
       for (int i = 0; i < cp.ksLevels(); i++) {
         Glwe row = k.ksk(cp, j, i).expand();
         ksk[j].prepareRow(i, ops.transformInto(digits == null ? row
-            : redigit(row, kp.base2k(), form, digits), transforms), 0);
+            : ops.redigit(row, form.digitBits(), digits), transforms), 0);
       }
     }
     return new PreparedEvaluationKeys(cp.id(), k.clientId(), k.fingerprint(), ksk,
         ops.prepare(k.ggswS(cp).expand()));
-  }
-
-  /**
-   * {@code out} = both parts of the key row re-digited into the form's digits, rounded to its
-   * bits ({@link Znx#rebase}).
-   */
-  private static Glwe redigit(Glwe row, int base2k, DigitForm form, Glwe out) {
-    int n = row.n();
-    for (int kk = 0; kk < 2; kk++) {
-      Znx.rebase(n, base2k, row.data(), row.offset(kk, 0), row.limbs(), form.digitBits(),
-          out.data(), out.offset(kk, 0), form.digits());
-    }
-    return out;
   }
 
   /** Bytes held in memory. */
