@@ -74,20 +74,14 @@ public final class PanelTraffic {
         cpu.l1dBytes() >> 10, cpu.l2Bytes() >> 10, Environment.jdk(), Environment.gitRevision());
     System.out.println("| loop | what | median ms | GB/s read (min-max) | time / add |");
     System.out.println("|---|---|---:|---:|---:|");
-    double add = median(ms[0]);
+    double add = Stats.median(ms[0]);
     for (int m = 0; m < MODES.length; m++) {
-      double t = median(ms[m]);
-      double lo = Arrays.stream(ms[m]).max().getAsDouble();
-      double hi = Arrays.stream(ms[m]).min().getAsDouble();
+      double t = Stats.median(ms[m]);
+      double slowest = Arrays.stream(ms[m]).max().getAsDouble();
+      double fastest = Arrays.stream(ms[m]).min().getAsDouble();
       System.out.printf(Locale.ROOT, "| %s | %s | %.1f | %.1f (%.1f-%.1f) | %.2f |%n", MODES[m],
-          WHAT[m], t, gb / (t / 1e3), gb / (lo / 1e3), gb / (hi / 1e3), t / add);
+          WHAT[m], t, gb / (t / 1e3), gb / (slowest / 1e3), gb / (fastest / 1e3), t / add);
     }
-  }
-
-  private static double median(double[] x) {
-    double[] s = x.clone();
-    Arrays.sort(s);
-    return s[s.length / 2];
   }
 
   private static double run(int mode, double[] all, double[] v) {
