@@ -20,8 +20,9 @@ import org.jpir.vmp.CpuInfo;
  * registers) and {@code fourLoads} (the swapped halves loaded from a 112 KiB panel instead of
  * shuffled: 4 panel loads per row). 512-bit vectors. Prints one markdown table of the median
  * rates with the CPU, JDK and revision. Each loop is its own straight-line method, as the
- * kernels are: one loop with the panel's source as a parameter (tried in {@code StreamOverlap})
- * was compiled with its vectors boxed and ran 6-17x slower.
+ * kernels are: a shared loop with the panel's source as a parameter, and the accumulators summed
+ * through an array, were each compiled with boxed vectors and ran 6-17x slower (tried while
+ * writing this class, not kept).
  *
  * <p>Usage: {@code PanelTraffic [gb] [rounds]} (default 4 GB, 7 rounds; give the JVM the heap).
  */
