@@ -115,4 +115,38 @@ final class RefZnx implements ZnxKernel {
       dst[dstOff + i] = (src[srcOff + from[i]] ^ m) - m;
     }
   }
+
+  /** Coefficient by coefficient, the carry chain of {@link #normalize} in a local. */
+  @Override
+  public void imageGadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int[] from,
+      long[] neg, int topLimbs, int bits, int levels, double[] dst, int dOff) {
+    int shift = 64 - base2k;
+    int keep = 64 - bits;
+    int drop = topLimbs * base2k - bits * levels;
+    for (int j = 0; j < n; j++) {
+      int f = aOff + from[j];
+      long m = neg[j];
+      long carry = 0;
+      for (int i = aSize - 1; i >= topLimbs; i--) {
+        long x = carry + ((a[f + i * n] ^ m) - m);
+        long d = (x << shift) >> shift;
+        carry = (x - d) >> base2k;
+      }
+      long v = 0;
+      for (int i = Math.min(topLimbs, aSize) - 1; i >= 0; i--) {
+        long x = carry + ((a[f + i * n] ^ m) - m);
+        long d = (x << shift) >> shift;
+        carry = (x - d) >> base2k;
+        v += d << (base2k * (topLimbs - 1 - i));
+      }
+      if (drop > 0) {
+        v = (v + (1L << (drop - 1))) >> drop;
+      }
+      for (int i = levels - 1; i >= 0; i--) {
+        long d = (v << keep) >> keep;
+        dst[dOff + i * n + j] = d;
+        v = (v - d) >> bits;
+      }
+    }
+  }
 }

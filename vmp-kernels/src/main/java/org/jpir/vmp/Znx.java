@@ -197,6 +197,34 @@ public final class Znx {
    */
   public static void gadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int topLimbs,
       int bits, int levels, long[] dst, int dOff, long[] tmp) {
+    checkGadgetDigits(n, base2k, a, aOff, aSize, topLimbs, bits, levels);
+    Checks.range("gadgetDigits result", dst, dOff, (long) levels * n);
+    Checks.range("gadgetDigits scratch", tmp, 0, (long) (topLimbs + 1) * n);
+    if (a == dst && aOff < dOff + (long) levels * n && dOff < aOff + (long) aSize * n) {
+      throw new IllegalArgumentException("gadgetDigits: input and result overlap");
+    }
+    KERNEL.gadgetDigits(n, base2k, a, aOff, aSize, topLimbs, bits, levels, dst, dOff, tmp);
+  }
+
+  /**
+   * {@link #gadgetDigits} of the automorphism image {@code aut(a)} (every limb permuted as {@link
+   * #permute}), each digit stored as a double at {@code dst[dOff + i*N + j]}: bitwise what
+   * permuting the limbs, gadgetDigits and {@link Reim#fromZnx} of every digit give, in one pass
+   * over a without scratch (the key switch's digits, ready for their transforms).
+   *
+   * @throws IllegalArgumentException when a size, offset or bit count is out of range
+   */
+  public static void imageGadgetDigits(Automorphism aut, int base2k, long[] a, int aOff,
+      int aSize, int topLimbs, int bits, int levels, double[] dst, int dOff) {
+    int n = aut.n();
+    checkGadgetDigits(n, base2k, a, aOff, aSize, topLimbs, bits, levels);
+    Checks.range("imageGadgetDigits result", dst, dOff, (long) levels * n);
+    KERNEL.imageGadgetDigits(n, base2k, a, aOff, aSize, aut.from(), aut.neg(), topLimbs, bits,
+        levels, dst, dOff);
+  }
+
+  private static void checkGadgetDigits(int n, int base2k, long[] a, int aOff, int aSize,
+      int topLimbs, int bits, int levels) {
     Checks.ringDegree(n);
     if (base2k < 1 || base2k > 62 || topLimbs < 1 || (long) topLimbs * base2k > 64 || bits < 1
         || bits > 62 || levels < 1 || (long) bits * levels > (long) topLimbs * base2k) {
@@ -206,12 +234,6 @@ public final class Znx {
     }
     Checks.atLeast("gadgetDigits aSize", aSize, 1);
     Checks.range("gadgetDigits input", a, aOff, (long) aSize * n);
-    Checks.range("gadgetDigits result", dst, dOff, (long) levels * n);
-    Checks.range("gadgetDigits scratch", tmp, 0, (long) (topLimbs + 1) * n);
-    if (a == dst && aOff < dOff + (long) levels * n && dOff < aOff + (long) aSize * n) {
-      throw new IllegalArgumentException("gadgetDigits: input and result overlap");
-    }
-    KERNEL.gadgetDigits(n, base2k, a, aOff, aSize, topLimbs, bits, levels, dst, dOff, tmp);
   }
 
   /**

@@ -69,4 +69,13 @@ interface ZnxKernel {
    * neg[i]) - neg[i]} for i &lt; n (neg[i] is 0 or -1: -1 negates); dst must not overlap src.
    */
   void permute(int n, long[] src, int srcOff, int[] from, long[] neg, long[] dst, int dstOff);
+
+  /**
+   * {@link #gadgetDigits} of the signed permutation of every limb of a (limb l read as {@link
+   * #permute} reads {@code a[aOff + l*N ..]}), each digit stored as a double: {@code dst[dOff +
+   * i*N + j] = (double) d_i(j)}. Bitwise what permute, gadgetDigits and {@link #fromZnx} give in
+   * turn; needs no scratch.
+   */
+  void imageGadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int[] from,
+      long[] neg, int topLimbs, int bits, int levels, double[] dst, int dOff);
 }

@@ -226,4 +226,52 @@ final class PanamaZnx implements ZnxKernel {
       dst[dstOff + j] = (src[srcOff + from[j]] ^ m) - m;
     }
   }
+
+  /**
+   * Lane-wise: every limb gathered through the permutation, the carry chain in a register, the
+   * digits converted in registers (no permuted copy, no digit array).
+   */
+  @Override
+  public void imageGadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int[] from,
+      long[] neg, int topLimbs, int bits, int levels, double[] dst, int dOff) {
+    if (S.loopBound(n) != n || S.length() != D.length()) {
+      REF.imageGadgetDigits(n, base2k, a, aOff, aSize, from, neg, topLimbs, bits, levels, dst,
+          dOff);
+      return;
+    }
+    int shift = 64 - base2k;
+    int keep = 64 - bits;
+    int drop = topLimbs * base2k - bits * levels;
+    long half = drop > 0 ? 1L << (drop - 1) : 0;
+    for (int j = 0; j < n; j += S.length()) {
+      LongVector m = LongVector.fromArray(S, neg, j);
+      LongVector carry = LongVector.zero(S);
+      for (int i = aSize - 1; i >= topLimbs; i--) {
+        LongVector x = carry.add(LongVector.fromArray(S, a, aOff + i * n, from, j)
+            .lanewise(VectorOperators.XOR, m).sub(m));
+        LongVector d = x.lanewise(VectorOperators.LSHL, shift)
+            .lanewise(VectorOperators.ASHR, shift);
+        carry = x.sub(d).lanewise(VectorOperators.ASHR, base2k);
+      }
+      LongVector v = LongVector.zero(S);
+      for (int i = Math.min(topLimbs, aSize) - 1; i >= 0; i--) {
+        LongVector x = carry.add(LongVector.fromArray(S, a, aOff + i * n, from, j)
+            .lanewise(VectorOperators.XOR, m).sub(m));
+        LongVector d = x.lanewise(VectorOperators.LSHL, shift)
+            .lanewise(VectorOperators.ASHR, shift);
+        carry = x.sub(d).lanewise(VectorOperators.ASHR, base2k);
+        v = v.add(d.lanewise(VectorOperators.LSHL, base2k * (topLimbs - 1 - i)));
+      }
+      if (drop > 0) {
+        v = v.add(half).lanewise(VectorOperators.ASHR, drop);
+      }
+      for (int i = levels - 1; i >= 0; i--) {
+        LongVector d = v.lanewise(VectorOperators.LSHL, keep)
+            .lanewise(VectorOperators.ASHR, keep);
+        ((DoubleVector) d.convertShape(VectorOperators.L2D, D, 0))
+            .intoArray(dst, dOff + i * n + j);
+        v = v.sub(d).lanewise(VectorOperators.ASHR, bits);
+      }
+    }
+  }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The hot kernels of the JVM-wide provider (forward and inverse FFT at N = 2048, {@code
  * applyDftToDft} on 8 x 8, 10 x 6, 8 x 4 and 10 x 2 PMATs, {@link Znx#normalize}, {@link
- * Znx#rebase}, the trace split, the phase-1 pass) allocate nothing per call
+ * Znx#rebase}, the key switch's image digits, the trace split, the phase-1 pass) allocate nothing per call
  * once compiled: a Vector API kernel that C2 does not compile (or compiles without intrinsics)
  * boxes every vector and allocates megabytes per call (JDK 17 left the radix-4 passes in C1 code
  * so). Measured with {@code ThreadMXBean.getThreadAllocatedBytes} over {@value #CALLS} calls in a
@@ -137,7 +137,8 @@ class KernelAllocationTest {
   static final class Probe {
     static final String[] KERNELS = {"fft2048", "ifft2048", "applyDftToDft8x8",
         "applyDftToDft10x6", "applyDftToDft8x4", "applyDftToDft10x2", "normalize2048",
-        "traceSplit2048", "rebase2048", "reimMulAdd2048", "pvecMulti2048x2"};
+        "traceSplit2048", "rebase2048", "imageGadgetDigits2048", "reimMulAdd2048",
+        "pvecMulti2048x2"};
     static Object sink;
 
     public static void main(String[] args) {
@@ -180,6 +181,11 @@ class KernelAllocationTest {
       // a key switch's output part: two 29-bit digits of product sums into four 16-bit limbs
       long[] limbs = new long[4 * n];
       ops.put("rebase2048", () -> Znx.rebase(n, 29, a, 0, 2, 16, limbs, 0, 4));
+      // a key switch's digits: a(X^p) of three 16-bit limbs into eight 6-bit digits as doubles
+      Znx.Automorphism aut = Znx.Automorphism.of(n, n + 1);
+      double[] digits = new double[8 * n];
+      ops.put("imageGadgetDigits2048", () -> Znx.imageGadgetDigits(aut, 16, a, 0, 3, 3, 6, 8,
+          digits, 0));
       // a pointwise product of transforms (its argument checks name the operands)
       double[] prod = new double[n];
       ops.put("reimMulAdd2048", () -> Reim.mulAdd(n, src, 0, buf, 0, prod, 0));

@@ -227,4 +227,47 @@ class ZnxKernelTest {
     assertArrayEquals(expect, java.util.Arrays.copyOfRange(r1, 2, 2 + n), "ref, p=" + p);
     assertArrayEquals(r1, r2, "vector vs ref, p=" + p);
   }
+
+  /**
+   * The fused digits of an automorphism image equal the three steps they replace (permute every
+   * limb, gadgetDigits, fromZnx of every digit), bitwise, in both kernels and through {@link
+   * Znx#imageGadgetDigits}; the limb edges that normalize takes included.
+   */
+  @ParameterizedTest
+  @CsvSource({"2048,2049,16,3,3,6,8", "2048,5,16,3,3,6,8", "2048,-3,16,4,3,6,8",
+      "4096,4097,16,5,3,4,12", "16,3,16,3,2,4,5", "32,7,16,3,2,4,5", "2048,1025,16,1,2,4,5",
+      "256,255,16,4,4,16,4", "512,3,16,3,3,7,6", "64,63,21,3,3,7,9"})
+  void imageDigitsEqualPermuteThenDigitsThenConversion(int n, int p, int k, int aSize,
+      int topLimbs, int bits, int levels) {
+    long seed = 17L * n + p * 3 + aSize + topLimbs * 5 + bits * 7 + levels;
+    SplittableRandom rnd = new SplittableRandom(seed);
+    long[] a = new long[aSize * n + 3];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = i % 7 == 3 ? (rnd.nextBoolean() ? 1L << 62 : -(1L << 62)) + rnd.nextInt(-2, 3)
+          : rnd.nextLong() >> rnd.nextInt(1, 45);
+    }
+    Znx.Automorphism aut = Znx.Automorphism.of(n, p);
+    long[] image = new long[aSize * n];
+    for (int l = 0; l < aSize; l++) {
+      REF.permute(n, a, 3 + l * n, aut.from(), aut.neg(), image, l * n);
+    }
+    long[] digits = new long[levels * n];
+    REF.gadgetDigits(n, k, image, 0, aSize, topLimbs, bits, levels, digits, 0,
+        new long[(topLimbs + 1) * n]);
+    double[] expect = new double[levels * n + 2];
+    for (int i = 0; i < levels; i++) {
+      REF.fromZnx(n, digits, i * n, expect, 2 + i * n);
+    }
+    double[] r1 = new double[expect.length];
+    double[] r2 = new double[expect.length];
+    double[] r3 = new double[expect.length];
+    REF.imageGadgetDigits(n, k, a, 3, aSize, aut.from(), aut.neg(), topLimbs, bits, levels, r1,
+        2);
+    PANAMA.imageGadgetDigits(n, k, a, 3, aSize, aut.from(), aut.neg(), topLimbs, bits, levels,
+        r2, 2);
+    Znx.imageGadgetDigits(aut, k, a, 3, aSize, topLimbs, bits, levels, r3, 2);
+    assertArrayEquals(expect, r1, "reference, seed " + seed);
+    assertArrayEquals(expect, r2, "vector, seed " + seed);
+    assertArrayEquals(expect, r3, "dispatch, seed " + seed);
+  }
 }

@@ -77,6 +77,27 @@ public final class Gadget {
     Znx.gadgetDigits(n, k, src, sOff, srcLimbs, topLimbs, bits, levels, dst, dOff, scratch);
   }
 
+  /** Whether {@link #decomposeImage} applies: digits finer than the limbs. */
+  public boolean decomposesImages() {
+    return bits < k;
+  }
+
+  /**
+   * {@link #decompose} of the automorphism image {@code aut(src)}, digit i of coefficient j as a
+   * double at {@code dst[dOff + i*N + j]}: bitwise {@link Znx#permute} of every limb, decompose
+   * and {@code Reim.fromZnx} of every digit, in one pass (digits finer than the limbs only).
+   *
+   * @throws IllegalStateException unless {@link #decomposesImages}
+   */
+  public void decomposeImage(Znx.Automorphism aut, long[] src, int sOff, int srcLimbs,
+      double[] dst, int dOff) {
+    if (!decomposesImages()) {
+      throw new IllegalStateException("the image decomposition needs digits finer than the "
+          + k + "-bit limbs, not " + bits + " bits");
+    }
+    Znx.imageGadgetDigits(aut, k, src, sOff, srcLimbs, topLimbs, bits, levels, dst, dOff);
+  }
+
   /**
    * Adds {@code m * g_level} (N small integer coefficients, times {@code 2^-extra}) to the torus
    * polynomial {@code msg} held in limbs (limb l at {@code msg[l*N]}, any integer digits), for

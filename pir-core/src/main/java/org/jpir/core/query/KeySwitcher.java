@@ -42,6 +42,8 @@ final class KeySwitcher {
   private final boolean ownForm;
   private final FftPlan plan;
   private final Gadget ksGadget;
+  /** Whether a(X^p)'s digits come from {@link Gadget#decomposeImage} (one pass). */
+  private final boolean imageDigits;
   private final long[] digits;
   private final long[] carry;
   private final long[] gadgetScratch;
@@ -80,10 +82,15 @@ final class KeySwitcher {
     this.ownForm = form.isLimbsOf(cp.keys());
     this.plan = FftPlan.of(n);
     this.ksGadget = cp.ksGadget();
-    this.digits = new long[levels * n];
-    this.carry = new long[n];
-    this.gadgetScratch = new long[ksGadget.scratchLength(n)];
-    this.autA = new long[limbs * n];
+    // the permuted copy and long digits serve only gadgets whose digits are the limbs (or
+    // -Djpir.expand.imageDigits=false, read per switcher: the three passes, for A/B runs)
+    this.imageDigits = ksGadget.decomposesImages()
+        && Boolean.parseBoolean(System.getProperty("jpir.expand.imageDigits", "true"));
+    boolean copies = !imageDigits;
+    this.digits = new long[copies ? levels * n : 0];
+    this.carry = new long[copies ? n : 0];
+    this.gadgetScratch = new long[copies ? ksGadget.scratchLength(n) : 0];
+    this.autA = new long[copies ? limbs * n : 0];
     this.autCol = new long[n];
     this.inputs = new Glwe[maxGroup];
     this.vec = new double[maxGroup][];
@@ -158,13 +165,19 @@ final class KeySwitcher {
       scratch(m);
       inputs[m] = c;
       long[] cd = c.data();
-      for (int l = 0; l < limbs; l++) { // a(X^p): the digits' input only
-        Znx.permute(a, cd, (limbs + l) * n, autA, l * n);
-      }
-      ksGadget.decompose(n, autA, 0, limbs, digits, 0, carry, gadgetScratch);
       double[] v = vec[m];
+      if (imageDigits) { // a(X^p)'s digits in one pass, no permuted copy
+        ksGadget.decomposeImage(a, cd, limbs * n, limbs, v, a0);
+      } else {
+        for (int l = 0; l < limbs; l++) { // a(X^p): the digits' input only
+          Znx.permute(a, cd, (limbs + l) * n, autA, l * n);
+        }
+        ksGadget.decompose(n, autA, 0, limbs, digits, 0, carry, gadgetScratch);
+        for (int r = 0; r < levels; r++) {
+          Reim.fromZnx(n, digits, r * n, v, a0 + r * n);
+        }
+      }
       for (int r = 0; r < levels; r++) {
-        Reim.fromZnx(n, digits, r * n, v, a0 + r * n);
         plan.fft(v, a0 + r * n);
       }
     }
