@@ -116,6 +116,15 @@ final class RefZnx implements ZnxKernel {
     }
   }
 
+  @Override
+  public void permuteAdd(int n, long[] src, int srcOff, int[] from, long[] neg, long[] dst,
+      int dstOff) {
+    for (int i = 0; i < n; i++) {
+      long m = neg[i];
+      dst[dstOff + i] += (src[srcOff + from[i]] ^ m) - m;
+    }
+  }
+
   /** Coefficient by coefficient, the carry chain of {@link #normalize} in a local. */
   @Override
   public void imageGadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int[] from,

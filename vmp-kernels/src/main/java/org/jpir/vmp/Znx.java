@@ -140,6 +140,21 @@ public final class Znx {
     KERNEL.permute(n, src, srcOff, a.from(), a.neg(), dst, dstOff);
   }
 
+  /**
+   * {@code dst += a(src)}: {@code dst[dstOff + i] += (src[srcOff + from[i]] ^ neg[i]) - neg[i]}
+   * (wrapping); dst must not overlap src.
+   *
+   * @throws IllegalArgumentException on short or overlapping arrays
+   */
+  public static void permuteAdd(Automorphism a, long[] src, int srcOff, long[] dst,
+      int dstOff) {
+    int n = a.n();
+    Checks.range("permuteAdd source", src, srcOff, n);
+    Checks.range("permuteAdd destination", dst, dstOff, n);
+    requireDistinct("permuteAdd", src, srcOff, dst, dstOff, n);
+    KERNEL.permuteAdd(n, src, srcOff, a.from(), a.neg(), dst, dstOff);
+  }
+
   /** Scratch length (longs) for {@link #normalize}: N. */
   public static int normalizeTmpLength(int n) {
     Checks.ringDegree(n);

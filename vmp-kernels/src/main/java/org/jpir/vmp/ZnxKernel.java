@@ -71,6 +71,13 @@ interface ZnxKernel {
   void permute(int n, long[] src, int srcOff, int[] from, long[] neg, long[] dst, int dstOff);
 
   /**
+   * {@link #permute} added into dst: {@code dst[dstOff + i] += (src[srcOff + from[i]] ^ neg[i]) -
+   * neg[i]} for i &lt; n; dst must not overlap src.
+   */
+  void permuteAdd(int n, long[] src, int srcOff, int[] from, long[] neg, long[] dst,
+      int dstOff);
+
+  /**
    * {@link #gadgetDigits} of the signed permutation of every limb of a (limb l read as {@link
    * #permute} reads {@code a[aOff + l*N ..]}), each digit stored as a double: {@code dst[dOff +
    * i*N + j] = (double) d_i(j)}. Bitwise what permute, gadgetDigits and {@link #fromZnx} give in

@@ -227,6 +227,22 @@ final class PanamaZnx implements ZnxKernel {
     }
   }
 
+  /** Lane-wise gathers, as {@link #permute}, added into dst. */
+  @Override
+  public void permuteAdd(int n, long[] src, int srcOff, int[] from, long[] neg, long[] dst,
+      int dstOff) {
+    int j = 0;
+    for (int bound = S.loopBound(n); j < bound; j += S.length()) {
+      LongVector m = LongVector.fromArray(S, neg, j);
+      LongVector.fromArray(S, src, srcOff, from, j).lanewise(VectorOperators.XOR, m).sub(m)
+          .add(LongVector.fromArray(S, dst, dstOff + j)).intoArray(dst, dstOff + j);
+    }
+    for (; j < n; j++) {
+      long m = neg[j];
+      dst[dstOff + j] += (src[srcOff + from[j]] ^ m) - m;
+    }
+  }
+
   /**
    * Lane-wise: every limb gathered through the permutation, the carry chain in a register, the
    * digits converted in registers (no permuted copy, no digit array).

@@ -226,6 +226,19 @@ class ZnxKernelTest {
     PANAMA.permute(n, src, 3, a.from(), a.neg(), r2, 2);
     assertArrayEquals(expect, java.util.Arrays.copyOfRange(r1, 2, 2 + n), "ref, p=" + p);
     assertArrayEquals(r1, r2, "vector vs ref, p=" + p);
+    // added into a destination: the permutation plus what was there, wrapping, both kernels
+    long[] base = new long[2 + n];
+    for (int j = 0; j < base.length; j++) {
+      base[j] = rnd.nextLong();
+    }
+    long[] a1 = base.clone();
+    long[] a2 = base.clone();
+    REF.permuteAdd(n, src, 3, a.from(), a.neg(), a1, 2);
+    PANAMA.permuteAdd(n, src, 3, a.from(), a.neg(), a2, 2);
+    for (int j = 0; j < n; j++) {
+      assertEquals(base[2 + j] + expect[j], a1[2 + j], "ref add, p=" + p + ", j=" + j);
+    }
+    assertArrayEquals(a1, a2, "vector add vs ref, p=" + p);
   }
 
   /**

@@ -49,8 +49,6 @@ final class KeySwitcher {
   private final long[] gadgetScratch;
   /** The automorphism image's a limbs (shared: only the digits of each member are kept). */
   private final long[] autA;
-  /** One column of the automorphism image's b, added to an output's b limbs. */
-  private final long[] autCol;
   /** The members' inputs, whose b the outputs add ({@link #part}). */
   private final Glwe[] inputs;
   private Znx.Automorphism current;
@@ -91,7 +89,6 @@ final class KeySwitcher {
     this.carry = new long[copies ? n : 0];
     this.gadgetScratch = new long[copies ? ksGadget.scratchLength(n) : 0];
     this.autA = new long[copies ? limbs * n : 0];
-    this.autCol = new long[n];
     this.inputs = new Glwe[maxGroup];
     this.vec = new double[maxGroup][];
     this.res = new double[maxGroup][];
@@ -205,14 +202,10 @@ final class KeySwitcher {
       }
       Znx.rebase(n, keyDigitBits, wide, 0, keyDigits, base2k, dst, off, limbs);
     }
-    if (kk == 0) { // + b(X^p), column by column from the member's input (not yet changed)
+    if (kk == 0) { // + b(X^p), limb by limb from the member's input (not yet changed)
       long[] cd = inputs[m].data();
       for (int l = 0; l < limbs; l++) {
-        Znx.permute(current, cd, l * n, autCol, 0);
-        int o = off + l * n;
-        for (int i = 0; i < n; i++) {
-          dst[o + i] += autCol[i];
-        }
+        Znx.permuteAdd(current, cd, l * n, dst, off + l * n);
       }
     }
   }
