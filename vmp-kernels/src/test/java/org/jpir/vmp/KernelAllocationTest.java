@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * applyDftToDft} on 8 x 8, 10 x 6, 8 x 4 and 10 x 2 PMATs, {@link Znx#normalize}, {@link
  * Znx#rebase}, the key switch's image digits and permuted additions, the trace split, the
  * phase-1 pass) allocate nothing per call once compiled: a Vector API kernel that C2 does not
- * compile (or compiles without intrinsics) boxes every vector and allocates megabytes per call (JDK 17 left the radix-4 passes in C1 code
- * so). Measured with {@code ThreadMXBean.getThreadAllocatedBytes} over {@value #CALLS} calls in a
+ * compile (or compiles without intrinsics) boxes every vector and allocates megabytes per call
+ * (JDK 17 left the radix-4 passes in C1 code so). Measured with {@code ThreadMXBean.getThreadAllocatedBytes} over {@value #CALLS} calls in a
  * JVM of its own, so that the other tests' kernel variants do not pollute the profiles, with
  * {@code -XX:Tier3DelayOn=0} (a busy C2 queue sends methods to C1's tier 2 first, as at a
  * loaded start-up); each kernel gets up to {@value #ATTEMPTS} rounds of warm-up and measurement,
