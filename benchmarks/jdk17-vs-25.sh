@@ -8,8 +8,9 @@
 # Usage: benchmarks/jdk17-vs-25.sh [MIB] [FORKS] [OUT]   (defaults: 256 10
 #        benchmarks/results/jdk17-vs-25-<date>-<mib>mib); JDK25 / JDK17 name the JDK homes,
 #        CPU the CPU to pin to (default 1), HEAP the heap (default 6g at 256 MiB, 17g above),
-#        WARMUP the untimed queries per JVM (default 8: Java 17 is still compiling after 3),
-#        QUERIES the timed ones (default 3).
+#        WARMUP the untimed queries per JVM (default 40, as the headline: on one pinned core
+#        both JDKs are still compiling the expansion after 10 and settle from about the 25th),
+#        QUERIES the timed ones (default 9: a median of 3 moved by a third with one slow query).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MIB=${1:-256}
@@ -18,8 +19,8 @@ OUT=${3:-benchmarks/results/jdk17-vs-25-$(date -u +%Y%m%d)-${MIB}mib}
 JDK25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
 JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 CPU=${CPU:-1}
-WARMUP=${WARMUP:-8}
-QUERIES=${QUERIES:-3}
+WARMUP=${WARMUP:-40}
+QUERIES=${QUERIES:-9}
 HEAP=${HEAP:-$([ "$MIB" -le 256 ] && echo 6g || echo 17g)}
 for j in "$JDK25" "$JDK17"; do
   [ -x "$j/bin/java" ] || { echo "no JDK at $j (set JDK25 / JDK17)" >&2; exit 2; }
