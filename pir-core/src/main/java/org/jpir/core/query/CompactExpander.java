@@ -59,7 +59,7 @@ public final class CompactExpander {
    *     Security#ALLOW_INSECURE_PROPERTY}
    */
   public CompactExpander(CompactParams cp) {
-    this(cp, KeySwitcher.MAX_GROUP, ExpansionTree.defaultDepth(cp.keys().n(),
+    this(cp, KeySwitcher.defaultGroup(), ExpansionTree.defaultDepth(cp.keys().n(),
         cp.keys().glweLimbs()));
   }
 

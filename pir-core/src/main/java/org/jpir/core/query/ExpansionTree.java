@@ -17,8 +17,6 @@ import org.jpir.vmp.Znx;
  * thread-safe (holds scratch).
  */
 final class ExpansionTree {
-  /** Bytes of ciphertexts a level-order subtree may hold ({@code -Djpir.expand.frontierMiB}). */
-  static final long FRONTIER_BYTES = Long.getLong("jpir.expand.frontierMiB", 8) << 20;
 
   private final int n;
   private final int limbs;
@@ -53,12 +51,14 @@ final class ExpansionTree {
 
   /**
    * The deepest level-order subtree whose ciphertexts ({@code 2^depth} GLWEs of 2 x limbs x N
-   * longs at its last level) fit {@link #FRONTIER_BYTES}.
+   * longs at its last level) fit {@code -Djpir.expand.frontierMiB} (default 8 MiB; read when
+   * called, like {@link KeySwitcher#defaultGroup}).
    */
   static int defaultDepth(int n, int limbs) {
+    long frontierBytes = Long.getLong("jpir.expand.frontierMiB", 8) << 20;
     long glweBytes = 16L * limbs * n;
     int d = 0;
-    while ((2L << d) * glweBytes <= FRONTIER_BYTES && d < 30) {
+    while ((2L << d) * glweBytes <= frontierBytes && d < 30) {
       d++;
     }
     return d;

@@ -26,9 +26,13 @@ import org.jpir.vmp.Znx;
  * Outputs are left unnormalized. Not thread-safe (holds scratch): one per thread.
  */
 final class KeySwitcher {
-  /** The most ciphertexts switched in one group ({@code -Djpir.expand.group=G}, 1 .. 64). */
-  static final int MAX_GROUP = Math.max(1, Math.min(64,
-      Integer.getInteger("jpir.expand.group", 8)));
+  /**
+   * The most ciphertexts switched in one group ({@code -Djpir.expand.group=G}, 1 .. 64, default
+   * 8), read when called: an expander made after the property changes uses the new value.
+   */
+  static int defaultGroup() {
+    return Math.max(1, Math.min(64, Integer.getInteger("jpir.expand.group", 8)));
+  }
 
   private final int maxGroup;
   private final int n;
@@ -59,9 +63,9 @@ final class KeySwitcher {
   private final long[] wide;
   private final HashMap<Integer, Znx.Automorphism> autTables = new HashMap<>();
 
-  /** A switcher with groups of up to {@link #MAX_GROUP}. */
+  /** A switcher with groups of up to {@link #defaultGroup}. */
   KeySwitcher(CompactParams cp) {
-    this(cp, MAX_GROUP);
+    this(cp, defaultGroup());
   }
 
   /** A switcher with groups of up to maxGroup (1 .. 64) ciphertexts. */
