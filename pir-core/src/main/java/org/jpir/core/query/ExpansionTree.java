@@ -50,15 +50,19 @@ final class ExpansionTree {
   }
 
   /**
-   * The deepest level-order subtree whose ciphertexts ({@code 2^depth} GLWEs of 2 x limbs x N
-   * longs at its last level) fit {@code -Djpir.expand.frontierMiB} (default 8 MiB; read when
-   * called, like {@link KeySwitcher#defaultGroup}).
+   * The deepest level-order subtree, at most {@code -Djpir.expand.levelOrderDepth} levels
+   * (default 3), whose ciphertexts ({@code 2^depth} GLWEs of 2 x limbs x N longs at its last
+   * level) fit {@code -Djpir.expand.frontierMiB} (default 8 MiB); both read when called, like
+   * {@link KeySwitcher#defaultGroup}. Three levels beat five at N = 2048 (the frontier's 8 MiB
+   * allowed five: 0.91-0.94x the expansion time) and tie four at N = 4096, measured with {@code
+   * ExpansionProbe}'s in-JVM A/B on a Zen 4 (docs/tuning.md).
    */
   static int defaultDepth(int n, int limbs) {
     long frontierBytes = Long.getLong("jpir.expand.frontierMiB", 8) << 20;
+    int cap = Math.max(0, Math.min(30, Integer.getInteger("jpir.expand.levelOrderDepth", 3)));
     long glweBytes = 16L * limbs * n;
     int d = 0;
-    while ((2L << d) * glweBytes <= frontierBytes && d < 30) {
+    while ((2L << d) * glweBytes <= frontierBytes && d < cap) {
       d++;
     }
     return d;
