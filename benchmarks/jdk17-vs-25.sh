@@ -10,7 +10,10 @@
 #        CPU the CPU to pin to (default 1), HEAP the heap (default 6g at 256 MiB, 17g above),
 #        WARMUP the untimed queries per JVM (default 40, as the headline: on one pinned core
 #        both JDKs are still compiling the expansion after 10 and settle from about the 25th),
-#        QUERIES the timed ones (default 9: a median of 3 moved by a third with one slow query).
+#        QUERIES the timed ones (default 9: a median of 3 moved by a third with one slow query),
+#        SUMMARY_ONLY=1 rewrites OUT/summary.md from the runs already in OUT.
+# The summary also gives each JDK 25 JVM against the JDK 25 median (the control: how far the
+# host alone moves one JVM's figures in that sitting).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MIB=${1:-256}
@@ -26,7 +29,7 @@ for j in "$JDK25" "$JDK17"; do
   [ -x "$j/bin/java" ] || { echo "no JDK at $j (set JDK25 / JDK17)" >&2; exit 2; }
 done
 mkdir -p "$OUT"
-for i in $(seq 1 "$FORKS"); do
+for i in $( [ "${SUMMARY_ONLY:-0}" = 1 ] || seq 1 "$FORKS"); do
   for v in 25 17; do
     home=$([ $v = 25 ] && echo "$JDK25" || echo "$JDK17")
     dir="$OUT/jdk$v-$i"
@@ -51,12 +54,15 @@ first = json.load(open(glob.glob(f"{out}/jdk25-1/server-*.json")[0]))
 print(f"# JDK 17 against JDK 25, {first['mib']} MiB, {forks} fresh JVMs each\n")
 print(f"{first['cpuDetail']}; revision {first['revision']}; preset {first['preset']},"
       f" geometry {first['geometry']}. Each JVM: the median of {queries} queries after {warmup} warm-ups.\n")
-print("| phase | JDK 25 median of JVMs (s) | JDK 17 per JVM / JDK 25 median | worst | within 1.3x |")
-print("|---|---:|---|---:|---:|")
+print("| phase | JDK 25 median of JVMs (s) | JDK 17 per JVM / JDK 25 median | worst | within 1.3x"
+      " | control: JDK 25 per JVM / its median | within 1.3x |")
+print("|---|---:|---|---:|---:|---|---:|")
 for key in ("expansionSeconds", "phase1Seconds", "phase2Seconds", "serverSeconds"):
     m = statistics.median(x[key] for x in r25)
     ratios = [x[key] / m for x in r17]
     ok = sum(1 for q in ratios if q <= 1.3)
+    own = [x[key] / m for x in r25]
     print(f"| {key[:-7]} | {m:.3f} | {' '.join(f'{q:.2f}' for q in ratios)} | {max(ratios):.2f}"
-          f" | {ok} of {forks} |")
+          f" | {ok} of {forks} | {' '.join(f'{q:.2f}' for q in own)}"
+          f" | {sum(1 for q in own if q <= 1.3)} of {forks} |")
 PY
