@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The hot kernels of the JVM-wide provider (forward and inverse FFT at N = 2048, {@code
  * applyDftToDft} on 8 x 8, 10 x 6, 8 x 4 and 10 x 2 PMATs, {@link Znx#normalize}, {@link
- * Znx#rebase}, the key switch's image digits and permuted additions, the trace split, the
- * phase-1 pass) allocate nothing per call once compiled: a Vector API kernel that C2 does not
- * compile (or compiles without intrinsics) boxes every vector and allocates megabytes per call
- * (JDK 17 left the radix-4 passes in C1 code so). Measured with {@code ThreadMXBean.getThreadAllocatedBytes} over {@value #CALLS} calls in a
- * JVM of its own, so that the other tests' kernel variants do not pollute the profiles, with
+ * Znx#rebase}, gadget digits, the key switch's image digits and permuted additions, the trace
+ * split, the phase-1 pass) allocate nothing per call once compiled: a Vector API kernel that C2
+ * does not compile (or compiles without intrinsics) boxes every vector and allocates megabytes
+ * per call (JDK 17 left the radix-4 passes in C1 code so). Measured with {@code
+ * ThreadMXBean.getThreadAllocatedBytes} over {@value #CALLS} calls in a JVM of its own, so that the other tests' kernel variants do not pollute the profiles, with
  * {@code -XX:Tier3DelayOn=0} (a busy C2 queue sends methods to C1's tier 2 first, as at a
  * loaded start-up); each kernel gets up to {@value #ATTEMPTS} rounds of warm-up and measurement,
  * and the test up to {@value #JVMS} fresh JVMs ({@link #JVMS}).
@@ -137,8 +137,8 @@ class KernelAllocationTest {
   static final class Probe {
     static final String[] KERNELS = {"fft2048", "ifft2048", "applyDftToDft8x8",
         "applyDftToDft10x6", "applyDftToDft8x4", "applyDftToDft10x2", "normalize2048",
-        "traceSplit2048", "rebase2048", "imageGadgetDigits2048", "permuteAdd2048",
-        "reimMulAdd2048", "pvecMulti2048x2"};
+        "traceSplit2048", "rebase2048", "gadgetDigits2048", "imageGadgetDigits2048",
+        "permuteAdd2048", "reimMulAdd2048", "pvecMulti2048x2"};
     static Object sink;
 
     public static void main(String[] args) {
@@ -186,6 +186,11 @@ class KernelAllocationTest {
       double[] digits = new double[8 * n];
       ops.put("imageGadgetDigits2048", () -> Znx.imageGadgetDigits(aut, 16, a, 0, 3, 3, 6, 8,
           digits, 0));
+      // the same digits from limbs in place, as longs (external products, GGSW(s))
+      long[] longDigits = new long[8 * n];
+      long[] digitScratch = new long[Znx.gadgetDigitsTmpLength(n, 3)];
+      ops.put("gadgetDigits2048", () -> Znx.gadgetDigits(n, 16, a, 0, 3, 3, 6, 8, longDigits, 0,
+          digitScratch));
       // and its output's b: + b(X^p), one limb
       ops.put("permuteAdd2048", () -> Znx.permuteAdd(aut, a, 0, limbs, 0));
       // a pointwise product of transforms (its argument checks name the operands)

@@ -54,7 +54,7 @@ final class ExpansionTree {
    * (default 3), whose ciphertexts ({@code 2^depth} GLWEs of 2 x limbs x N longs at its last
    * level) fit {@code -Djpir.expand.frontierMiB} (default 8 MiB); both read when called, like
    * {@link KeySwitcher#defaultGroup}. Three levels beat five at N = 2048 (the frontier's 8 MiB
-   * allowed five: 0.91-0.94x the expansion time) and tie four at N = 4096, measured with {@code
+   * allowed five: 0.91-0.96x the expansion time) and tie four at N = 4096, measured with {@code
    * ExpansionProbe}'s in-JVM A/B on a Zen 4 (docs/tuning.md).
    */
   static int defaultDepth(int n, int limbs) {
