@@ -19,6 +19,41 @@ final class PanamaZnx implements ZnxKernel {
   /** Below this magnitude the MAGIC addition rounds exactly as {@link Math#rint}. */
   private static final double MAGIC_RANGE = 0x1p51;
   private static final RefZnx REF = new RefZnx();
+  private static final double TWO32 = 0x1p32;
+  /**
+   * Whether C2 converts long lanes to double lanes in one instruction: on AArch64 and on x86
+   * with AVX-512 enabled (its DQ subset). Elsewhere (AVX2, or {@code -XX:UseAVX=2}) the
+   * conversion is not intrinsified and boxes every vector of a kernel that uses it (807.6 MB
+   * per expansion at 1 GiB under {@code -XX:UseAVX=2} on a Zen 4, against 25.9 MB), so the
+   * kernels convert with integer and double additions ({@link #smallToDoubles}).
+   */
+  static final boolean NATIVE_L2D = nativeL2d(System.getProperty("os.arch", ""),
+      CpuInfo.get().vectorRegisters());
+
+  static boolean nativeL2d(String arch, int vectorRegisters) {
+    if (arch.equals("aarch64")) {
+      return true;
+    }
+    return (arch.equals("amd64") || arch.equals("x86_64")) && vectorRegisters == 32;
+  }
+
+  /**
+   * {@code (double) x} lane by lane, exactly, for lanes of magnitude below 2^51: x added to the
+   * bits of 1.5 * 2^52 is that double plus x (the mantissa does not overflow), less 1.5 * 2^52.
+   */
+  static DoubleVector smallToDoubles(LongVector x) {
+    return x.add(MAGIC_BITS).reinterpretAsDoubles().sub(MAGIC);
+  }
+
+  /**
+   * {@code (double) x} lane by lane for any long, bitwise as the cast: its high 32 bits (signed)
+   * times 2^32 plus its low 32 bits (unsigned), each exact, summed with one rounding.
+   */
+  static DoubleVector toDoubles(LongVector x) {
+    DoubleVector hi = smallToDoubles(x.lanewise(VectorOperators.ASHR, 32));
+    DoubleVector lo = smallToDoubles(x.and(0xFFFFFFFFL));
+    return hi.mul(TWO32).add(lo);
+  }
 
   @Override
   public void normalizeStep(int n, int base2k, long[] a, int aOff, long[] carry, long[] res,
@@ -173,13 +208,29 @@ final class PanamaZnx implements ZnxKernel {
     }
   }
 
-  /** Lane-wise conversion (the JDK 17 C2 does not vectorize the scalar loop). */
+  /**
+   * Lane-wise conversion (the JDK 17 C2 does not vectorize the scalar loop): one conversion per
+   * vector where it is native ({@link #NATIVE_L2D}), else {@link #toDoubles}.
+   */
   @Override
   public void fromZnx(int n, long[] src, int srcOff, double[] dst, int dstOff) {
+    fromZnx(NATIVE_L2D, n, src, srcOff, dst, dstOff);
+  }
+
+  /** {@link #fromZnx(int, long[], int, double[], int)} with the conversion chosen by the caller. */
+  static void fromZnx(boolean nativeL2d, int n, long[] src, int srcOff, double[] dst,
+      int dstOff) {
     int j = 0;
-    for (int bound = S.loopBound(n); j < bound; j += S.length()) {
-      ((DoubleVector) LongVector.fromArray(S, src, srcOff + j)
-          .convertShape(VectorOperators.L2D, D, 0)).intoArray(dst, dstOff + j);
+    int bound = S.loopBound(n);
+    if (nativeL2d) {
+      for (; j < bound; j += S.length()) {
+        ((DoubleVector) LongVector.fromArray(S, src, srcOff + j)
+            .convertShape(VectorOperators.L2D, D, 0)).intoArray(dst, dstOff + j);
+      }
+    } else {
+      for (; j < bound; j += S.length()) {
+        toDoubles(LongVector.fromArray(S, src, srcOff + j)).intoArray(dst, dstOff + j);
+      }
     }
     REF.fromZnx(n - j, src, srcOff + j, dst, dstOff + j);
   }
@@ -253,7 +304,18 @@ final class PanamaZnx implements ZnxKernel {
   @Override
   public void imageGadgetDigits(int n, int base2k, long[] a, int aOff, int aSize, int[] from,
       long[] neg, int topLimbs, int bits, int levels, double[] dst, int dOff) {
-    if (S.loopBound(n) != n || S.length() != D.length()) {
+    imageGadgetDigits(NATIVE_L2D, n, base2k, a, aOff, aSize, from, neg, topLimbs, bits, levels,
+        dst, dOff);
+  }
+
+  /**
+   * {@link #imageGadgetDigits(int, int, long[], int, int, int[], long[], int, int, int, double[],
+   * int)} with the digits' conversion chosen by the caller ({@link #NATIVE_L2D}).
+   */
+  static void imageGadgetDigits(boolean nativeL2d, int n, int base2k, long[] a, int aOff,
+      int aSize, int[] from, long[] neg, int topLimbs, int bits, int levels, double[] dst,
+      int dOff) {
+    if (S.loopBound(n) != n || S.length() != D.length() || (!nativeL2d && bits > 52)) {
       REF.imageGadgetDigits(n, base2k, a, aOff, aSize, from, neg, topLimbs, bits, levels, dst,
           dOff);
       return;
@@ -287,8 +349,9 @@ final class PanamaZnx implements ZnxKernel {
       for (int i = levels - 1; i >= 0; i--) {
         LongVector d = v.lanewise(VectorOperators.LSHL, keep)
             .lanewise(VectorOperators.ASHR, keep);
-        ((DoubleVector) d.convertShape(VectorOperators.L2D, D, 0))
-            .intoArray(dst, dOff + i * n + j);
+        // digits lie in [-2^(bits-1), 2^(bits-1)): within smallToDoubles' range
+        (nativeL2d ? (DoubleVector) d.convertShape(VectorOperators.L2D, D, 0)
+            : smallToDoubles(d)).intoArray(dst, dOff + i * n + j);
         v = v.sub(d).lanewise(VectorOperators.ASHR, bits);
       }
     }

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The hot kernels of the JVM-wide provider (forward and inverse FFT at N = 2048, {@code
  * applyDftToDft} on 8 x 8, 10 x 6, 8 x 4 and 10 x 2 PMATs, {@link Znx#normalize}, {@link
- * Znx#rebase}, gadget digits, the key switch's image digits and permuted additions, the trace
- * split, the phase-1 pass) allocate nothing per call once compiled: a Vector API kernel that C2
+ * Znx#rebase}, gadget digits, the key switch's image digits and permuted additions, the
+ * conversions between limbs and transforms, the trace split, the phase-1 pass) allocate nothing per call once compiled: a Vector API kernel that C2
  * does not compile (or compiles without intrinsics) boxes every vector and allocates megabytes
  * per call (JDK 17 left the radix-4 passes in C1 code so). Measured with {@code
  * ThreadMXBean.getThreadAllocatedBytes} over {@value #CALLS} calls in a JVM of its own, so that the other tests' kernel variants do not pollute the profiles, with
@@ -68,30 +68,56 @@ class KernelAllocationTest {
   @Test
   void hotKernelsDoNotAllocatePerCallOnceCompiled() throws IOException, InterruptedException {
     assumeTrue(allocationCounted(), "this JVM does not count thread-allocated bytes");
+    probeUntilClean(List.of());
+  }
+
+  /**
+   * The same in JVMs limited to AVX2 ({@code -XX:UseAVX=2}: 256-bit lanes, 16 registers, as on a
+   * Zen 3), on x86 CPUs that have AVX2: an operation C2 intrinsifies only with AVX-512 (the
+   * long-to-double lane conversion) boxed the key switch's image digits there, 807.6 MB per
+   * expansion at 1 GiB, while the default width stayed clean.
+   */
+  @Test
+  void hotKernelsDoNotAllocatePerCallUnderAvx2() throws IOException, InterruptedException {
+    assumeTrue(allocationCounted(), "this JVM does not count thread-allocated bytes");
+    String arch = System.getProperty("os.arch", "");
+    assumeTrue((arch.equals("amd64") || arch.equals("x86_64")) && CpuInfo.get().avx2(),
+        "not an x86 CPU with AVX2");
+    probeUntilClean(List.of("-XX:UseAVX=2"));
+  }
+
+  /**
+   * Probes up to {@value #JVMS} fresh JVMs with {@code extra} options; passes at the first clean
+   * one, fails when every one has a kernel over its bound.
+   */
+  private static void probeUntilClean(List<String> extra)
+      throws IOException, InterruptedException {
     StringBuilder failures = new StringBuilder();
     for (int jvm = 1; jvm <= JVMS; jvm++) {
-      String bad = probeOnce();
+      String bad = probeOnce(extra);
       if (bad.isEmpty()) {
         if (jvm > 1) {
-          System.out.println("KernelAllocationTest: clean in fresh JVM " + jvm + " after:\n"
-              + failures);
+          System.out.println("KernelAllocationTest " + extra + ": clean in fresh JVM " + jvm
+              + " after:\n" + failures);
         }
         return;
       }
       failures.append("JVM ").append(jvm).append(": ").append(bad).append('\n');
     }
     fail("kernels allocate per call after " + ATTEMPTS + " rounds of warm-up in each of " + JVMS
-        + " fresh JVMs (bound " + BOUND + " B, the pass " + PASS_BOUND + " B):\n" + failures);
+        + " fresh JVMs " + extra + " (bound " + BOUND + " B, the pass " + PASS_BOUND + " B):\n"
+        + failures);
   }
 
   /**
    * Runs the probe in a fresh JVM; returns the kernels over their bound with the probe's output
    * (empty when none), failing outright when the measurement itself does not hold.
    */
-  private static String probeOnce() throws IOException, InterruptedException {
+  private static String probeOnce(List<String> extra) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(JvmOptions.list());
+    cmd.addAll(extra);
     cmd.add("-Xmx512m");
     cmd.add("-XX:Tier3DelayOn=0");
     for (String k : System.getProperties().stringPropertyNames()) {
@@ -138,7 +164,7 @@ class KernelAllocationTest {
     static final String[] KERNELS = {"fft2048", "ifft2048", "applyDftToDft8x8",
         "applyDftToDft10x6", "applyDftToDft8x4", "applyDftToDft10x2", "normalize2048",
         "traceSplit2048", "rebase2048", "gadgetDigits2048", "imageGadgetDigits2048",
-        "permuteAdd2048", "reimMulAdd2048", "pvecMulti2048x2"};
+        "permuteAdd2048", "reimMulAdd2048", "fromZnx2048", "toZnx2048", "pvecMulti2048x2"};
     static Object sink;
 
     public static void main(String[] args) {
@@ -196,6 +222,11 @@ class KernelAllocationTest {
       // a pointwise product of transforms (its argument checks name the operands)
       double[] prod = new double[n];
       ops.put("reimMulAdd2048", () -> Reim.mulAdd(n, src, 0, buf, 0, prod, 0));
+      // the conversions between limbs and transforms (the Vector API's before Java 25)
+      double[] converted = new double[n];
+      ops.put("fromZnx2048", () -> Reim.fromZnx(n, a, 0, converted, 0));
+      long[] rounded = new long[n];
+      ops.put("toZnx2048", () -> Reim.toZnx(n, src, 0, rounded, 0));
       // the phase-1 pass over a 2-column PMAT (the one-digit rows: wide Gauss or four-product
       // blocks, 13 columns = two blocks of 6 plus one)
       ops.put("pvecMulti2048x2", multi(n, 8, 2, 13, r));

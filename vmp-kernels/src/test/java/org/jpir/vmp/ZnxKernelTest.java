@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.SplittableRandom;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorSpecies;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -282,5 +285,64 @@ class ZnxKernelTest {
     assertArrayEquals(expect, r1, "reference, seed " + seed);
     assertArrayEquals(expect, r2, "vector, seed " + seed);
     assertArrayEquals(expect, r3, "dispatch, seed " + seed);
+    // both conversions of the digits, whichever this CPU's kernel uses
+    for (boolean nativeL2d : new boolean[] {true, false}) {
+      double[] r4 = new double[expect.length];
+      PanamaZnx.imageGadgetDigits(nativeL2d, n, k, a, 3, aSize, aut.from(), aut.neg(), topLimbs,
+          bits, levels, r4, 2);
+      assertArrayEquals(expect, r4, "conversion native=" + nativeL2d + ", seed " + seed);
+    }
+  }
+
+  /**
+   * Both lane conversions of the Vector API kernel (the native one and the one by additions that
+   * AVX2 gets) equal the cast bitwise, for every magnitude: the extremes, the edges of the
+   * 2^51 and 2^53 ranges and ties that round to even.
+   */
+  @Test
+  void laneConversionsEqualTheCastBitwise() {
+    SplittableRandom rnd = new SplittableRandom(2026_12_08L);
+    long[] edges = {0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1,
+        (1L << 51) - 1, -(1L << 51) + 1, 1L << 51, -(1L << 51), 1L << 52, -(1L << 52),
+        (1L << 53) + 1, (1L << 53) + 3, -(1L << 53) - 1, -(1L << 53) - 3, (1L << 62) + 1025,
+        Long.MAX_VALUE - 1024, 0xFFFFFFFFL, 0x100000000L, -0x100000000L, -0xFFFFFFFFL};
+    int n = 4096;
+    long[] x = new long[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = i < edges.length ? edges[i] : rnd.nextLong() >> rnd.nextInt(0, 64);
+    }
+    double[] expect = new double[n + 3];
+    for (int i = 0; i < n; i++) {
+      expect[3 + i] = (double) x[i];
+    }
+    for (boolean nativeL2d : new boolean[] {true, false}) {
+      double[] got = new double[n + 3];
+      PanamaZnx.fromZnx(nativeL2d, n, x, 0, got, 3);
+      assertArrayEquals(expect, got, "fromZnx, native=" + nativeL2d);
+    }
+    // the small form on its range, |x| < 2^51
+    VectorSpecies<Long> s = LongVector.SPECIES_PREFERRED;
+    long[] small = new long[n];
+    for (int i = 0; i < n; i++) {
+      small[i] = i < 4 ? new long[] {(1L << 51) - 1, -(1L << 51) + 1, 0, -1}[i]
+          : rnd.nextLong(-(1L << 51) + 1, 1L << 51);
+    }
+    double[] got = new double[n];
+    for (int j = 0; j < n; j += s.length()) {
+      PanamaZnx.smallToDoubles(LongVector.fromArray(s, small, j)).intoArray(got, j);
+    }
+    for (int i = 0; i < n; i++) {
+      assertEquals((double) small[i], got[i], 0.0, "smallToDoubles(" + small[i] + ")");
+    }
+  }
+
+  /** The conversion is native on AArch64 and on x86 with AVX-512 enabled, nowhere else. */
+  @Test
+  void nativeConversionFollowsTheInstructionSet() {
+    assertEquals(true, PanamaZnx.nativeL2d("aarch64", 32));
+    assertEquals(true, PanamaZnx.nativeL2d("amd64", 32));
+    assertEquals(false, PanamaZnx.nativeL2d("amd64", 16));
+    assertEquals(false, PanamaZnx.nativeL2d("x86_64", 16));
+    assertEquals(false, PanamaZnx.nativeL2d("riscv64", 32));
   }
 }
