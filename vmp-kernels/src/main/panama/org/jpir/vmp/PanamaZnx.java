@@ -30,6 +30,15 @@ final class PanamaZnx implements ZnxKernel {
   static final boolean NATIVE_L2D = nativeL2d(System.getProperty("os.arch", ""),
       CpuInfo.get().vectorRegisters());
 
+  /**
+   * Whether C2 gathers long lanes through an index map in one instruction: at 256 bits and wider
+   * (AVX2, AVX-512, SVE). At 128 bits (NEON, SSE, {@code -XX:MaxVectorSize=16}) it does not, and
+   * the gathering kernels ({@link #permute}, {@link #permuteAdd}, {@link #imageGadgetDigits}) ran
+   * the Vector API's Java fallback (2.36 MB per call for a key switch's digits at N = 2048), so
+   * there they run the scalar reference.
+   */
+  static final boolean NATIVE_GATHER = S.vectorBitSize() >= 256;
+
   static boolean nativeL2d(String arch, int vectorRegisters) {
     if (arch.equals("aarch64")) {
       return true;
@@ -266,6 +275,10 @@ final class PanamaZnx implements ZnxKernel {
   @Override
   public void permute(int n, long[] src, int srcOff, int[] from, long[] neg, long[] dst,
       int dstOff) {
+    if (!NATIVE_GATHER) {
+      REF.permute(n, src, srcOff, from, neg, dst, dstOff);
+      return;
+    }
     int j = 0;
     for (int bound = S.loopBound(n); j < bound; j += S.length()) {
       LongVector m = LongVector.fromArray(S, neg, j);
@@ -282,6 +295,10 @@ final class PanamaZnx implements ZnxKernel {
   @Override
   public void permuteAdd(int n, long[] src, int srcOff, int[] from, long[] neg, long[] dst,
       int dstOff) {
+    if (!NATIVE_GATHER) {
+      REF.permuteAdd(n, src, srcOff, from, neg, dst, dstOff);
+      return;
+    }
     int j = 0;
     for (int bound = S.loopBound(n); j < bound; j += S.length()) {
       LongVector m = LongVector.fromArray(S, neg, j);
@@ -315,7 +332,8 @@ final class PanamaZnx implements ZnxKernel {
   static void imageGadgetDigits(boolean nativeL2d, int n, int base2k, long[] a, int aOff,
       int aSize, int[] from, long[] neg, int topLimbs, int bits, int levels, double[] dst,
       int dOff) {
-    if (S.loopBound(n) != n || S.length() != D.length() || (!nativeL2d && bits > 52)) {
+    if (!NATIVE_GATHER || S.loopBound(n) != n || S.length() != D.length()
+        || (!nativeL2d && bits > 52)) {
       REF.imageGadgetDigits(n, base2k, a, aOff, aSize, from, neg, topLimbs, bits, levels, dst,
           dOff);
       return;

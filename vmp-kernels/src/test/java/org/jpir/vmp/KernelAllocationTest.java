@@ -87,6 +87,20 @@ class KernelAllocationTest {
   }
 
   /**
+   * The same in JVMs limited to 128-bit vectors ({@code -XX:MaxVectorSize=16}: the lane width
+   * of NEON), on x86 CPUs with AVX2: C2 has no 128-bit gather there, and the automorphisms'
+   * gathers boxed every vector (2.36 MB per call for a key switch's digits).
+   */
+  @Test
+  void hotKernelsDoNotAllocatePerCallAt128Bits() throws IOException, InterruptedException {
+    assumeTrue(allocationCounted(), "this JVM does not count thread-allocated bytes");
+    String arch = System.getProperty("os.arch", "");
+    assumeTrue((arch.equals("amd64") || arch.equals("x86_64")) && CpuInfo.get().avx2(),
+        "not an x86 CPU with AVX2");
+    probeUntilClean(List.of("-XX:MaxVectorSize=16"));
+  }
+
+  /**
    * Probes up to {@value #JVMS} fresh JVMs with {@code extra} options; passes at the first clean
    * one, fails when every one has a kernel over its bound.
    */
@@ -164,7 +178,7 @@ class KernelAllocationTest {
     static final String[] KERNELS = {"fft2048", "ifft2048", "applyDftToDft8x8",
         "applyDftToDft10x6", "applyDftToDft8x4", "applyDftToDft10x2", "normalize2048",
         "traceSplit2048", "rebase2048", "gadgetDigits2048", "imageGadgetDigits2048",
-        "permuteAdd2048", "reimMulAdd2048", "fromZnx2048", "toZnx2048", "pvecMulti2048x2"};
+        "permuteAdd2048", "permute2048", "reimMulAdd2048", "fromZnx2048", "toZnx2048", "pvecMulti2048x2"};
     static Object sink;
 
     public static void main(String[] args) {
@@ -219,6 +233,9 @@ class KernelAllocationTest {
           digitScratch));
       // and its output's b: + b(X^p), one limb
       ops.put("permuteAdd2048", () -> Znx.permuteAdd(aut, a, 0, limbs, 0));
+      // the automorphism alone (the key switch's unfused form)
+      long[] image = new long[n];
+      ops.put("permute2048", () -> Znx.permute(aut, a, 0, image, 0));
       // a pointwise product of transforms (its argument checks name the operands)
       double[] prod = new double[n];
       ops.put("reimMulAdd2048", () -> Reim.mulAdd(n, src, 0, buf, 0, prod, 0));
