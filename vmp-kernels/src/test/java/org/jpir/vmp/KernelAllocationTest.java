@@ -79,10 +79,7 @@ class KernelAllocationTest {
    */
   @Test
   void hotKernelsDoNotAllocatePerCallUnderAvx2() throws IOException, InterruptedException {
-    assumeTrue(allocationCounted(), "this JVM does not count thread-allocated bytes");
-    String arch = System.getProperty("os.arch", "");
-    assumeTrue((arch.equals("amd64") || arch.equals("x86_64")) && CpuInfo.get().avx2(),
-        "not an x86 CPU with AVX2");
+    assumeNarrowerWidthsRun();
     probeUntilClean(List.of("-XX:UseAVX=2"));
   }
 
@@ -93,11 +90,16 @@ class KernelAllocationTest {
    */
   @Test
   void hotKernelsDoNotAllocatePerCallAt128Bits() throws IOException, InterruptedException {
+    assumeNarrowerWidthsRun();
+    probeUntilClean(List.of("-XX:MaxVectorSize=16"));
+  }
+
+  /** Skips unless this JVM counts allocation and runs on x86 with AVX2 (whose widths it limits). */
+  private static void assumeNarrowerWidthsRun() {
     assumeTrue(allocationCounted(), "this JVM does not count thread-allocated bytes");
     String arch = System.getProperty("os.arch", "");
     assumeTrue((arch.equals("amd64") || arch.equals("x86_64")) && CpuInfo.get().avx2(),
         "not an x86 CPU with AVX2");
-    probeUntilClean(List.of("-XX:MaxVectorSize=16"));
   }
 
   /**
