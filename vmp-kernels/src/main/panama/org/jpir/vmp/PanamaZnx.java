@@ -252,6 +252,12 @@ final class PanamaZnx implements ZnxKernel {
   @Override
   public void toZnx(int n, double[] src, int srcOff, long[] add, int addOff, long[] dst,
       int dstOff) {
+    if (D.vectorBitSize() < 256) {
+      // at 128-bit lanes Java 17's C2 ran this loop boxed (393,216 B per call at N = 2048 under
+      // -XX:MaxVectorSize=16, KernelAllocationTest); its scalar loop is slower, never that slow
+      REF.toZnx(n, src, srcOff, add, addOff, dst, dstOff);
+      return;
+    }
     double inv = 2.0 / n;
     int j = 0;
     for (int bound = D.loopBound(n); j < bound; j += D.length()) {
