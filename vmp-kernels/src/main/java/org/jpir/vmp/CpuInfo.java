@@ -67,6 +67,11 @@ public final class CpuInfo {
     this.kernelFlags = flags.isEmpty() ? "unknown" : sb.length() == 0 ? "none" : sb.toString();
   }
 
+  /** True when {@code osArch} (the {@code os.arch} property) names x86-64: amd64 or x86_64. */
+  static boolean x86(String osArch) {
+    return osArch.equals("amd64") || osArch.equals("x86_64");
+  }
+
   /** The facts of this JVM's machine (read and logged on first use). */
   public static CpuInfo get() {
     return INSTANCE;

@@ -56,7 +56,7 @@ interface LinePrefetch {
       } else if (Runtime.version().feature() < 22) {
         why = "native prefetch needs Java 22+ (FFM), this is " + Runtime.version().feature()
             + ": tiles read ahead";
-      } else if (!os.startsWith("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
+      } else if (!os.startsWith("linux") || !CpuInfo.x86(arch)) {
         why = "native prefetch is x86-64 Linux only, this is " + os + "/" + arch
             + ": tiles read ahead";
       } else {

@@ -43,7 +43,7 @@ final class PanamaZnx implements ZnxKernel {
     if (arch.equals("aarch64")) {
       return true;
     }
-    return (arch.equals("amd64") || arch.equals("x86_64")) && vectorRegisters == 32;
+    return CpuInfo.x86(arch) && vectorRegisters == 32;
   }
 
   /**

@@ -23,13 +23,14 @@ import org.junit.jupiter.api.Test;
  * The hot kernels of the JVM-wide provider (forward and inverse FFT at N = 2048, {@code
  * applyDftToDft} on 8 x 8, 10 x 6, 8 x 4 and 10 x 2 PMATs, {@link Znx#normalize}, {@link
  * Znx#rebase}, gadget digits, the key switch's image digits and permuted additions, the
- * conversions between limbs and transforms, the trace split, the phase-1 pass) allocate nothing per call once compiled: a Vector API kernel that C2
- * does not compile (or compiles without intrinsics) boxes every vector and allocates megabytes
- * per call (JDK 17 left the radix-4 passes in C1 code so). Measured with {@code
- * ThreadMXBean.getThreadAllocatedBytes} over {@value #CALLS} calls in a JVM of its own, so that the other tests' kernel variants do not pollute the profiles, with
- * {@code -XX:Tier3DelayOn=0} (a busy C2 queue sends methods to C1's tier 2 first, as at a
- * loaded start-up); each kernel gets up to {@value #ATTEMPTS} rounds of warm-up and measurement,
- * and the test up to {@value #JVMS} fresh JVMs ({@link #JVMS}).
+ * conversions between limbs and transforms, the trace split, the phase-1 pass) allocate nothing
+ * per call once compiled: a Vector API kernel that C2 does not compile (or compiles without
+ * intrinsics) boxes every vector and allocates megabytes per call (JDK 17 left the radix-4
+ * passes in C1 code so). Measured with {@code ThreadMXBean.getThreadAllocatedBytes} over {@value
+ * #CALLS} calls in a JVM of its own, so that the other tests' kernel variants do not pollute the
+ * profiles, with {@code -XX:Tier3DelayOn=0} (a busy C2 queue sends methods to C1's tier 2 first,
+ * as at a loaded start-up); each kernel gets up to {@value #ATTEMPTS} rounds of warm-up and
+ * measurement, and the test up to {@value #JVMS} fresh JVMs ({@link #JVMS}).
  * Before it measures, the probe runs the Vector API's shared convenience methods at every vector
  * width, as a server JVM does (512-bit phase 1 beside the 256-bit FFT): without {@code
  * -XX:TypeProfileLevel=222} their polluted receiver profiles make the kernels box.
@@ -97,8 +98,7 @@ class KernelAllocationTest {
   /** Skips unless this JVM counts allocation and runs on x86 with AVX2 (whose widths it limits). */
   private static void assumeNarrowerWidthsRun() {
     assumeTrue(allocationCounted(), "this JVM does not count thread-allocated bytes");
-    String arch = System.getProperty("os.arch", "");
-    assumeTrue((arch.equals("amd64") || arch.equals("x86_64")) && CpuInfo.get().avx2(),
+    assumeTrue(CpuInfo.x86(System.getProperty("os.arch", "")) && CpuInfo.get().avx2(),
         "not an x86 CPU with AVX2");
   }
 
@@ -180,7 +180,8 @@ class KernelAllocationTest {
     static final String[] KERNELS = {"fft2048", "ifft2048", "applyDftToDft8x8",
         "applyDftToDft10x6", "applyDftToDft8x4", "applyDftToDft10x2", "normalize2048",
         "traceSplit2048", "rebase2048", "gadgetDigits2048", "imageGadgetDigits2048",
-        "permuteAdd2048", "permute2048", "reimMulAdd2048", "fromZnx2048", "toZnx2048", "pvecMulti2048x2"};
+        "permuteAdd2048", "permute2048", "reimMulAdd2048", "fromZnx2048", "toZnx2048",
+        "pvecMulti2048x2"};
     static Object sink;
 
     public static void main(String[] args) {

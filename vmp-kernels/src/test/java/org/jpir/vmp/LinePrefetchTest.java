@@ -19,7 +19,7 @@ class LinePrefetchTest {
     String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
     String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
     boolean supported = Runtime.version().feature() >= 22 && os.startsWith("linux")
-        && (arch.equals("amd64") || arch.equals("x86_64"))
+        && CpuInfo.x86(arch)
         && !"false".equals(System.getProperty(LinePrefetch.PROPERTY));
     if (supported) {
       assertNotNull(LinePrefetch.get(), LinePrefetch.why());

@@ -2,6 +2,8 @@ package org.jpir.vmp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import jdk.incubator.vector.LongVector;
@@ -339,10 +341,10 @@ class ZnxKernelTest {
   /** The conversion is native on AArch64 and on x86 with AVX-512 enabled, nowhere else. */
   @Test
   void nativeConversionFollowsTheInstructionSet() {
-    assertEquals(true, PanamaZnx.nativeL2d("aarch64", 32));
-    assertEquals(true, PanamaZnx.nativeL2d("amd64", 32));
-    assertEquals(false, PanamaZnx.nativeL2d("amd64", 16));
-    assertEquals(false, PanamaZnx.nativeL2d("x86_64", 16));
-    assertEquals(false, PanamaZnx.nativeL2d("riscv64", 32));
+    assertTrue(PanamaZnx.nativeL2d("aarch64", 32));
+    assertTrue(PanamaZnx.nativeL2d("amd64", 32));
+    assertFalse(PanamaZnx.nativeL2d("amd64", 16));
+    assertFalse(PanamaZnx.nativeL2d("x86_64", 16));
+    assertFalse(PanamaZnx.nativeL2d("riscv64", 32));
   }
 }
